@@ -1,0 +1,57 @@
+package schedule
+
+import (
+	"math/big"
+
+	"hextile/poly"
+)
+
+// Kind names a family of tile schedules.
+type Kind string
+
+const (
+	Hybrid    Kind = "hybrid"    // hexagons on (t, s0), parallelograms on s1..sn (the paper's section 3.5)
+	Hexagonal Kind = "hexagonal" // hexagons on (t, s0), inner dimensions untiled
+	Classical Kind = "classical" // parallelogram time tiling of all dimensions, wavefront-parallel
+	None      Kind = "none"      // no time tiling: spatial tiles, one time step per launch
+)
+
+// Options choose the schedule.
+type Options struct {
+	Kind Kind
+	// Sizes are h, w0, w1, ..., wn; nil means the documented default.
+	Sizes []int64
+}
+
+// DimRole says what a schedule dimension is.
+type DimRole int
+
+const (
+	RoleTileTime  DimRole = iota // T: sequential, on the host
+	RolePhase                    // p: the hexagonal phase, sequential
+	RoleTileSpace                // S0..Sn: tile coordinates
+	RolePointTime                // t inside a tile
+	RolePointSpace               // s0..sn inside a tile
+)
+
+// Dim describes one output dimension of a schedule.
+type Dim struct {
+	Name     string // "T", "p", "S0", ..., "t", "s0", ...
+	Role     DimRole
+	Parallel bool // no dependence is carried by this dimension within fixed outer dimensions
+}
+
+// Schedule is a tile schedule of a scop: a union map from every statement
+// instance to a schedule vector of one common length; lexicographic order of
+// the vectors is the execution order.
+type Schedule struct {
+	Kind  Kind
+	Map   poly.Map
+	Dims  []Dim
+	Sizes []int64 // h, w0, ..., wn as used
+	// Slopes per space dimension, as the schedule used them (delta0, delta1).
+	Slopes [][2]*big.Rat
+	// Canonical is the canonical initial schedule L_i[t, s...] -> [k*t + i, s...]
+	// the tiling was applied to (section 3.2).
+	Canonical poly.Map
+}
