@@ -27,11 +27,11 @@ type Options struct {
 type DimRole int
 
 const (
-	RoleTileTime  DimRole = iota // T: sequential, on the host
-	RolePhase                    // p: the hexagonal phase, sequential
-	RoleTileSpace                // S0..Sn: tile coordinates
-	RolePointTime                // t inside a tile
-	RolePointSpace               // s0..sn inside a tile
+	RoleTileTime   DimRole = iota // T: sequential, on the host
+	RolePhase                     // p: the hexagonal phase, sequential
+	RoleTileSpace                 // S0..Sn: tile coordinates
+	RolePointTime                 // t inside a tile
+	RolePointSpace                // s0..sn inside a tile
 )
 
 // Dim describes one output dimension of a schedule.
