@@ -34,4 +34,3 @@ func (s Set) String() string { unimplemented("Set.String"); return "" }
 
 // String prints m in canonical isl notation.
 func (m Map) String() string { unimplemented("Map.String"); return "" }
-
