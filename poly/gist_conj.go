@@ -1,0 +1,70 @@
+package poly
+
+// GistConj returns a conjunction g with
+//
+//	g ∩ ctx = c ∩ ctx
+//
+// (as sets of integer points over all columns, visible and existential: c
+// and ctx must have the same columns) whose constraints are a subset of the
+// tightened constraints of c: each constraint of c is dropped when it is
+// implied over Q by ctx together with the constraints of c still present
+// (the ones kept and the ones not yet looked at). Inequalities are looked at
+// before equalities, in their order; an equality is dropped only when both
+// of its directions are implied. Because the polyhedron c ∩ ctx never changes
+// along the way, the result satisfies the equation above exactly.
+//
+// When c ∩ ctx is empty over Q (or a tightened row shows it empty over Z) the
+// result is the obviously empty { -1 >= 0 }. If c and ctx do not have the
+// same columns, c is returned unchanged (a copy), which satisfies the
+// contract trivially. Neither argument is modified.
+func (c *Conj) GistConj(ctx *Conj) *Conj {
+	if ctx == nil {
+		return c.Clone()
+	}
+	c.checkRows("Conj.GistConj", nil)
+	ctx.checkRows("Conj.GistConj", nil)
+	if c.NVar != ctx.NVar || c.NExist != ctx.NExist {
+		return c.Clone()
+	}
+	n := c.NVar + c.NExist
+	eqs, ineqs, empty := tightenedRows(c)
+	xeqs, xineqs, xempty := tightenedRows(ctx)
+	if empty || xempty {
+		return emptyConj(c)
+	}
+	if solveLP(n, append(append([][]Int(nil), eqs...), xeqs...), append(append([][]Int(nil), ineqs...), xineqs...),
+		make([]Int, 1+n), false).status == LPInfeasible {
+		return emptyConj(c)
+	}
+	dropEq := make([]bool, len(eqs))
+	dropIneq := make([]bool, len(ineqs))
+	system := func(skipEq, skipIneq int) (e, i [][]Int) {
+		e = append(others(eqs, skipEq, dropEq), xeqs...)
+		i = append(others(ineqs, skipIneq, dropIneq), xineqs...)
+		return e, i
+	}
+	for k, r := range ineqs {
+		e, i := system(-1, k)
+		if impliesRows(n, e, i, r) {
+			dropIneq[k] = true
+		}
+	}
+	for k, r := range eqs {
+		e, i := system(k, -1)
+		if impliesRows(n, e, i, r) && impliesRows(n, e, i, negRow(r)) {
+			dropEq[k] = true
+		}
+	}
+	g := &Conj{NVar: c.NVar, NExist: c.NExist}
+	for k, r := range eqs {
+		if !dropEq[k] {
+			g.Eq = append(g.Eq, r)
+		}
+	}
+	for k, r := range ineqs {
+		if !dropIneq[k] {
+			g.Ineq = append(g.Ineq, r)
+		}
+	}
+	return g
+}
