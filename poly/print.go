@@ -1,0 +1,590 @@
+package poly
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file prints Sets and Maps in isl notation. The output is canonical for
+// a given value (pieces sorted by tuple space, constraints by the variable
+// they bound), isl reads it, and ParseSet/ParseMap read it back to an equal
+// value.
+//
+// Every constraint is written around its pivot, the last variable it
+// involves (a variable's column: parameters, then dimensions, then
+// existentials): an equality as "a·v = rest", an inequality as a lower bound
+// "a·v >= rest" or an upper bound "a·v <= rest"; a lower and an upper bound of
+// the same pivot with the same coefficient print as a chain "lo <= a·v <= up",
+// and bounds off by one print strictly ("i < N" for i <= N - 1). An
+// existential e that occurs only in one equality m·e + rest = 0 (m >= 2) is a
+// stride and prints as "rest mod m = 0"; the other existentials print under
+// "exists (e0, e1: ...)" with the constraints that involve them. Dimensions
+// are named by their tuple's Dims when the names are valid, distinct and not
+// parameters, else i0, i1, ... (o0, o1, ... for map outputs).
+
+// String prints s in canonical isl notation; ParseSet(s.String()) is equal to s.
+func (s Set) String() string {
+	type item struct {
+		key, head, cons string
+		univ            bool
+	}
+	var items []item
+	for _, b := range s.Basics {
+		if b.C == nil {
+			continue
+		}
+		param := IsParamTuple(b.Tuple)
+		pr := newPiecePrinter(s.Params, b.C)
+		var head string
+		if param {
+			pr.nameDims(nil, "i", len(s.Params), b.C.NVar-len(s.Params))
+		} else {
+			pr.nameDims(b.Tuple.Dims, "i", len(s.Params), len(b.Tuple.Dims))
+			pr.nameDims(nil, "i", len(s.Params)+len(b.Tuple.Dims), b.C.NVar-len(s.Params)-len(b.Tuple.Dims))
+		}
+		cons, ok := pr.constraints(len(s.Params), len(s.Params)+len(b.Tuple.Dims))
+		if !ok {
+			continue
+		}
+		if !param {
+			head = pr.header(b.Tuple, len(s.Params))
+		}
+		key := "0"
+		if !param {
+			key = "1" + b.Tuple.Name + "\x00" + strconv.Itoa(len(b.Tuple.Dims))
+		}
+		items = append(items, item{key: key, head: head, cons: cons, univ: cons == ""})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].key < items[j].key })
+	var pieces []string
+	for i := 0; i < len(items); {
+		j := i
+		univ := false
+		var conds []string
+		for ; j < len(items) && items[j].head == items[i].head && items[j].key == items[i].key; j++ {
+			univ = univ || items[j].univ
+			conds = append(conds, items[j].cons)
+		}
+		p := items[i].head
+		switch {
+		case items[i].key == "0" && univ:
+			p = ":"
+		case items[i].key == "0":
+			p = ": " + strings.Join(conds, " or ")
+		case !univ:
+			p += " : " + strings.Join(conds, " or ")
+		}
+		pieces = append(pieces, p)
+		i = j
+	}
+	if len(pieces) == 0 && s.IsParamSet() {
+		pieces = []string{": false"}
+	}
+	return wrapPieces(s.Params, pieces)
+}
+
+// String prints m in canonical isl notation; ParseMap(m.String()) is equal to m.
+func (m Map) String() string {
+	type item struct {
+		key, head, cons string
+		univ            bool
+	}
+	var items []item
+	for _, b := range m.Basics {
+		if b.C == nil {
+			continue
+		}
+		pr := newPiecePrinter(m.Params, b.C)
+		np := len(m.Params)
+		pr.nameDims(b.In.Dims, "i", np, len(b.In.Dims))
+		pr.nameDims(b.Out.Dims, "o", np+len(b.In.Dims), len(b.Out.Dims))
+		nd := np + len(b.In.Dims) + len(b.Out.Dims)
+		pr.nameDims(nil, "i", nd, b.C.NVar-nd)
+		cons, ok := pr.constraints(np, nd)
+		if !ok {
+			continue
+		}
+		h1 := pr.header(b.In, np)
+		h2 := pr.header(b.Out, np+len(b.In.Dims))
+		key := b.In.Name + "\x00" + strconv.Itoa(len(b.In.Dims)) + "\x00" + b.Out.Name + "\x00" + strconv.Itoa(len(b.Out.Dims))
+		items = append(items, item{key: key, head: h1 + " -> " + h2, cons: cons, univ: cons == ""})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].key < items[j].key })
+	var pieces []string
+	for i := 0; i < len(items); {
+		j := i
+		univ := false
+		var conds []string
+		for ; j < len(items) && items[j].head == items[i].head && items[j].key == items[i].key; j++ {
+			univ = univ || items[j].univ
+			conds = append(conds, items[j].cons)
+		}
+		p := items[i].head
+		if !univ {
+			p += " : " + strings.Join(conds, " or ")
+		}
+		pieces = append(pieces, p)
+		i = j
+	}
+	return wrapPieces(m.Params, pieces)
+}
+
+func wrapPieces(params []string, pieces []string) string {
+	var b strings.Builder
+	if len(params) > 0 {
+		b.WriteString("[" + strings.Join(params, ", ") + "] -> ")
+	}
+	if len(pieces) == 0 {
+		b.WriteString("{  }")
+		return b.String()
+	}
+	b.WriteString("{ " + strings.Join(pieces, "; ") + " }")
+	return b.String()
+}
+
+// validName reports whether s can be printed as a variable name.
+func validName(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentChar(s[i]) {
+			return false
+		}
+	}
+	_, kw := islKeywords[s]
+	return !kw && !reservedNames[s]
+}
+
+// piecePrinter names the columns of one Conj and prints its constraints.
+type piecePrinter struct {
+	c       *Conj
+	names   []string // by column - 1
+	used    map[string]bool
+	dimExpr map[int]string // visible index -> expression printed in the tuple
+}
+
+func newPiecePrinter(params []string, c *Conj) *piecePrinter {
+	pr := &piecePrinter{c: c, names: make([]string, c.NVar+c.NExist), used: map[string]bool{}, dimExpr: map[int]string{}}
+	for i, p := range params {
+		if i < c.NVar {
+			pr.names[i] = p
+		}
+		pr.used[p] = true
+	}
+	return pr
+}
+
+func (pr *piecePrinter) pick(want, prefix string, k int) string {
+	if validName(want) && !pr.used[want] {
+		pr.used[want] = true
+		return want
+	}
+	for n := k; ; n++ {
+		cand := prefix + strconv.Itoa(n)
+		if !pr.used[cand] {
+			pr.used[cand] = true
+			return cand
+		}
+	}
+}
+
+// nameDims names n columns starting at visible index first (0-based over the
+// visible variables) after want[k] or prefix+k.
+func (pr *piecePrinter) nameDims(want []string, prefix string, first, n int) {
+	for k := 0; k < n; k++ {
+		w := ""
+		if k < len(want) {
+			w = want[k]
+		}
+		if first+k >= 0 && first+k < len(pr.names) {
+			pr.names[first+k] = pr.pick(w, prefix, k)
+		}
+	}
+}
+
+// header prints the tuple t whose dimensions start at visible index first:
+// "S[i, j]", or "S[i, i + 1]" where a dimension is printed as the expression
+// an equality gives it.
+func (pr *piecePrinter) header(t Tuple, first int) string {
+	parts := make([]string, len(t.Dims))
+	for k := range t.Dims {
+		switch {
+		case pr.dimExpr[first+k] != "":
+			parts[k] = pr.dimExpr[first+k]
+		case first+k < len(pr.names):
+			parts[k] = pr.names[first+k]
+		default:
+			parts[k] = "i" + strconv.Itoa(k)
+		}
+	}
+	return t.Name + "[" + strings.Join(parts, ", ") + "]"
+}
+
+// normRow divides an inequality's variable coefficients by their gcd
+// (flooring the constant) or an equality by the gcd of all its entries. It
+// returns ok=false when the row has no integer solution and trivial=true when
+// every integer point satisfies it.
+func normRow(r []Int, eq bool) (out []Int, ok, trivial bool) {
+	g := I(0)
+	for _, x := range r[1:] {
+		g = Gcd(g, x)
+	}
+	if g.IsZero() {
+		if eq {
+			return nil, r[0].IsZero(), true
+		}
+		return nil, r[0].Sign() >= 0, true
+	}
+	out = make([]Int, len(r))
+	if eq {
+		if !g.Divides(r[0]) {
+			return nil, false, false
+		}
+		for i, x := range r {
+			out[i] = x.ExactDiv(g)
+		}
+		return out, true, false
+	}
+	out[0] = r[0].FloorDiv(g)
+	for i := 1; i < len(r); i++ {
+		out[i] = r[i].ExactDiv(g)
+	}
+	return out, true, false
+}
+
+func lastNonZero(r []Int) int {
+	for j := len(r) - 1; j >= 1; j-- {
+		if !r[j].IsZero() {
+			return j
+		}
+	}
+	return 0
+}
+
+type pcons struct {
+	eq    bool
+	row   []Int
+	pivot int // last column with a non-zero coefficient
+}
+
+// constraints prints the conjunction; ok is false when a row alone shows the
+// piece is empty (the piece is then left out). Tuple dimensions are the
+// visible indices [dlo, dhi): one fixed by an equality with a unit
+// coefficient in terms of earlier variables (no existentials) is printed in
+// the tuple instead (see header) and substituted in the other rows.
+func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
+	c := pr.c
+	w := c.Width()
+	var rows []pcons
+	add := func(r []Int, eq bool) bool {
+		if len(r) != w {
+			fixed := make([]Int, w)
+			copy(fixed, r)
+			r = fixed
+		}
+		n, ok, triv := normRow(r, eq)
+		if !ok {
+			return false
+		}
+		if triv {
+			return true
+		}
+		rows = append(rows, pcons{eq: eq, row: n, pivot: lastNonZero(n)})
+		return true
+	}
+	for _, r := range c.Eq {
+		if !add(r, true) {
+			return "", false
+		}
+	}
+	for _, r := range c.Ineq {
+		if !add(r, false) {
+			return "", false
+		}
+	}
+	first := 1 + c.NVar
+	for d := dlo; d < dhi && d < c.NVar; d++ {
+		col := d + 1
+		for i, r := range rows {
+			if !r.eq || r.pivot != col || !(r.row[col].IsOne() || r.row[col].Eq(I(-1))) {
+				continue
+			}
+			hasEx := false
+			for j := first; j < w; j++ {
+				hasEx = hasEx || !r.row[j].IsZero()
+			}
+			if hasEx {
+				continue
+			}
+			// r: s·v + rest = 0, v = -s·rest.
+			q := r.row
+			s := q[col]
+			val := make([]Int, w)
+			for j := range q {
+				if j != col {
+					val[j] = q[j].Mul(s).Neg()
+				}
+			}
+			pr.dimExpr[d] = pr.expr(val)
+			rows = append(rows[:i:i], rows[i+1:]...)
+			var kept []pcons
+			for _, o := range rows {
+				if a := o.row[col]; !a.IsZero() {
+					n := make([]Int, w)
+					f := a.Mul(s)
+					for j := range n {
+						n[j] = o.row[j].Sub(f.Mul(q[j]))
+					}
+					nn, ok, triv := normRow(n, o.eq)
+					if !ok {
+						return "", false
+					}
+					if triv {
+						continue
+					}
+					o = pcons{eq: o.eq, row: nn, pivot: lastNonZero(nn)}
+				}
+				kept = append(kept, o)
+			}
+			rows = kept
+			break
+		}
+	}
+	// Strides: an existential that occurs in exactly one row, an equality.
+	occ := make([]int, w)
+	last := make([]int, w)
+	for i, r := range rows {
+		for j := first; j < w; j++ {
+			if !r.row[j].IsZero() {
+				occ[j]++
+				last[j] = i
+			}
+		}
+	}
+	stride := make([]int, len(rows)) // column of the stride existential, or 0
+	isStride := make([]bool, w)
+	for j := first; j < w; j++ {
+		if occ[j] != 1 {
+			continue
+		}
+		i := last[j]
+		if rows[i].eq && stride[i] == 0 && rows[i].row[j].Abs().Cmp(I(2)) >= 0 {
+			stride[i] = j
+			isStride[j] = true
+		}
+	}
+	// Existentials that stay quantified.
+	var evars []int
+	for j := first; j < w; j++ {
+		if occ[j] > 0 && !isStride[j] {
+			evars = append(evars, j)
+		}
+	}
+	for k, j := range evars {
+		pr.names[j-1] = pr.pick("", "e", k)
+	}
+	quant := func(r pcons, skip int) bool {
+		for _, j := range evars {
+			if j != skip && !r.row[j].IsZero() {
+				return true
+			}
+		}
+		return false
+	}
+	var outer, inner []pcons
+	var outerMod, innerMod []string
+	for i, r := range rows {
+		if stride[i] != 0 {
+			s := pr.modText(r.row, stride[i])
+			if quant(r, stride[i]) {
+				innerMod = append(innerMod, s)
+			} else {
+				outerMod = append(outerMod, s)
+			}
+			continue
+		}
+		if quant(r, 0) {
+			inner = append(inner, r)
+		} else {
+			outer = append(outer, r)
+		}
+	}
+	parts := pr.group(outer)
+	parts = append(parts, outerMod...)
+	if len(evars) > 0 {
+		in := append(pr.group(inner), innerMod...)
+		names := make([]string, len(evars))
+		for k, j := range evars {
+			names[k] = pr.names[j-1]
+		}
+		parts = append(parts, "exists ("+strings.Join(names, ", ")+": "+strings.Join(in, " and ")+")")
+	}
+	return strings.Join(parts, " and "), true
+}
+
+// modText prints the stride row m·e + rest = 0 as "rest mod |m| = 0".
+func (pr *piecePrinter) modText(row []Int, col int) string {
+	m := row[col].Abs()
+	rest := append([]Int(nil), row...)
+	rest[col] = I(0)
+	// Make the leading coefficient positive (divisibility ignores the sign).
+	for j := 1; j < len(rest); j++ {
+		if !rest[j].IsZero() {
+			if rest[j].Sign() < 0 {
+				for k := range rest {
+					rest[k] = rest[k].Neg()
+				}
+			}
+			break
+		}
+	}
+	e := pr.expr(rest)
+	nvars := 0
+	for j := 1; j < len(rest); j++ {
+		if !rest[j].IsZero() {
+			nvars++
+		}
+	}
+	simple := nvars == 1 && rest[0].IsZero()
+	if simple {
+		for j := 1; j < len(rest); j++ {
+			if !rest[j].IsZero() && !rest[j].IsOne() {
+				simple = false
+			}
+		}
+	}
+	if !simple && !(nvars == 0 && rest[0].Sign() >= 0) {
+		e = "(" + e + ")"
+	}
+	return e + " mod " + m.String() + " = 0"
+}
+
+type bound struct {
+	coef   Int
+	expr   string
+	strict bool
+}
+
+// group prints rows pivot by pivot: equalities, then chained bounds.
+func (pr *piecePrinter) group(rows []pcons) []string {
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].pivot < rows[j].pivot })
+	var out []string
+	for i := 0; i < len(rows); {
+		piv := rows[i].pivot
+		var lows, ups []bound
+		j := i
+		for ; j < len(rows) && rows[j].pivot == piv; j++ {
+			r := rows[j]
+			a := r.row[piv]
+			rest := append([]Int(nil), r.row...)
+			rest[piv] = I(0)
+			if r.eq {
+				if a.Sign() > 0 { // a v + rest = 0: a v = -rest
+					for k := range rest {
+						rest[k] = rest[k].Neg()
+					}
+				} else {
+					a = a.Neg()
+				}
+				out = append(out, pr.term(a, piv)+" = "+pr.expr(rest))
+				continue
+			}
+			if a.Sign() > 0 { // a v >= -rest
+				for k := range rest {
+					rest[k] = rest[k].Neg()
+				}
+				b := bound{coef: a}
+				if rest[0].IsOne() { // a v >= e + 1: a v > e
+					rest[0] = I(0)
+					b.strict = true
+				}
+				b.expr = pr.expr(rest)
+				lows = append(lows, b)
+			} else { // -|a| v + rest >= 0: |a| v <= rest
+				b := bound{coef: a.Neg()}
+				if rest[0].Eq(I(-1)) { // a v <= e - 1: a v < e
+					rest[0] = I(0)
+					b.strict = true
+				}
+				b.expr = pr.expr(rest)
+				ups = append(ups, b)
+			}
+		}
+		usedUp := make([]bool, len(ups))
+		for _, lo := range lows {
+			paired := false
+			for k, up := range ups {
+				if !usedUp[k] && up.coef.Eq(lo.coef) {
+					usedUp[k] = true
+					paired = true
+					out = append(out, lo.expr+" "+rel(lo.strict, "<")+" "+pr.term(lo.coef, piv)+" "+rel(up.strict, "<")+" "+up.expr)
+					break
+				}
+			}
+			if !paired {
+				out = append(out, pr.term(lo.coef, piv)+" "+rel(lo.strict, ">")+" "+lo.expr)
+			}
+		}
+		for k, up := range ups {
+			if !usedUp[k] {
+				out = append(out, pr.term(up.coef, piv)+" "+rel(up.strict, "<")+" "+up.expr)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+func rel(strict bool, op string) string {
+	if strict {
+		return op
+	}
+	return op + "="
+}
+
+// term prints a·v for a > 0.
+func (pr *piecePrinter) term(a Int, col int) string {
+	if a.IsOne() {
+		return pr.names[col-1]
+	}
+	return a.String() + pr.names[col-1]
+}
+
+// expr prints the affine expression row·(1, x, e): variables in column
+// order, then the constant, e.g. "2i - N + 1".
+func (pr *piecePrinter) expr(row []Int) string {
+	var b strings.Builder
+	first := true
+	put := func(v Int, name string) {
+		neg := v.Sign() < 0
+		abs := v.Abs()
+		switch {
+		case first && neg:
+			b.WriteString("-")
+		case !first && neg:
+			b.WriteString(" - ")
+		case !first:
+			b.WriteString(" + ")
+		}
+		if name == "" {
+			b.WriteString(abs.String())
+		} else {
+			if !abs.IsOne() {
+				b.WriteString(abs.String())
+			}
+			b.WriteString(name)
+		}
+		first = false
+	}
+	for j := 1; j < len(row); j++ {
+		if !row[j].IsZero() {
+			put(row[j], pr.names[j-1])
+		}
+	}
+	if !row[0].IsZero() || first {
+		put(row[0], "")
+	}
+	return b.String()
+}
