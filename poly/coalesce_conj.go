@@ -40,7 +40,7 @@ func newCoalescePiece(c *Conj) *coalescePiece {
 	p := &coalescePiece{c: c}
 	p.rows = append(p.rows, c.Ineq...)
 	for _, e := range c.Eq {
-		p.rows = append(p.rows, e, negRow(e))
+		p.rows = append(p.rows, e, lpNegRow(e))
 	}
 	return p
 }
@@ -61,7 +61,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 		if c == nil {
 			continue
 		}
-		c.checkRows("CoalesceConjs", nil)
+		c.lpCheckRows("CoalesceConjs", nil)
 		if first == nil {
 			first = c
 		} else if c.NVar != first.NVar || c.NExist != first.NExist {
@@ -80,7 +80,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 			continue
 		}
 		d := c.RemoveRedundant()
-		if d.isObviouslyEmpty() {
+		if d.lpObviouslyEmpty() {
 			continue
 		}
 		ps = append(ps, newCoalescePiece(d))
@@ -96,14 +96,14 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 			for j := i + 1; j < len(ps); j++ {
 				keep, fused := coalescePair(n, ps[i], ps[j])
 				switch keep {
-				case keepBoth:
+				case coalesceKeepBoth:
 					continue
-				case keepFirst:
+				case coalesceKeepFirst:
 					ps = append(ps[:j], ps[j+1:]...)
-				case keepSecond:
+				case coalesceKeepSecond:
 					ps[i] = ps[j]
 					ps = append(ps[:j], ps[j+1:]...)
-				case keepFused:
+				case coalesceKeepFused:
 					ps[i] = newCoalescePiece(fused)
 					ps = append(ps[:j], ps[j+1:]...)
 				}
@@ -122,19 +122,19 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 type coalesceOutcome int
 
 const (
-	keepBoth coalesceOutcome = iota
-	keepFirst
-	keepSecond
-	keepFused
+	coalesceKeepBoth coalesceOutcome = iota
+	coalesceKeepFirst
+	coalesceKeepSecond
+	coalesceKeepFused
 )
 
-// validOn reports, for each inequality row of p, whether it holds on all
+// coalesceValidOn reports, for each inequality row of p, whether it holds on all
 // rational points of q.
-func validOn(n int, p, q *coalescePiece) (valid []bool, all bool) {
+func coalesceValidOn(n int, p, q *coalescePiece) (valid []bool, all bool) {
 	valid = make([]bool, len(p.rows))
 	all = true
 	for i, r := range p.rows {
-		valid[i] = impliesRows(n, q.c.Eq, q.c.Ineq, r)
+		valid[i] = lpImpliesRows(n, q.c.Eq, q.c.Ineq, r)
 		all = all && valid[i]
 	}
 	return valid, all
@@ -142,13 +142,13 @@ func validOn(n int, p, q *coalescePiece) (valid []bool, all bool) {
 
 // coalescePair decides what replaces the pair a, b.
 func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
-	validB, allB := validOn(n, b, a) // constraints of b valid on a
+	validB, allB := coalesceValidOn(n, b, a) // constraints of b valid on a
 	if allB {
-		return keepSecond, nil // a ⊆ b
+		return coalesceKeepSecond, nil // a ⊆ b
 	}
-	validA, allA := validOn(n, a, b)
+	validA, allA := coalesceValidOn(n, a, b)
 	if allA {
-		return keepFirst, nil // b ⊆ a
+		return coalesceKeepFirst, nil // b ⊆ a
 	}
 	var f [][]Int
 	for i, r := range a.rows {
@@ -165,15 +165,15 @@ func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
 		if validA[i] {
 			continue
 		}
-		comp := negRow(r)
+		comp := lpNegRow(r)
 		comp[0] = comp[0].Sub(I(1))
 		sys := append(append([][]Int(nil), f...), comp)
 		for k, s := range b.rows {
-			if !validB[k] && !impliesRows(n, nil, sys, s) {
-				return keepBoth, nil
+			if !validB[k] && !lpImpliesRows(n, nil, sys, s) {
+				return coalesceKeepBoth, nil
 			}
 		}
 	}
 	fc := &Conj{NVar: a.c.NVar, NExist: a.c.NExist, Ineq: f}
-	return keepFused, fc.RemoveRedundant()
+	return coalesceKeepFused, fc.RemoveRedundant()
 }

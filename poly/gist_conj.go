@@ -21,37 +21,37 @@ func (c *Conj) GistConj(ctx *Conj) *Conj {
 	if ctx == nil {
 		return c.Clone()
 	}
-	c.checkRows("Conj.GistConj", nil)
-	ctx.checkRows("Conj.GistConj", nil)
+	c.lpCheckRows("Conj.GistConj", nil)
+	ctx.lpCheckRows("Conj.GistConj", nil)
 	if c.NVar != ctx.NVar || c.NExist != ctx.NExist {
 		return c.Clone()
 	}
 	n := c.NVar + c.NExist
-	eqs, ineqs, empty := tightenedRows(c)
-	xeqs, xineqs, xempty := tightenedRows(ctx)
+	eqs, ineqs, empty := lpTightenedRows(c)
+	xeqs, xineqs, xempty := lpTightenedRows(ctx)
 	if empty || xempty {
-		return emptyConj(c)
+		return lpEmptyConj(c)
 	}
 	if solveLP(n, append(append([][]Int(nil), eqs...), xeqs...), append(append([][]Int(nil), ineqs...), xineqs...),
 		make([]Int, 1+n), false).status == LPInfeasible {
-		return emptyConj(c)
+		return lpEmptyConj(c)
 	}
 	dropEq := make([]bool, len(eqs))
 	dropIneq := make([]bool, len(ineqs))
 	system := func(skipEq, skipIneq int) (e, i [][]Int) {
-		e = append(others(eqs, skipEq, dropEq), xeqs...)
-		i = append(others(ineqs, skipIneq, dropIneq), xineqs...)
+		e = append(lpOthers(eqs, skipEq, dropEq), xeqs...)
+		i = append(lpOthers(ineqs, skipIneq, dropIneq), xineqs...)
 		return e, i
 	}
 	for k, r := range ineqs {
 		e, i := system(-1, k)
-		if impliesRows(n, e, i, r) {
+		if lpImpliesRows(n, e, i, r) {
 			dropIneq[k] = true
 		}
 	}
 	for k, r := range eqs {
 		e, i := system(k, -1)
-		if impliesRows(n, e, i, r) && impliesRows(n, e, i, negRow(r)) {
+		if lpImpliesRows(n, e, i, r) && lpImpliesRows(n, e, i, lpNegRow(r)) {
 			dropEq[k] = true
 		}
 	}

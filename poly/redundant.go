@@ -17,10 +17,10 @@ import "math/big"
 // becomes (a/g)·x + floor(k/g) >= 0 (2x - 1 >= 0 is x - 1 >= 0), and an
 // equality is divided by g, or proves the set empty when g does not divide k.
 
-// tightenIneq returns the tightened copy of an inequality row, and whether it
+// lpTightenIneq returns the tightened copy of an inequality row, and whether it
 // is a constant row (all variable coefficients zero) and then whether that
 // constant is satisfied.
-func tightenIneq(row []Int) (out []Int, constant, ok bool) {
+func lpTightenIneq(row []Int) (out []Int, constant, ok bool) {
 	g := Int{}
 	for _, x := range row[1:] {
 		if !x.IsZero() {
@@ -40,10 +40,10 @@ func tightenIneq(row []Int) (out []Int, constant, ok bool) {
 	return out, false, true
 }
 
-// tightenEq is tightenIneq for an equality: ok is false when the equality has
+// lpTightenEq is lpTightenIneq for an equality: ok is false when the equality has
 // no integer solution (a non-zero constant, or a gcd that does not divide the
 // constant).
-func tightenEq(row []Int) (out []Int, constant, ok bool) {
+func lpTightenEq(row []Int) (out []Int, constant, ok bool) {
 	g := Int{}
 	for _, x := range row[1:] {
 		if !x.IsZero() {
@@ -65,11 +65,11 @@ func tightenEq(row []Int) (out []Int, constant, ok bool) {
 	return out, false, true
 }
 
-// tightenedRows returns tightened copies of the rows of c without the
+// lpTightenedRows returns tightened copies of the rows of c without the
 // trivially true ones; empty reports a row that no integer point satisfies.
-func tightenedRows(c *Conj) (eqs, ineqs [][]Int, empty bool) {
+func lpTightenedRows(c *Conj) (eqs, ineqs [][]Int, empty bool) {
 	for _, r := range c.Eq {
-		t, constant, ok := tightenEq(r)
+		t, constant, ok := lpTightenEq(r)
 		if !ok {
 			return nil, nil, true
 		}
@@ -78,7 +78,7 @@ func tightenedRows(c *Conj) (eqs, ineqs [][]Int, empty bool) {
 		}
 	}
 	for _, r := range c.Ineq {
-		t, constant, ok := tightenIneq(r)
+		t, constant, ok := lpTightenIneq(r)
 		if !ok {
 			return nil, nil, true
 		}
@@ -89,25 +89,25 @@ func tightenedRows(c *Conj) (eqs, ineqs [][]Int, empty bool) {
 	return eqs, ineqs, false
 }
 
-// emptyConj is the obviously empty conjunction { -1 >= 0 } over the columns
+// lpEmptyConj is the obviously empty conjunction { -1 >= 0 } over the columns
 // of c.
-func emptyConj(c *Conj) *Conj {
+func lpEmptyConj(c *Conj) *Conj {
 	row := make([]Int, c.Width())
 	row[0] = I(-1)
 	return &Conj{NVar: c.NVar, NExist: c.NExist, Ineq: [][]Int{row}}
 }
 
-// isObviouslyEmpty reports whether c contains a constant row that is false
+// lpObviouslyEmpty reports whether c contains a constant row that is false
 // (such as the -1 >= 0 that RemoveRedundant, GistConj and CoalesceConjs
 // return for an empty set).
-func (c *Conj) isObviouslyEmpty() bool {
+func (c *Conj) lpObviouslyEmpty() bool {
 	for _, r := range c.Eq {
-		if _, constant, ok := tightenEq(r); constant && !ok {
+		if _, constant, ok := lpTightenEq(r); constant && !ok {
 			return true
 		}
 	}
 	for _, r := range c.Ineq {
-		if _, constant, ok := tightenIneq(r); constant && !ok {
+		if _, constant, ok := lpTightenIneq(r); constant && !ok {
 			return true
 		}
 	}
@@ -115,7 +115,7 @@ func (c *Conj) isObviouslyEmpty() bool {
 }
 
 // others returns rows without index skip and without the dropped ones.
-func others(rows [][]Int, skip int, dropped []bool) [][]Int {
+func lpOthers(rows [][]Int, skip int, dropped []bool) [][]Int {
 	out := make([][]Int, 0, len(rows))
 	for i, r := range rows {
 		if i != skip && !dropped[i] {
@@ -125,9 +125,9 @@ func others(rows [][]Int, skip int, dropped []bool) [][]Int {
 	return out
 }
 
-// independentRows keeps, in order, the rows that are not linear combinations
+// lpIndependentRows keeps, in order, the rows that are not linear combinations
 // of the rows kept before them (over Q, constant column included).
-func independentRows(rows [][]Int) [][]Int {
+func lpIndependentRows(rows [][]Int) [][]Int {
 	var kept [][]Int
 	var echelon [][]*big.Rat // reduced rows
 	var pivots []int         // pivot column of each echelon row
@@ -179,11 +179,11 @@ func independentRows(rows [][]Int) [][]Int {
 // empty over Z) the result is the obviously empty { -1 >= 0 }. The result
 // may still be empty over the integers without looking so. c is not modified.
 func (c *Conj) RemoveRedundant() *Conj {
-	c.checkRows("Conj.RemoveRedundant", nil)
+	c.lpCheckRows("Conj.RemoveRedundant", nil)
 	n := c.NVar + c.NExist
-	eqs, ineqs, empty := tightenedRows(c)
+	eqs, ineqs, empty := lpTightenedRows(c)
 	if empty || solveLP(n, eqs, ineqs, make([]Int, 1+n), false).status == LPInfeasible {
-		return emptyConj(c)
+		return lpEmptyConj(c)
 	}
 	// Implicit equalities: max of the row over the polyhedron is 0.
 	var rest [][]Int
@@ -195,13 +195,13 @@ func (c *Conj) RemoveRedundant() *Conj {
 			rest = append(rest, r)
 		}
 	}
-	eqs = independentRows(eqs)
+	eqs = lpIndependentRows(eqs)
 	// Redundant inequalities, one at a time against all the others still
 	// present (the polyhedron never changes, so the order is immaterial for
 	// soundness).
 	dropped := make([]bool, len(rest))
 	for i, r := range rest {
-		if impliesRows(n, eqs, others(rest, i, dropped), r) {
+		if lpImpliesRows(n, eqs, lpOthers(rest, i, dropped), r) {
 			dropped[i] = true
 		}
 	}

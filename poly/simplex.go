@@ -6,10 +6,10 @@ import (
 )
 
 // This file is the exact rational linear-programming layer: a dense simplex
-// tableau in dictionary form over integer numerators with one positive
+// lpTableau in dictionary form over integer numerators with one positive
 // denominator per row.
 //
-// Variables. The tableau has one column per variable: column 0 is the
+// Variables. The lpTableau has one column per variable: column 0 is the
 // constant, columns 1..n are the Conj's variables (visible then existential;
 // all of them range over the rationals and have no sign restriction), then
 // one slack column per equality row, one per inequality row, and a last
@@ -49,27 +49,27 @@ import (
 // basic variable. Bland's rule never cycles, so the simplex terminates even
 // on degenerate programs.
 
-// tableau is the simplex dictionary described above.
-type tableau struct {
+// lpTableau is the simplex dictionary described above.
+type lpTableau struct {
 	ncol  int
 	rows  [][]Int // constraint rows (numerators, length ncol)
 	den   []Int   // positive denominator of each row
 	basis []int   // basic column of each row
 	// restricted[r]: the basic variable of row r must stay >= 0.
 	restricted []bool
-	objs       []*objRow // objective rows, kept up to date by pivot
-	isBasic    []bool    // per column
-	dead       []bool    // per column: fixed at 0, never enters again
-	free       []bool    // per column: no sign restriction
+	objs       []*lpObjRow // objective rows, kept up to date by pivot
+	isBasic    []bool      // per column
+	dead       []bool      // per column: fixed at 0, never enters again
+	free       []bool      // per column: no sign restriction
 }
 
-// objRow is an objective z = (N[0] + Σ N[j] v[j]) / den to maximise.
-type objRow struct {
+// lpObjRow is an objective z = (N[0] + Σ N[j] v[j]) / den to maximise.
+type lpObjRow struct {
 	N   []Int
 	den Int
 }
 
-func (o *objRow) value() *big.Rat { return new(big.Rat).SetFrac(o.N[0].big(), o.den.big()) }
+func (o *lpObjRow) value() *big.Rat { return new(big.Rat).SetFrac(o.N[0].big(), o.den.big()) }
 
 // lpSolution is the answer of solveLP.
 type lpSolution struct {
@@ -78,11 +78,11 @@ type lpSolution struct {
 	point  []*big.Rat // an optimal point (the n variables) when LPOptimal
 }
 
-// newTableau builds the initial dictionary: every constraint row is basic in
+// newLPTableau builds the initial dictionary: every constraint row is basic in
 // its slack, every original variable is non-basic.
-func newTableau(n int, eqs, ineqs [][]Int) *tableau {
+func newLPTableau(n int, eqs, ineqs [][]Int) *lpTableau {
 	ncol := 1 + n + len(eqs) + len(ineqs) + 1
-	t := &tableau{
+	t := &lpTableau{
 		ncol:    ncol,
 		isBasic: make([]bool, ncol),
 		dead:    make([]bool, ncol),
@@ -109,8 +109,8 @@ func newTableau(n int, eqs, ineqs [][]Int) *tableau {
 	return t
 }
 
-// normalizeRow divides the numerators and the denominator by their gcd.
-func normalizeRow(N []Int, den *Int) {
+// lpNormalizeRow divides the numerators and the denominator by their gcd.
+func lpNormalizeRow(N []Int, den *Int) {
 	g := den.Abs()
 	if g.IsOne() {
 		return
@@ -135,9 +135,9 @@ func normalizeRow(N []Int, den *Int) {
 	*den = den.ExactDiv(g)
 }
 
-// substitute replaces column e of the row (N, den) by the expression of the
+// lpSubstitute replaces column e of the row (N, den) by the expression of the
 // new pivot row (M, D): v[e] = (M·v)/D.
-func substitute(N []Int, den *Int, M []Int, D Int, e int) {
+func lpSubstitute(N []Int, den *Int, M []Int, D Int, e int) {
 	f := N[e]
 	if f.IsZero() {
 		return
@@ -157,12 +157,12 @@ func substitute(N []Int, den *Int, M []Int, D Int, e int) {
 		}
 	}
 	*den = den.Mul(D)
-	normalizeRow(N, den)
+	lpNormalizeRow(N, den)
 }
 
 // pivot makes column e basic in row r (N[r][e] != 0) and the old basic
 // variable of row r non-basic.
-func (t *tableau) pivot(r, e int) {
+func (t *lpTableau) pivot(r, e int) {
 	row := t.rows[r]
 	b := t.basis[r]
 	D := row[e]
@@ -182,40 +182,40 @@ func (t *tableau) pivot(r, e int) {
 			}
 		}
 	}
-	normalizeRow(row, &D)
+	lpNormalizeRow(row, &D)
 	t.den[r] = D
 	t.basis[r] = e
 	t.isBasic[b] = false
 	t.isBasic[e] = true
 	for k := range t.rows {
 		if k != r {
-			substitute(t.rows[k], &t.den[k], row, D, e)
+			lpSubstitute(t.rows[k], &t.den[k], row, D, e)
 		}
 	}
 	for _, o := range t.objs {
-		substitute(o.N, &o.den, row, D, e)
+		lpSubstitute(o.N, &o.den, row, D, e)
 	}
 }
 
 // killColumn fixes the non-basic column j at 0 for good.
-func (t *tableau) killColumn(j int) {
+func (t *lpTableau) killColumn(j int) {
 	t.dead[j] = true
 	for k, row := range t.rows {
 		if !row[j].IsZero() {
 			row[j] = Int{}
-			normalizeRow(row, &t.den[k])
+			lpNormalizeRow(row, &t.den[k])
 		}
 	}
 	for _, o := range t.objs {
 		if !o.N[j].IsZero() {
 			o.N[j] = Int{}
-			normalizeRow(o.N, &o.den)
+			lpNormalizeRow(o.N, &o.den)
 		}
 	}
 }
 
 // deleteRow removes constraint row r.
-func (t *tableau) deleteRow(r int) {
+func (t *lpTableau) deleteRow(r int) {
 	last := len(t.rows) - 1
 	t.rows[r], t.den[r], t.basis[r], t.restricted[r] = t.rows[last], t.den[last], t.basis[last], t.restricted[last]
 	t.rows, t.den, t.basis, t.restricted = t.rows[:last], t.den[:last], t.basis[:last], t.restricted[:last]
@@ -223,7 +223,7 @@ func (t *tableau) deleteRow(r int) {
 
 // entering returns the Bland entering column for objective o, or -1 when no
 // non-basic live column with a sign restriction improves o.
-func (t *tableau) entering(o *objRow) int {
+func (t *lpTableau) entering(o *lpObjRow) int {
 	for j := 1; j < t.ncol; j++ {
 		if !t.isBasic[j] && !t.dead[j] && !t.free[j] && o.N[j].Sign() > 0 {
 			return j
@@ -235,7 +235,7 @@ func (t *tableau) entering(o *objRow) int {
 // leaving returns the row of the ratio test for entering column e, or -1 if
 // v[e] can grow without bound. The ratio of row k is N[k][0] / -N[k][e]
 // (the denominators cancel); ties go to the lowest-numbered basic variable.
-func (t *tableau) leaving(e int) int {
+func (t *lpTableau) leaving(e int) int {
 	best := -1
 	for k, row := range t.rows {
 		if !t.restricted[k] || row[e].Sign() >= 0 {
@@ -258,7 +258,7 @@ func (t *tableau) leaving(e int) int {
 
 // maximize runs the primal simplex with Bland's rule from a feasible basis.
 // It reports false when o is unbounded.
-func (t *tableau) maximize(o *objRow) bool {
+func (t *lpTableau) maximize(o *lpObjRow) bool {
 	for {
 		e := t.entering(o)
 		if e < 0 {
@@ -274,7 +274,7 @@ func (t *tableau) maximize(o *objRow) bool {
 
 // eliminateEqualities is step 1. It reports false when an equality is a
 // non-zero constant.
-func (t *tableau) eliminateEqualities(n, neq int) bool {
+func (t *lpTableau) eliminateEqualities(n, neq int) bool {
 	for slack := 1 + n; slack < 1+n+neq; slack++ {
 		r := -1
 		for k, b := range t.basis {
@@ -309,7 +309,7 @@ func (t *tableau) eliminateEqualities(n, neq int) bool {
 }
 
 // pivotFreeVariables is step 2.
-func (t *tableau) pivotFreeVariables(n int) {
+func (t *lpTableau) pivotFreeVariables(n int) {
 	for j := 1; j <= n; j++ {
 		if t.isBasic[j] {
 			continue
@@ -325,7 +325,7 @@ func (t *tableau) pivotFreeVariables(n int) {
 }
 
 // phase1 is step 3. It reports false when the constraints are infeasible.
-func (t *tableau) phase1() bool {
+func (t *lpTableau) phase1() bool {
 	worst := -1
 	for k, row := range t.rows {
 		if !t.restricted[k] || row[0].Sign() >= 0 {
@@ -345,7 +345,7 @@ func (t *tableau) phase1() bool {
 			row[x0] = t.den[k]
 		}
 	}
-	aux := &objRow{N: make([]Int, t.ncol), den: I(1)}
+	aux := &lpObjRow{N: make([]Int, t.ncol), den: I(1)}
 	aux.N[x0] = I(-1)
 	t.objs = append(t.objs, aux)
 	t.pivot(worst, x0)
@@ -384,8 +384,8 @@ func (t *tableau) phase1() bool {
 // solveLP maximises obj·(1,x) over { x in Q^n : eqs·(1,x) = 0, ineqs·(1,x) >= 0 }.
 // Every row and obj have length 1+n.
 func solveLP(n int, eqs, ineqs [][]Int, obj []Int, wantPoint bool) lpSolution {
-	t := newTableau(n, eqs, ineqs)
-	o := &objRow{N: make([]Int, t.ncol), den: I(1)}
+	t := newLPTableau(n, eqs, ineqs)
+	o := &lpObjRow{N: make([]Int, t.ncol), den: I(1)}
 	copy(o.N, obj[:1+n])
 	t.objs = append(t.objs, o)
 	if !t.eliminateEqualities(n, len(eqs)) {
@@ -418,9 +418,9 @@ func solveLP(n int, eqs, ineqs [][]Int, obj []Int, wantPoint bool) lpSolution {
 	return sol
 }
 
-// checkRows panics when a row does not have the width of c: that is a bug in
+// lpCheckRows panics when a row does not have the width of c: that is a bug in
 // the caller, and reading a malformed row would give a wrong answer.
-func (c *Conj) checkRows(what string, obj []Int) {
+func (c *Conj) lpCheckRows(what string, obj []Int) {
 	w := c.Width()
 	if obj != nil && len(obj) != w {
 		panic(fmt.Sprintf("poly: %s: row has length %d, want Width() = %d", what, len(obj), w))
@@ -440,7 +440,7 @@ func (c *Conj) checkRows(what string, obj []Int) {
 // in Value, LPUnbounded, or LPInfeasible (c has no rational point; Value is
 // nil unless LPOptimal).
 func (c *Conj) LPMax(obj []Int) LPResult {
-	c.checkRows("Conj.LPMax", obj)
+	c.lpCheckRows("Conj.LPMax", obj)
 	s := solveLP(c.NVar+c.NExist, c.Eq, c.Ineq, obj, false)
 	return LPResult{Status: s.status, Value: s.value}
 }
@@ -448,8 +448,8 @@ func (c *Conj) LPMax(obj []Int) LPResult {
 // LPMin minimises obj·(1, x, e) over the rational relaxation of c, with the
 // same contract as LPMax (LPUnbounded means unbounded below).
 func (c *Conj) LPMin(obj []Int) LPResult {
-	c.checkRows("Conj.LPMin", obj)
-	s := solveLP(c.NVar+c.NExist, c.Eq, c.Ineq, negRow(obj), false)
+	c.lpCheckRows("Conj.LPMin", obj)
+	s := solveLP(c.NVar+c.NExist, c.Eq, c.Ineq, lpNegRow(obj), false)
 	if s.status == LPOptimal {
 		s.value.Neg(s.value)
 	}
@@ -461,7 +461,7 @@ func (c *Conj) LPMin(obj []Int) LPResult {
 // (2x = 1 has a rational point and no integer one), so this is only a
 // sufficient test of integer emptiness.
 func (c *Conj) IsRationallyEmpty() bool {
-	c.checkRows("Conj.IsRationallyEmpty", nil)
+	c.lpCheckRows("Conj.IsRationallyEmpty", nil)
 	return solveLP(c.NVar+c.NExist, c.Eq, c.Ineq, make([]Int, c.Width()), false).status == LPInfeasible
 }
 
@@ -471,13 +471,13 @@ func (c *Conj) IsRationallyEmpty() bool {
 // answer does not mean an integer point of c violates row. len(row) must be
 // c.Width().
 func (c *Conj) Implies(row []Int) bool {
-	c.checkRows("Conj.Implies", row)
-	return impliesRows(c.NVar+c.NExist, c.Eq, c.Ineq, row)
+	c.lpCheckRows("Conj.Implies", row)
+	return lpImpliesRows(c.NVar+c.NExist, c.Eq, c.Ineq, row)
 }
 
-// impliesRows reports whether row >= 0 on { eqs = 0, ineqs >= 0 } over Q.
-func impliesRows(n int, eqs, ineqs [][]Int, row []Int) bool {
-	s := solveLP(n, eqs, ineqs, negRow(row), false)
+// lpImpliesRows reports whether row >= 0 on { eqs = 0, ineqs >= 0 } over Q.
+func lpImpliesRows(n int, eqs, ineqs [][]Int, row []Int) bool {
+	s := solveLP(n, eqs, ineqs, lpNegRow(row), false)
 	switch s.status {
 	case LPInfeasible:
 		return true
@@ -487,7 +487,7 @@ func impliesRows(n int, eqs, ineqs [][]Int, row []Int) bool {
 	return false
 }
 
-func negRow(row []Int) []Int {
+func lpNegRow(row []Int) []Int {
 	out := make([]Int, len(row))
 	for j, x := range row {
 		out[j] = x.Neg()

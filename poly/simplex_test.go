@@ -7,7 +7,7 @@ import (
 )
 
 // ints converts int64 literals to a row.
-func ints(v ...int64) []Int {
+func lpInts(v ...int64) []Int {
 	r := make([]Int, len(v))
 	for i, x := range v {
 		r[i] = I(x)
@@ -15,21 +15,19 @@ func ints(v ...int64) []Int {
 	return r
 }
 
-// conjOf builds a Conj from literal rows.
-func conjOf(nvar, nexist int, eqs, ineqs [][]int64) *Conj {
+// lpConj builds a Conj from literal rows.
+func lpConj(nvar, nexist int, eqs, ineqs [][]int64) *Conj {
 	c := NewConj(nvar, nexist)
 	for _, r := range eqs {
-		c.AddEq(ints(r...))
+		c.AddEq(lpInts(r...))
 	}
 	for _, r := range ineqs {
-		c.AddIneq(ints(r...))
+		c.AddIneq(lpInts(r...))
 	}
 	return c
 }
 
-func rat(a, b int64) *big.Rat { return big.NewRat(a, b) }
-
-func resultString(r LPResult) string {
+func lpResultString(r LPResult) string {
 	switch r.Status {
 	case LPOptimal:
 		return "optimal " + r.Value.RatString()
@@ -53,67 +51,67 @@ func TestLPTable(t *testing.T) {
 	}{
 		{
 			name:    "box",
-			c:       conjOf(2, 0, nil, [][]int64{{0, 1, 0}, {3, -1, 0}, {0, 0, 1}, {2, 0, -1}}),
+			c:       lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {3, -1, 0}, {0, 0, 1}, {2, 0, -1}}),
 			obj:     []int64{0, 1, 1},
 			wantMax: "optimal 5", wantMin: "optimal 0",
 		},
 		{
 			name:    "negative variables",
-			c:       conjOf(1, 0, nil, [][]int64{{5, 1}, {-2, -1}}),
+			c:       lpConj(1, 0, nil, [][]int64{{5, 1}, {-2, -1}}),
 			obj:     []int64{0, 1},
 			wantMax: "optimal -2", wantMin: "optimal -5",
 		},
 		{
 			name:    "unbounded above",
-			c:       conjOf(1, 0, nil, [][]int64{{0, 1}}),
+			c:       lpConj(1, 0, nil, [][]int64{{0, 1}}),
 			obj:     []int64{7, 1},
 			wantMax: "unbounded", wantMin: "optimal 7",
 		},
 		{
 			name:    "infeasible",
-			c:       conjOf(1, 0, nil, [][]int64{{-1, 1}, {0, -1}}),
+			c:       lpConj(1, 0, nil, [][]int64{{-1, 1}, {0, -1}}),
 			obj:     []int64{0, 1},
 			wantMax: "infeasible", wantMin: "infeasible",
 		},
 		{
 			name:    "equalities only",
-			c:       conjOf(2, 0, [][]int64{{-3, 1, 1}, {-1, 1, -1}}, nil),
+			c:       lpConj(2, 0, [][]int64{{-3, 1, 1}, {-1, 1, -1}}, nil),
 			obj:     []int64{0, 1, 0},
 			wantMax: "optimal 2", wantMin: "optimal 2",
 		},
 		{
 			name:    "inconsistent equalities",
-			c:       conjOf(2, 0, [][]int64{{-1, 1, 1}, {-2, 1, 1}}, nil),
+			c:       lpConj(2, 0, [][]int64{{-1, 1, 1}, {-2, 1, 1}}, nil),
 			obj:     []int64{0, 1, 0},
 			wantMax: "infeasible", wantMin: "infeasible",
 		},
 		{
 			name:    "dependent equalities",
-			c:       conjOf(2, 0, [][]int64{{-1, 1, 1}, {-2, 2, 2}}, [][]int64{{0, 1, 0}, {1, -1, 0}}),
+			c:       lpConj(2, 0, [][]int64{{-1, 1, 1}, {-2, 2, 2}}, [][]int64{{0, 1, 0}, {1, -1, 0}}),
 			obj:     []int64{0, 0, 1},
 			wantMax: "optimal 1", wantMin: "optimal 0",
 		},
 		{
 			name:    "free variable in objective",
-			c:       conjOf(2, 0, nil, [][]int64{{0, 1, 0}, {1, -1, 0}}),
+			c:       lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {1, -1, 0}}),
 			obj:     []int64{0, 0, 1},
 			wantMax: "unbounded", wantMin: "unbounded",
 		},
 		{
 			name:    "free variable not in objective",
-			c:       conjOf(2, 0, nil, [][]int64{{0, 1, 0}, {1, -1, 0}}),
+			c:       lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {1, -1, 0}}),
 			obj:     []int64{4, 1, 0},
 			wantMax: "optimal 5", wantMin: "optimal 4",
 		},
 		{
 			name:    "rational optimum",
-			c:       conjOf(1, 0, nil, [][]int64{{1, -2}, {0, 1}}),
+			c:       lpConj(1, 0, nil, [][]int64{{1, -2}, {0, 1}}),
 			obj:     []int64{0, 1},
 			wantMax: "optimal 1/2", wantMin: "optimal 0",
 		},
 		{
 			name:    "rational vertex",
-			c:       conjOf(2, 0, nil, [][]int64{{0, 1, 0}, {0, 0, 1}, {5, -3, -1}, {4, -1, -2}}),
+			c:       lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {0, 0, 1}, {5, -3, -1}, {4, -1, -2}}),
 			obj:     []int64{0, 1, 1},
 			wantMax: "optimal 13/5", wantMin: "optimal 0",
 		},
@@ -124,7 +122,7 @@ func TestLPTable(t *testing.T) {
 			// s.t. x4 - 32x5 - 4x6 + 36x7 <= 0, x4 - 24x5 - x6 + 6x7 <= 0,
 			// x6 <= 1, x >= 0.
 			name: "Beale degenerate",
-			c: conjOf(4, 0, nil, [][]int64{
+			c: lpConj(4, 0, nil, [][]int64{
 				{0, -1, 32, 4, -36}, {0, -1, 24, 1, -6}, {1, 0, 0, -1, 0},
 				{0, 1, 0, 0, 0}, {0, 0, 1, 0, 0}, {0, 0, 0, 1, 0}, {0, 0, 0, 0, 1},
 			}),
@@ -134,7 +132,7 @@ func TestLPTable(t *testing.T) {
 		{
 			// Many constraints through one vertex (highly degenerate).
 			name: "degenerate vertex",
-			c: conjOf(3, 0, nil, [][]int64{
+			c: lpConj(3, 0, nil, [][]int64{
 				{0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1},
 				{0, -1, -1, 1}, {0, -1, 1, -1}, {0, 1, -1, -1}, {0, -1, -1, -1}, {0, -2, 1, 1},
 				{6, -1, -1, -1},
@@ -144,47 +142,47 @@ func TestLPTable(t *testing.T) {
 		},
 		{
 			name:    "existential column",
-			c:       conjOf(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{0, 1, 0}, {9, -1, 0}}),
+			c:       lpConj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{0, 1, 0}, {9, -1, 0}}),
 			obj:     []int64{0, 0, 1},
 			wantMax: "optimal 9/2", wantMin: "optimal 0",
 		},
 		{
 			name:    "no variables",
-			c:       conjOf(0, 0, nil, [][]int64{{3}}),
+			c:       lpConj(0, 0, nil, [][]int64{{3}}),
 			obj:     []int64{-4},
 			wantMax: "optimal -4", wantMin: "optimal -4",
 		},
 		{
 			name:    "false constant",
-			c:       conjOf(1, 0, [][]int64{{1, 0}}, nil),
+			c:       lpConj(1, 0, [][]int64{{1, 0}}, nil),
 			obj:     []int64{0, 1},
 			wantMax: "infeasible", wantMin: "infeasible",
 		},
 		{
 			name:    "beyond int64",
-			c:       conjOf(2, 0, nil, [][]int64{{big62, -1, 0}, {big62, 0, -1}, {0, 1, 0}, {0, 0, 1}}),
+			c:       lpConj(2, 0, nil, [][]int64{{big62, -1, 0}, {big62, 0, -1}, {0, 1, 0}, {0, 0, 1}}),
 			obj:     []int64{big62, 1, 1},
 			wantMax: "optimal 13835058055282163712", wantMin: "optimal 4611686018427387904",
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := resultString(tc.c.LPMax(ints(tc.obj...))); got != tc.wantMax {
+			if got := lpResultString(tc.c.LPMax(lpInts(tc.obj...))); got != tc.wantMax {
 				t.Errorf("LPMax = %s, want %s", got, tc.wantMax)
 			}
-			if got := resultString(tc.c.LPMin(ints(tc.obj...))); got != tc.wantMin {
+			if got := lpResultString(tc.c.LPMin(lpInts(tc.obj...))); got != tc.wantMin {
 				t.Errorf("LPMin = %s, want %s", got, tc.wantMin)
 			}
 			// The optimal point must be feasible and attain the value.
-			s := solveLP(tc.c.NVar+tc.c.NExist, tc.c.Eq, tc.c.Ineq, ints(tc.obj...), true)
+			s := solveLP(tc.c.NVar+tc.c.NExist, tc.c.Eq, tc.c.Ineq, lpInts(tc.obj...), true)
 			if s.status == LPOptimal {
-				checkPoint(t, tc.c, ints(tc.obj...), s)
+				lpCheckPoint(t, tc.c, lpInts(tc.obj...), s)
 			}
 		})
 	}
 }
 
-func evalRat(row []Int, x []*big.Rat) *big.Rat {
+func lpEvalRat(row []Int, x []*big.Rat) *big.Rat {
 	v := new(big.Rat).SetInt(row[0].big())
 	for j, a := range row[1:] {
 		v.Add(v, new(big.Rat).Mul(new(big.Rat).SetInt(a.big()), x[j]))
@@ -192,54 +190,54 @@ func evalRat(row []Int, x []*big.Rat) *big.Rat {
 	return v
 }
 
-// checkPoint verifies that the point of an optimal solution is feasible and
+// lpCheckPoint verifies that the point of an optimal solution is feasible and
 // has the objective value reported.
-func checkPoint(t *testing.T, c *Conj, obj []Int, s lpSolution) {
+func lpCheckPoint(t *testing.T, c *Conj, obj []Int, s lpSolution) {
 	t.Helper()
 	for _, e := range c.Eq {
-		if evalRat(e, s.point).Sign() != 0 {
+		if lpEvalRat(e, s.point).Sign() != 0 {
 			t.Errorf("optimal point %v violates equality %v", s.point, e)
 		}
 	}
 	for _, r := range c.Ineq {
-		if evalRat(r, s.point).Sign() < 0 {
+		if lpEvalRat(r, s.point).Sign() < 0 {
 			t.Errorf("optimal point %v violates inequality %v", s.point, r)
 		}
 	}
-	if v := evalRat(obj, s.point); v.Cmp(s.value) != 0 {
+	if v := lpEvalRat(obj, s.point); v.Cmp(s.value) != 0 {
 		t.Errorf("objective at optimal point = %s, reported %s", v.RatString(), s.value.RatString())
 	}
 }
 
 func TestLPHelpers(t *testing.T) {
-	c := conjOf(2, 0, nil, [][]int64{{0, 1, 0}, {0, 0, 1}, {-4, 1, 1}})
+	c := lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {0, 0, 1}, {-4, 1, 1}})
 	if c.IsRationallyEmpty() {
 		t.Errorf("IsRationallyEmpty of a nonempty polyhedron")
 	}
-	if !c.Implies(ints(-2, 1, 1)) || !c.Implies(ints(-4, 1, 1)) {
+	if !c.Implies(lpInts(-2, 1, 1)) || !c.Implies(lpInts(-4, 1, 1)) {
 		t.Errorf("Implies misses x+y >= 2 / x+y >= 4")
 	}
-	if c.Implies(ints(-5, 1, 1)) || c.Implies(ints(0, -1, 0)) {
+	if c.Implies(lpInts(-5, 1, 1)) || c.Implies(lpInts(0, -1, 0)) {
 		t.Errorf("Implies accepts x+y >= 5 / -x >= 0")
 	}
-	e := conjOf(2, 0, [][]int64{{-1, 2, 2}}, nil) // 2x+2y = 1: rational points only
+	e := lpConj(2, 0, [][]int64{{-1, 2, 2}}, nil) // 2x+2y = 1: rational points only
 	if e.IsRationallyEmpty() {
 		t.Errorf("2x+2y=1 is rationally nonempty")
 	}
-	f := conjOf(2, 0, nil, [][]int64{{-1, 1, 0}, {0, -1, 0}})
-	if !f.IsRationallyEmpty() || !f.Implies(ints(-100, 0, 1)) {
+	f := lpConj(2, 0, nil, [][]int64{{-1, 1, 0}, {0, -1, 0}})
+	if !f.IsRationallyEmpty() || !f.Implies(lpInts(-100, 0, 1)) {
 		t.Errorf("empty polyhedron: IsRationallyEmpty/Implies wrong")
 	}
 	// Inputs are not modified.
 	before := c.Clone()
-	c.LPMax(ints(0, 1, 1))
-	c.LPMin(ints(0, 1, 1))
-	if !equalRows(before.Ineq, c.Ineq) {
+	c.LPMax(lpInts(0, 1, 1))
+	c.LPMin(lpInts(0, 1, 1))
+	if !lpEqualRows(before.Ineq, c.Ineq) {
 		t.Errorf("LP modified its input")
 	}
 }
 
-func equalRows(a, b [][]Int) bool {
+func lpEqualRows(a, b [][]Int) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -258,9 +256,9 @@ func equalRows(a, b [][]Int) bool {
 
 // ---- an independent solver: vertex enumeration ----
 
-// solveSquare solves A x = b over Q by Gaussian elimination; ok is false
+// lpSolveSquare solves A x = b over Q by Gaussian elimination; ok is false
 // when A is singular.
-func solveSquare(A [][]*big.Rat, b []*big.Rat) ([]*big.Rat, bool) {
+func lpSolveSquare(A [][]*big.Rat, b []*big.Rat) ([]*big.Rat, bool) {
 	n := len(A)
 	m := make([][]*big.Rat, n)
 	for i := range A {
@@ -299,10 +297,10 @@ func solveSquare(A [][]*big.Rat, b []*big.Rat) ([]*big.Rat, bool) {
 	return x, true
 }
 
-// vertexOpt maximises obj over c ∩ [-M, M]^n by enumerating the vertices:
+// lpVertexOpt maximises obj over c ∩ [-M, M]^n by enumerating the vertices:
 // every choice of n constraint hyperplanes whose intersection is one
 // feasible point. found is false when no vertex is feasible (empty).
-func vertexOpt(c *Conj, obj []Int, M int64) (best *big.Rat, found bool) {
+func lpVertexOpt(c *Conj, obj []Int, M int64) (best *big.Rat, found bool) {
 	n := c.NVar + c.NExist
 	var rows [][]Int
 	rows = append(rows, c.Eq...)
@@ -318,12 +316,12 @@ func vertexOpt(c *Conj, obj []Int, M int64) (best *big.Rat, found bool) {
 	rows = append(rows, box...)
 	feasible := func(x []*big.Rat) bool {
 		for _, e := range c.Eq {
-			if evalRat(e, x).Sign() != 0 {
+			if lpEvalRat(e, x).Sign() != 0 {
 				return false
 			}
 		}
 		for _, r := range append(append([][]Int(nil), c.Ineq...), box...) {
-			if evalRat(r, x).Sign() < 0 {
+			if lpEvalRat(r, x).Sign() < 0 {
 				return false
 			}
 		}
@@ -343,11 +341,11 @@ func vertexOpt(c *Conj, obj []Int, M int64) (best *big.Rat, found bool) {
 				b[i] = new(big.Rat).SetInt(rows[ri][0].big())
 				b[i].Neg(b[i])
 			}
-			x, ok := solveSquare(A, b)
+			x, ok := lpSolveSquare(A, b)
 			if !ok || !feasible(x) {
 				return
 			}
-			v := evalRat(obj, x)
+			v := lpEvalRat(obj, x)
 			if !found || v.Cmp(best) > 0 {
 				best, found = v, true
 			}
@@ -362,7 +360,7 @@ func vertexOpt(c *Conj, obj []Int, M int64) (best *big.Rat, found bool) {
 	return best, found
 }
 
-func randRow(rng *rand.Rand, n int, cmax, kmax int64) []Int {
+func lpRandRow(rng *rand.Rand, n int, cmax, kmax int64) []Int {
 	r := make([]Int, n+1)
 	r[0] = I(rng.Int63n(2*kmax+1) - kmax)
 	for j := 1; j <= n; j++ {
@@ -391,12 +389,12 @@ func TestLPAgainstVertexEnumeration(t *testing.T) {
 			c = NewConj(2, 1)
 		}
 		if rng.Intn(4) == 0 {
-			c.AddEq(randRow(rng, n, 3, 6))
+			c.AddEq(lpRandRow(rng, n, 3, 6))
 		}
 		for k := 1 + rng.Intn(5); k > 0; k-- {
-			c.AddIneq(randRow(rng, n, 3, 6))
+			c.AddIneq(lpRandRow(rng, n, 3, 6))
 		}
-		obj := randRow(rng, n, 3, 6)
+		obj := lpRandRow(rng, n, 3, 6)
 		for _, sense := range []int{1, -1} {
 			var got LPResult
 			o := obj
@@ -404,14 +402,14 @@ func TestLPAgainstVertexEnumeration(t *testing.T) {
 				got = c.LPMax(obj)
 			} else {
 				got = c.LPMin(obj)
-				o = negRow(obj)
+				o = lpNegRow(obj)
 			}
 			counts[got.Status]++
-			v1, f1 := vertexOpt(c, o, M1)
-			v2, f2 := vertexOpt(c, o, M2)
+			v1, f1 := lpVertexOpt(c, o, M1)
+			v2, f2 := lpVertexOpt(c, o, M2)
 			fail := func(why string) {
 				t.Fatalf("iteration %d sense %d: %s\nconj %+v\nobj %v\ngot %s, vertex max %v (M1) %v (M2)",
-					it, sense, why, c, obj, resultString(got), v1, v2)
+					it, sense, why, c, obj, lpResultString(got), v1, v2)
 			}
 			switch got.Status {
 			case LPInfeasible:
@@ -427,7 +425,7 @@ func TestLPAgainstVertexEnumeration(t *testing.T) {
 					fail("optimum differs")
 				}
 				s := solveLP(n, c.Eq, c.Ineq, o, true)
-				checkPoint(t, c, o, s)
+				lpCheckPoint(t, c, o, s)
 			case LPUnbounded:
 				if !f1 || !f2 || v2.Cmp(v1) <= 0 {
 					fail("LP says unbounded, the boxed optimum does not grow")
@@ -441,12 +439,12 @@ func TestLPAgainstVertexEnumeration(t *testing.T) {
 	t.Logf("statuses: optimal %d, unbounded %d, infeasible %d", counts[LPOptimal], counts[LPUnbounded], counts[LPInfeasible])
 }
 
-// stencilLP is a tiled 2D stencil domain: 10 variables (tile and point
+// lpStencil is a tiled 2D stencil domain: 10 variables (tile and point
 // coordinates in time and two space dimensions, a hexagonal phase, a
 // parameter) and 20 constraints.
-func stencilLP() (*Conj, []Int) {
+func lpStencil() (*Conj, []Int) {
 	// Variables: 1 N, 2 T, 3 t, 4 S0, 5 s0, 6 S1, 7 s1, 8 p, 9 a, 10 b.
-	c := conjOf(10, 0, nil, [][]int64{
+	c := lpConj(10, 0, nil, [][]int64{
 		{-10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},   // N >= 10
 		{1000, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, // N <= 1000
 		{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},     // t >= 0
@@ -468,25 +466,25 @@ func stencilLP() (*Conj, []Int) {
 		{3, 0, 0, -1, 0, 2, 0, 0, 0, 0, -1},   // b <= 2 s0 - t + 3
 		{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},     // a + b >= 0
 	})
-	obj := ints(0, 0, 1, 2, 1, 0, 1, 0, 3, 1, 1)
+	obj := lpInts(0, 0, 1, 2, 1, 0, 1, 0, 3, 1, 1)
 	return c, obj
 }
 
 func TestStencilLP(t *testing.T) {
-	c, obj := stencilLP()
+	c, obj := lpStencil()
 	r := c.LPMax(obj)
 	if r.Status != LPOptimal {
-		t.Fatalf("stencil LP: %s", resultString(r))
+		t.Fatalf("stencil LP: %s", lpResultString(r))
 	}
 	s := solveLP(10, c.Eq, c.Ineq, obj, true)
-	checkPoint(t, c, obj, s)
+	lpCheckPoint(t, c, obj, s)
 }
 
 func BenchmarkLPMax(b *testing.B) {
-	c, obj := stencilLP()
+	c, obj := lpStencil()
 	for b.Loop() {
 		if r := c.LPMax(obj); r.Status != LPOptimal {
-			b.Fatal(resultString(r))
+			b.Fatal(lpResultString(r))
 		}
 	}
 }

@@ -1,0 +1,168 @@
+package poly
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lpBox2 is { lo0 <= x <= hi0 and lo1 <= y <= hi1 } plus extra rows.
+func lpBox2(lo0, hi0, lo1, hi1 int64, extra ...[]int64) *Conj {
+	rows := [][]int64{{-lo0, 1, 0}, {hi0, -1, 0}, {-lo1, 0, 1}, {hi1, 0, -1}}
+	return lpConj(2, 0, nil, append(rows, extra...))
+}
+
+func TestCoalesceConjsTable(t *testing.T) {
+	evens := lpConj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{0, 1, 0}, {10, -1, 0}, {0, 0, 1}, {5, 0, -1}})
+	odds := lpConj(1, 1, [][]int64{{-1, 1, -2}}, [][]int64{{0, 1, 0}, {10, -1, 0}, {0, 0, 1}, {5, 0, -1}})
+	tests := []struct {
+		name   string
+		pieces []*Conj
+		want   int // number of pieces after coalescing
+	}{
+		{"adjacent intervals", []*Conj{lpConj(1, 0, nil, [][]int64{{0, 1}, {3, -1}}), lpConj(1, 0, nil, [][]int64{{-4, 1}, {9, -1}})}, 1},
+		{"adjacent boxes", []*Conj{lpBox2(0, 3, 0, 5), lpBox2(4, 7, 0, 5)}, 1},
+		{"adjacent equalities", []*Conj{lpBox2(0, 0, 0, 5), lpBox2(1, 1, 0, 5)}, 1},
+		{"three in a row", []*Conj{lpBox2(0, 0, 0, 5), lpBox2(2, 2, 0, 5), lpBox2(1, 1, 0, 5)}, 1},
+		{"gap of one", []*Conj{lpBox2(0, 3, 0, 5), lpBox2(5, 7, 0, 5)}, 2},
+		{"L shape", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(0, 4, 0, 2)}, 2},
+		{"contained", []*Conj{lpBox2(1, 2, 1, 2), lpBox2(0, 3, 0, 3)}, 1},
+		{"contained second", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(1, 2, 1, 2)}, 1},
+		{"identical", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(0, 3, 0, 3)}, 1},
+		{"overlapping cut facets", []*Conj{lpBox2(0, 5, 0, 3), lpBox2(2, 8, 0, 3)}, 1},
+		{"triangle and its complement in the box", []*Conj{
+			lpBox2(0, 4, 0, 4, []int64{0, 1, -1}),  // y <= x
+			lpBox2(0, 4, 0, 4, []int64{-1, -1, 1}), // y >= x+1
+		}, 1},
+		{"crossing bands", []*Conj{lpBox2(0, 9, 3, 4), lpBox2(3, 4, 0, 9)}, 2},
+		{"empty piece dropped", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(5, 4, 0, 3)}, 1},
+		{"all empty", []*Conj{lpBox2(5, 4, 0, 3)}, 0},
+		{"evens and odds", []*Conj{evens, odds}, 1},
+		{"nil entries", []*Conj{nil, lpBox2(0, 3, 0, 3), nil}, 1},
+		{"no pieces", nil, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before []string
+			for _, p := range tc.pieces {
+				if p != nil {
+					before = append(before, lpRowsString(p))
+				}
+			}
+			got := CoalesceConjs(tc.pieces)
+			if len(got) != tc.want {
+				for _, p := range got {
+					t.Logf("piece %s", lpRowsString(p))
+				}
+				t.Errorf("CoalesceConjs gives %d pieces, want %d", len(got), tc.want)
+			}
+			var nonNil []*Conj
+			for _, p := range tc.pieces {
+				if p != nil {
+					nonNil = append(nonNil, p)
+				}
+			}
+			if len(nonNil) == 0 {
+				return
+			}
+			n := nonNil[0].NVar + nonNil[0].NExist
+			if diff := cmp.Diff(lpPoints(n, nonNil, -2, 12), lpPoints(n, got, -2, 12)); diff != "" {
+				t.Errorf("points changed (-want +got):\n%s", diff)
+			}
+			for i, p := range nonNil {
+				if lpRowsString(p) != before[i] {
+					t.Errorf("CoalesceConjs modified its input")
+				}
+			}
+		})
+	}
+}
+
+func TestCoalesceConjsMismatchedColumns(t *testing.T) {
+	in := []*Conj{lpBox2(0, 3, 0, 3), lpConj(1, 0, nil, [][]int64{{0, 1}})}
+	got := CoalesceConjs(in)
+	if len(got) != 2 || lpRowsString(got[0]) != lpRowsString(in[0]) || lpRowsString(got[1]) != lpRowsString(in[1]) {
+		t.Errorf("mismatched columns: got %d pieces", len(got))
+	}
+}
+
+// lpRandPiece is a random sub-box of [0, B]^n, sometimes cut by a random
+// row, sometimes with a coordinate fixed.
+func lpRandPiece(rng *rand.Rand, nvar, nexist int, B int64) *Conj {
+	n := nvar + nexist
+	c := NewConj(nvar, nexist)
+	for j := 1; j <= n; j++ {
+		lo := rng.Int63n(B + 1)
+		hi := lo + rng.Int63n(B+1-lo)
+		if rng.Intn(4) == 0 {
+			hi = lo
+		}
+		r := make([]Int, n+1)
+		r[0], r[j] = I(-lo), I(1)
+		c.AddIneq(r)
+		s := make([]Int, n+1)
+		s[0], s[j] = I(hi), I(-1)
+		c.AddIneq(s)
+	}
+	if rng.Intn(3) == 0 {
+		c.AddIneq(lpRandRow(rng, n, 2, 6))
+	}
+	if nexist > 0 && rng.Intn(2) == 0 {
+		// x0 = 2e + k (a stride through the existential)
+		r := make([]Int, n+1)
+		r[0], r[1], r[n] = I(-rng.Int63n(2)), I(1), I(-2)
+		c.AddEq(r)
+	}
+	return c
+}
+
+func TestCoalesceConjsRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	iters := 300
+	if testing.Short() {
+		iters = 80
+	}
+	merged := 0
+	for it := 0; it < iters; it++ {
+		nvar := 1 + rng.Intn(2)
+		nexist := rng.Intn(2)
+		n := nvar + nexist
+		var pieces []*Conj
+		for k := 2 + rng.Intn(3); k > 0; k-- {
+			p := lpRandPiece(rng, nvar, nexist, 4)
+			pieces = append(pieces, p)
+			if rng.Intn(3) == 0 {
+				// A piece adjacent to p along one column.
+				q := p.Clone()
+				j := rng.Intn(len(q.Ineq) / 2)
+				lo, hi := q.Ineq[2*j], q.Ineq[2*j+1]
+				// old: lo0 + x >= 0, hi0 - x >= 0; new: x >= hi0+1, x <= hi0+1+w
+				w := rng.Int63n(3)
+				q.Ineq[2*j] = append([]Int(nil), lo...)
+				q.Ineq[2*j][0] = hi[0].Add(I(1)).Neg()
+				q.Ineq[2*j+1] = append([]Int(nil), hi...)
+				q.Ineq[2*j+1][0] = hi[0].Add(I(1 + w))
+				pieces = append(pieces, q)
+			}
+		}
+		got := CoalesceConjs(pieces)
+		if diff := cmp.Diff(lpPoints(n, pieces, -1, 8), lpPoints(n, got, -1, 8)); diff != "" {
+			t.Logf("in:")
+			for _, p := range pieces {
+				t.Logf("  %s", lpRowsString(p))
+			}
+			t.Logf("out:")
+			for _, p := range got {
+				t.Logf("  %s", lpRowsString(p))
+			}
+			t.Fatalf("iteration %d: points changed (-want +got):\n%s", it, diff)
+		}
+		if len(got) < len(pieces) {
+			merged++
+		}
+	}
+	if merged < iters/4 {
+		t.Errorf("coalescing reduced the pieces in only %d of %d cases", merged, iters)
+	}
+}

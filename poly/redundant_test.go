@@ -1,0 +1,203 @@
+package poly
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// ---- brute force over a box (shared by the LP-layer tests) ----
+
+// lpHolds reports whether the integer point p (all columns) satisfies c.
+func lpHolds(c *Conj, p []int64) bool {
+	eval := func(r []Int) Int {
+		v := r[0]
+		for j, x := range p {
+			v = v.Add(r[j+1].Mul(I(x)))
+		}
+		return v
+	}
+	for _, e := range c.Eq {
+		if !eval(e).IsZero() {
+			return false
+		}
+	}
+	for _, r := range c.Ineq {
+		if eval(r).Sign() < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lpPoints lists the integer points of the union of cs (over all columns,
+// visible and existential) with every coordinate in [lo, hi], as sorted
+// strings.
+func lpPoints(n int, cs []*Conj, lo, hi int64) []string {
+	var out []string
+	p := make([]int64, n)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			for _, c := range cs {
+				if lpHolds(c, p) {
+					out = append(out, fmt.Sprint(p))
+					return
+				}
+			}
+			return
+		}
+		for v := lo; v <= hi; v++ {
+			p[k] = v
+			rec(k + 1)
+		}
+	}
+	rec(0)
+	sort.Strings(out)
+	return out
+}
+
+// lpBoxRows returns 0 <= v <= B for every column.
+func lpBoxRows(n int, B int64) [][]Int {
+	var rows [][]Int
+	for j := 1; j <= n; j++ {
+		lo := make([]Int, n+1)
+		lo[j] = I(1)
+		hi := make([]Int, n+1)
+		hi[0], hi[j] = I(B), I(-1)
+		rows = append(rows, lo, hi)
+	}
+	return rows
+}
+
+// lpRandBoxConj is a random conj over nvar+nexist columns that includes the
+// box 0 <= v <= B on every column (so brute force in a slightly larger box is
+// exact), with a few random rows, all in random order.
+func lpRandBoxConj(rng *rand.Rand, nvar, nexist int, B int64, extra int) *Conj {
+	n := nvar + nexist
+	c := NewConj(nvar, nexist)
+	rows := lpBoxRows(n, B)
+	for k := 0; k < extra; k++ {
+		r := lpRandRow(rng, n, 3, 8)
+		r[0] = r[0].Add(I(3))
+		rows = append(rows, r)
+	}
+	rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	if rng.Intn(4) == 0 {
+		c.AddEq(lpRandRow(rng, n, 2, 4))
+	}
+	for _, r := range rows {
+		c.AddIneq(r)
+	}
+	return c
+}
+
+// lpRowsString prints rows compactly for test diffs.
+func lpRowsString(c *Conj) string {
+	var b strings.Builder
+	for _, r := range c.Eq {
+		fmt.Fprintf(&b, "eq%v ", r)
+	}
+	for _, r := range c.Ineq {
+		fmt.Fprintf(&b, "in%v ", r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func TestRemoveRedundantTable(t *testing.T) {
+	tests := []struct {
+		name string
+		c    *Conj
+		want string
+	}{
+		{"weaker bound dropped", lpConj(1, 0, nil, [][]int64{{0, 1}, {-1, 1}, {5, -1}}), "in[-1 1] in[5 -1]"},
+		{"duplicate", lpConj(1, 0, nil, [][]int64{{0, 1}, {0, 1}, {5, -1}}), "in[0 1] in[5 -1]"},
+		{"implied by a sum", lpConj(2, 0, nil, [][]int64{{0, 1, 1}, {0, 1, 0}, {0, 0, 1}}), "in[0 1 0] in[0 0 1]"},
+		{"implicit equality", lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {0, -1, 0}, {0, 0, 1}}), "eq[0 1 0] in[0 0 1]"},
+		{"implicit equality through a sum", lpConj(2, 0, nil, [][]int64{{0, 1, 0}, {0, 0, 1}, {0, -1, -1}}), "eq[0 1 0] eq[0 0 1]"},
+		{"tightening", lpConj(1, 0, nil, [][]int64{{-1, 2}, {4, -2}}), "in[-1 1] in[2 -1]"},
+		{"tightening reveals equality", lpConj(1, 0, nil, [][]int64{{0, 1}, {1, -2}}), "eq[0 1]"},
+		{"tightening reveals emptiness", lpConj(1, 0, nil, [][]int64{{-1, 2}, {1, -2}}), "in[-1 0]"},
+		{"rationally empty", lpConj(2, 0, nil, [][]int64{{-1, 1, 1}, {0, -1, 0}, {0, 0, -1}}), "in[-1 0 0]"},
+		{"equality without integer solution", lpConj(2, 0, [][]int64{{-1, 2, 4}}, nil), "in[-1 0 0]"},
+		{"dependent equalities", lpConj(2, 0, [][]int64{{-1, 1, 1}, {-2, 2, 2}, {0, 1, -1}}, nil), "eq[-1 1 1] eq[0 1 -1]"},
+		{"equality makes bound redundant", lpConj(2, 0, [][]int64{{0, 1, -1}}, [][]int64{{0, 1, 0}, {0, 0, 1}}), "eq[0 1 -1] in[0 0 1]"},
+		{"constant rows", lpConj(1, 0, [][]int64{{0, 0}}, [][]int64{{3, 0}, {0, 1}}), "in[0 1]"},
+		{"universe", lpConj(2, 1, nil, nil), ""},
+		{"existential stride kept", lpConj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{0, 1, 0}, {9, -1, 0}, {0, 0, 1}}), "eq[0 1 -2] in[9 -1 0] in[0 0 1]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := tc.c.Clone()
+			got := lpRowsString(tc.c.RemoveRedundant())
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("RemoveRedundant (-want +got):\n%s", diff)
+			}
+			if lpRowsString(before) != lpRowsString(tc.c) {
+				t.Errorf("RemoveRedundant modified its input")
+			}
+		})
+	}
+}
+
+// lpMaxOver is the vertex-enumeration maximum of obj over c within a box
+// of 1000 (independent of the simplex).
+func lpMaxOver(c *Conj, obj []Int) (*big.Rat, bool) { return lpVertexOpt(c, obj, 1000) }
+
+func TestRemoveRedundantRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	iters := 300
+	if testing.Short() {
+		iters = 80
+	}
+	drops, implicit, empties := 0, 0, 0
+	for it := 0; it < iters; it++ {
+		nvar := 1 + rng.Intn(2)
+		nexist := rng.Intn(2)
+		n := nvar + nexist
+		c := lpRandBoxConj(rng, nvar, nexist, 4, 1+rng.Intn(3))
+		d := c.RemoveRedundant()
+		want := lpPoints(n, []*Conj{c}, -2, 6)
+		got := lpPoints(n, []*Conj{d}, -2, 6)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("iteration %d: integer points changed (-want +got):\n%s\nin:  %s\nout: %s", it, diff, lpRowsString(c), lpRowsString(d))
+		}
+		if d.lpObviouslyEmpty() {
+			empties++
+			continue
+		}
+		if len(d.Ineq) < len(c.Ineq) {
+			drops++
+		}
+		if len(d.Eq) > len(c.Eq) {
+			implicit++
+		}
+		// No remaining inequality is implied by the others, and none is
+		// tight everywhere: checked by vertex enumeration, not the simplex.
+		for i, r := range d.Ineq {
+			rest := &Conj{NVar: d.NVar, NExist: d.NExist, Eq: d.Eq}
+			for k, s := range d.Ineq {
+				if k != i {
+					rest.AddIneq(s)
+				}
+			}
+			if v, ok := lpMaxOver(rest, lpNegRow(r)); !ok || v.Sign() <= 0 {
+				t.Fatalf("iteration %d: inequality %v is redundant in %s", it, r, lpRowsString(d))
+			}
+			if v, ok := lpMaxOver(d, r); !ok || v.Sign() <= 0 {
+				t.Fatalf("iteration %d: inequality %v is an implicit equality of %s", it, r, lpRowsString(d))
+			}
+		}
+		if len(lpIndependentRows(d.Eq)) != len(d.Eq) {
+			t.Fatalf("iteration %d: dependent equalities in %s", it, lpRowsString(d))
+		}
+	}
+	if drops == 0 || implicit == 0 || empties == 0 {
+		t.Errorf("random cases too easy: %d with drops, %d with implicit equalities, %d empty", drops, implicit, empties)
+	}
+}
