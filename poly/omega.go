@@ -1,0 +1,193 @@
+package poly
+
+// The Omega test (W. Pugh, "The Omega test: a fast and practical integer
+// programming algorithm for dependence analysis", 1991) decides integer
+// feasibility of a conjunction and projects variables out of it exactly over
+// the integers. This file holds its working representation and driver; the
+// equality and inequality steps are in omega_eq.go and omega_fm.go.
+//
+// One problem is a matrix of rows (constant in column 0) over columns of four
+// kinds: kept columns (protected: the variables of a projection's result),
+// columns to eliminate, columns that were eliminated (zero in every row) and
+// stride columns (eliminated variables that survive as the existential of a
+// single congruence "affine(kept) = m·e", m >= 2). Deciding emptiness is the
+// case where every column is to be eliminated.
+//
+// The driver repeats, until no column to eliminate is left:
+//
+//  1. Normalise (omega_norm.go): divide every row by the gcd of its variable
+//     coefficients (an equality whose gcd does not divide its constant, or a
+//     constant row that is false, proves the problem empty; an inequality's
+//     constant is floored, which tightens it to the integer hull), keep the
+//     tightest of parallel inequalities, and turn a pair a·x+c >= 0,
+//     -a·x-c >= 0 into the equality a·x+c = 0 (a pair with a negative sum of
+//     constants is a contradiction).
+//  2. Eliminate equalities (omega_eq.go): a unit coefficient is substituted;
+//     otherwise Pugh's "mod hat" introduces a new variable and shrinks the
+//     coefficients until one is a unit.
+//  3. Eliminate one variable from the inequalities (omega_fm.go): drop it
+//     with its rows when it is bounded on one side only; Fourier-Motzkin when
+//     that is exact over the integers (every lower or every upper bound has
+//     coefficient 1); otherwise the dark shadow and the splinters, whose union
+//     is exactly the integer projection.
+//
+// Worked example. 27 <= 11x+13y <= 45, -10 <= 7x-9y <= 4 is feasible over
+// the rationals but has no integer point. No coefficient is a unit, so
+// neither x nor y can be eliminated exactly. Eliminating x (lower bounds
+// 11x >= 27-13y and 7x >= 9y-10, upper bounds 11x <= 45-13y and
+// 7x <= 4+9y), the real shadow leaves 145 <= 190y <= 425, i.e. y in {1, 2}.
+// The dark shadow asks that each pair of bounds leave room for an integer:
+// for 11x >= 27-13y and 7x <= 4+9y it is 11(4+9y) - 7(27-13y) >=
+// (11-1)(7-1), i.e. 190y >= 205, and the opposite pair gives 190y <= 365,
+// so the dark shadow has no integer y. The splinters are the lines
+// 11x+13y = 27+i (i = 0..floor((11·11-11-11)/11) = 0..9) and
+// 7x-9y = -10+i (i = 0..5); each is an equality, eliminated with mod hat,
+// and each turns out empty, so the whole problem is.
+
+// colKind classifies a column of an omega problem.
+type colKind uint8
+
+const (
+	colKeep   colKind = iota // a variable of the result: never eliminated
+	colElim                  // still to be projected out
+	colDead                  // eliminated: zero in every row
+	colStride                // eliminated except for its one stride equality
+)
+
+// omega is one problem of the Omega test. Rows are owned by the problem and
+// are mutated in place; every row has length w.
+type omega struct {
+	w    int
+	kind []colKind
+	eq   [][]Int
+	ineq [][]Int
+	slab []Int // backing store for new rows
+
+	// scratch, reused across normalisations
+	hash, nhash []uint64
+	dead        []bool
+	modHats     int // mod-hat steps taken: past a bound, use Euclid steps
+}
+
+// newOmega builds a problem from the rows of c with the given column kinds
+// (kind[0], the constant column, is ignored). Rows are copied.
+func newOmega(c *Conj, kind []colKind) *omega {
+	w := c.Width()
+	p := &omega{w: w, kind: kind}
+	n := len(c.Eq) + len(c.Ineq)
+	p.slab = make([]Int, (n+8)*w)
+	p.eq = make([][]Int, 0, len(c.Eq)+2)
+	for _, r := range c.Eq {
+		p.eq = append(p.eq, p.copyRow(r))
+	}
+	p.ineq = make([][]Int, 0, len(c.Ineq)+4)
+	for _, r := range c.Ineq {
+		p.ineq = append(p.ineq, p.copyRow(r))
+	}
+	return p
+}
+
+// newRow returns a zero row from the slab.
+func (p *omega) newRow() []Int {
+	if len(p.slab) < p.w {
+		p.slab = make([]Int, 32*p.w)
+	}
+	r := p.slab[:p.w:p.w]
+	p.slab = p.slab[p.w:]
+	return r
+}
+
+func (p *omega) copyRow(src []Int) []Int {
+	r := p.newRow()
+	copy(r, src)
+	return r
+}
+
+// clone returns an independent copy of p.
+func (p *omega) clone() *omega {
+	q := &omega{w: p.w, kind: append([]colKind(nil), p.kind...), modHats: p.modHats}
+	q.slab = make([]Int, (len(p.eq)+len(p.ineq)+8)*p.w)
+	q.eq = make([][]Int, len(p.eq), len(p.eq)+2)
+	for i, r := range p.eq {
+		q.eq[i] = q.copyRow(r)
+	}
+	q.ineq = make([][]Int, len(p.ineq), len(p.ineq)+4)
+	for i, r := range p.ineq {
+		q.ineq[i] = q.copyRow(r)
+	}
+	return q
+}
+
+// addCol appends a new column of the given kind, zero in every row, and
+// returns its index.
+func (p *omega) addCol(k colKind) int {
+	p.w++
+	p.kind = append(p.kind, k)
+	for i, r := range p.eq {
+		p.eq[i] = append(r, Int{})
+	}
+	for i, r := range p.ineq {
+		p.ineq[i] = append(r, Int{})
+	}
+	p.slab = nil // old slab rows have the wrong width
+	return p.w - 1
+}
+
+// solve runs the Omega test on p (which it consumes). When no column is
+// left to eliminate it calls emit with the remaining problem (over kept and
+// stride columns); a true return of emit stops the search and solve returns
+// true. The emitted problems together are exactly the integer projection of
+// p onto its kept columns (they may overlap). solve returns false when the
+// search was not stopped.
+func (p *omega) solve(emit func(*omega) bool, decide bool) bool {
+	for {
+		if !p.normalize() {
+			return false
+		}
+		if p.hasElimEq() {
+			if !p.elimEqs() {
+				return false
+			}
+			continue
+		}
+		z, exact := p.chooseVar()
+		if z < 0 {
+			return emit(p)
+		}
+		if exact {
+			p.fourierMotzkin(z, nil)
+			continue
+		}
+		// Inexact: the dark shadow, then the splinters.
+		dark := p.clone()
+		dark.fourierMotzkin(z, darkSlack)
+		if dark.solve(emit, decide) {
+			return true
+		}
+		if decide {
+			// In decide mode emit always stops, so real.solve reports
+			// whether the real shadow has an integer point; if not, p has
+			// none either and the splinters need not be tried.
+			real := p.clone()
+			real.fourierMotzkin(z, nil)
+			if !real.solve(emit, decide) {
+				return false
+			}
+		}
+		for _, s := range p.splinters(z) {
+			if s.solve(emit, decide) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// omAllElim returns column kinds that eliminate every variable of c.
+func omAllElim(c *Conj) []colKind {
+	k := make([]colKind, c.Width())
+	for j := 1; j < len(k); j++ {
+		k[j] = colElim
+	}
+	return k
+}

@@ -1,0 +1,212 @@
+package poly
+
+import (
+	"fmt"
+	"math/rand"
+)
+
+// Helpers shared by the Omega-test tests: construction of conjunctions from
+// int64 rows, random boxed conjunctions, and brute-force membership.
+
+// cj builds a Conj from int64 rows (constant first).
+func cj(nvar, nexist int, eqs, ineqs [][]int64) *Conj {
+	c := NewConj(nvar, nexist)
+	for _, r := range eqs {
+		c.AddEq(toInts(r))
+	}
+	for _, r := range ineqs {
+		c.AddIneq(toInts(r))
+	}
+	return c
+}
+
+func toInts(r []int64) []Int {
+	out := make([]Int, len(r))
+	for i, v := range r {
+		out[i] = I(v)
+	}
+	return out
+}
+
+// dot evaluates row r at (1, pt) in int64 (test values are small).
+func dot(r []Int, pt []int64) int64 {
+	v, _ := r[0].Int64()
+	for j, x := range pt {
+		a, ok := r[j+1].Int64()
+		if !ok {
+			panic("big coefficient in brute force")
+		}
+		v += a * x
+	}
+	return v
+}
+
+// satisfies reports whether the full point pt (visible then existential)
+// satisfies every row of c.
+func satisfies(c *Conj, pt []int64) bool {
+	for _, r := range c.Eq {
+		if dot(r, pt) != 0 {
+			return false
+		}
+	}
+	for _, r := range c.Ineq {
+		if dot(r, pt) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// forBox calls f with every point of [-b, b]^n (the slice is reused).
+func forBox(n int, b int64, f func(pt []int64)) {
+	pt := make([]int64, n)
+	for i := range pt {
+		pt[i] = -b
+	}
+	for {
+		f(pt)
+		i := 0
+		for ; i < n; i++ {
+			if pt[i] < b {
+				pt[i]++
+				break
+			}
+			pt[i] = -b
+		}
+		if i == n {
+			return
+		}
+	}
+}
+
+// member reports whether the visible point x is in c. Existentials that
+// occur in exactly one equality and no inequality (strides) are solved by
+// divisibility; the others are enumerated in [-b, b], which is exact when c
+// bounds them there.
+func member(c *Conj, x []int64, b int64) bool {
+	w := c.Width()
+	isStride := make([]bool, w)
+	strideRow := make([]int, w)
+	for j := 1 + c.NVar; j < w; j++ {
+		nEq, row := 0, -1
+		for i, r := range c.Eq {
+			if !r[j].IsZero() {
+				nEq++
+				row = i
+			}
+		}
+		inIneq := false
+		for _, r := range c.Ineq {
+			if !r[j].IsZero() {
+				inIneq = true
+			}
+		}
+		if nEq == 1 && !inIneq {
+			isStride[j], strideRow[j] = true, row
+		}
+	}
+	var free []int
+	for j := 1 + c.NVar; j < w; j++ {
+		if !isStride[j] {
+			free = append(free, j)
+		}
+	}
+	// a stride row must not contain another stride existential
+	for j := 1 + c.NVar; j < w; j++ {
+		if !isStride[j] {
+			continue
+		}
+		for t := 1 + c.NVar; t < w; t++ {
+			if t != j && isStride[t] && !c.Eq[strideRow[j]][t].IsZero() {
+				panic("member: stride row with two strides")
+			}
+		}
+	}
+	pt := make([]int64, w-1)
+	copy(pt, x)
+	found := false
+	forBox(len(free), b, func(v []int64) {
+		if found {
+			return
+		}
+		for i, j := range free {
+			pt[j-1] = v[i]
+		}
+		// solve strides
+		for j := 1 + c.NVar; j < w; j++ {
+			if !isStride[j] {
+				continue
+			}
+			r := c.Eq[strideRow[j]]
+			pt[j-1] = 0
+			rest := dot(r, pt)
+			a, _ := r[j].Int64()
+			if rest%a != 0 {
+				return
+			}
+			pt[j-1] = -rest / a
+		}
+		if satisfies(c, pt) {
+			found = true
+		}
+	})
+	return found
+}
+
+// randBoxed returns a random conjunction with every variable (visible and
+// existential) bounded by [-b, b], and b.
+func randBoxed(rng *rand.Rand) (*Conj, int64) {
+	nv := 1 + rng.Intn(4)
+	ne := rng.Intn(3)
+	if nv+ne > 5 {
+		ne = 5 - nv
+	}
+	b := int64(3)
+	if nv+ne >= 5 {
+		b = 2
+	}
+	c := NewConj(nv, ne)
+	w := c.Width()
+	for j := 1; j < w; j++ {
+		lo := make([]Int, w)
+		lo[0], lo[j] = I(b), I(1)
+		hi := make([]Int, w)
+		hi[0], hi[j] = I(b), I(-1)
+		c.Ineq = append(c.Ineq, lo, hi)
+	}
+	k := 1 + rng.Intn(4)
+	for i := 0; i < k; i++ {
+		r := make([]Int, w)
+		r[0] = I(int64(rng.Intn(11) - 5))
+		for j := 1; j < w; j++ {
+			if rng.Intn(3) > 0 {
+				r[j] = I(int64(rng.Intn(7) - 3))
+			}
+		}
+		if rng.Intn(4) == 0 {
+			c.Eq = append(c.Eq, r)
+		} else {
+			c.Ineq = append(c.Ineq, r)
+		}
+	}
+	// shuffle rows so box rows are not always first
+	rng.Shuffle(len(c.Ineq), func(i, j int) { c.Ineq[i], c.Ineq[j] = c.Ineq[j], c.Ineq[i] })
+	return c, b
+}
+
+// bruteProjection returns the set of visible points of c (all variables in
+// [-b, b]), keyed by fmt of the point.
+func bruteProjection(c *Conj, b int64) map[string]bool {
+	out := map[string]bool{}
+	forBox(c.NVar+c.NExist, b, func(pt []int64) {
+		if satisfies(c, pt) {
+			out[fmt.Sprint(pt[:c.NVar])] = true
+		}
+	})
+	return out
+}
+
+// conjString prints c's rows for failure messages.
+func conjString(c *Conj) string {
+	return fmt.Sprintf("NVar=%d NExist=%d Eq=%v Ineq=%v", c.NVar, c.NExist, c.Eq, c.Ineq)
+}

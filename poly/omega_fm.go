@@ -1,0 +1,167 @@
+package poly
+
+// Inequality elimination in the Omega test.
+//
+// Write the inequalities on a variable z as lower bounds b·z + β >= 0
+// (b > 0) and upper bounds α - a·z >= 0 (a > 0). Over the rationals z can
+// be projected out by Fourier-Motzkin: every pair gives a·β + b·α >= 0 (the
+// "real shadow"). Over the integers that is exact when a = 1 for every upper
+// bound or b = 1 for every lower bound, since then the interval of z,
+// [ceil(-β/b), floor(α/a)], is nonempty exactly when the rational one is.
+// Otherwise Pugh's "dark shadow" asks that every pair leave room for an
+// integer,
+//
+//	a·β + b·α >= (a-1)·(b-1),
+//
+// which implies an integer z; its points are in the projection, but it may
+// miss some. The missing points lie close to a lower bound: with a_max the
+// largest upper-bound coefficient, every integer point not in the dark
+// shadow satisfies, for some lower bound and some 0 <= i <=
+// floor((a_max·b - a_max - b)/a_max), the equality b·z + β = i (a
+// "splinter"). The projection is the union of the dark shadow and the
+// projections of the splinters (each an equality, eliminated exactly), so
+// the test stays exact. A variable bounded on one side only is dropped with
+// its rows.
+//
+// Example (exact): 1 <= i <= N-2 and i+1 <= N-2 project out i by pairing
+// the lower bound i - 1 >= 0 with each upper bound: N - 3 >= 0 and
+// N - 4 >= 0 (the first then drops as parallel to the second and weaker).
+
+// chooseVar drops the variables to eliminate that are bounded on one side
+// only (with their rows) and picks the next variable to eliminate from the
+// inequalities: exact ones first, then the fewest new rows. z < 0 when
+// none is left.
+func (p *omega) chooseVar() (z int, exact bool) {
+	for {
+		best, bestExact, bestCost := -1, false, 0
+		dropped := false
+		for j := 1; j < p.w; j++ {
+			if p.kind[j] != colElim {
+				continue
+			}
+			lo, up := 0, 0
+			lowUnit, upUnit := true, true
+			for _, r := range p.ineq {
+				a := r[j]
+				switch a.Sign() {
+				case 1:
+					lo++
+					if lowUnit && !a.IsOne() {
+						lowUnit = false
+					}
+				case -1:
+					up++
+					if upUnit {
+						if v, ok := a.Int64(); !ok || v != -1 {
+							upUnit = false
+						}
+					}
+				}
+			}
+			if lo == 0 || up == 0 {
+				if lo+up > 0 {
+					p.dropRowsWith(j)
+					dropped = true
+				}
+				p.kind[j] = colDead
+				continue
+			}
+			ex := lowUnit || upUnit
+			cost := lo*up - lo - up
+			if best < 0 || (ex && !bestExact) || (ex == bestExact && cost < bestCost) {
+				best, bestExact, bestCost = j, ex, cost
+			}
+		}
+		if !dropped || best < 0 {
+			return best, bestExact
+		}
+	}
+}
+
+// dropRowsWith removes the inequalities that involve column j.
+func (p *omega) dropRowsWith(j int) {
+	k := 0
+	for _, r := range p.ineq {
+		if r[j].IsZero() {
+			p.ineq[k] = r
+			k++
+		}
+	}
+	p.ineq = p.ineq[:k]
+}
+
+// darkSlack is the dark shadow's tightening (a-1)(b-1) of the pair with
+// coefficients a (upper) and b (lower).
+func darkSlack(a, b Int) Int { return a.Sub(I(1)).Mul(b.Sub(I(1))) }
+
+// fourierMotzkin replaces the inequalities on z by their pairwise
+// combinations, each tightened by slack(a, b) when slack is not nil (the
+// dark shadow), and marks z eliminated.
+func (p *omega) fourierMotzkin(z int, slack func(a, b Int) Int) {
+	var lows, ups [][]Int
+	k := 0
+	for _, r := range p.ineq {
+		switch r[z].Sign() {
+		case 1:
+			lows = append(lows, r)
+		case -1:
+			ups = append(ups, r)
+		default:
+			p.ineq[k] = r
+			k++
+		}
+	}
+	p.ineq = p.ineq[:k]
+	for _, l := range lows {
+		b := l[z]
+		for _, u := range ups {
+			a := u[z].Neg()
+			r := p.newRow()
+			for t := 0; t < p.w; t++ {
+				x, y := l[t], u[t]
+				switch {
+				case x.IsZero() && y.IsZero():
+				case x.IsZero():
+					r[t] = y.Mul(b)
+				case y.IsZero():
+					r[t] = x.Mul(a)
+				default:
+					r[t] = x.Mul(a).Add(y.Mul(b))
+				}
+			}
+			r[z] = Int{}
+			if slack != nil {
+				r[0] = r[0].Sub(slack(a, b))
+			}
+			p.ineq = append(p.ineq, r)
+		}
+	}
+	p.kind[z] = colDead
+}
+
+// splinters returns the problems p ∧ (b·z + β = i) of every lower bound
+// b·z + β >= 0 of z and 0 <= i <= floor((a_max·b - a_max - b)/a_max).
+func (p *omega) splinters(z int) []*omega {
+	var amax Int
+	for _, r := range p.ineq {
+		if r[z].Sign() < 0 {
+			amax = Max(amax, r[z].Neg())
+		}
+	}
+	var out []*omega
+	for _, l := range p.ineq {
+		b := l[z]
+		if b.Sign() <= 0 {
+			continue
+		}
+		imax := amax.Mul(b).Sub(amax).Sub(b).FloorDiv(amax)
+		for i := I(0); i.Cmp(imax) <= 0; i = i.Add(I(1)) {
+			q := p.clone()
+			e := q.copyRow(l)
+			e[0] = e[0].Sub(i)
+			q.eq = append(q.eq, e)
+			out = append(out, q)
+		}
+	}
+	return out
+}

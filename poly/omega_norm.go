@@ -1,0 +1,285 @@
+package poly
+
+import "math"
+
+// Normalisation of an omega problem: gcd reduction of every row, detection
+// of false constant rows, tightest-of-parallel inequalities and opposite
+// inequalities merged into equalities.
+//
+// Example: 2x + 4y - 3 >= 0 has gcd 2 and becomes x + 2y + floor(-3/2) =
+// x + 2y - 2 >= 0 (the integer points are the same); 2x + 4y - 3 = 0 has
+// none at all. With x + 2y - 2 >= 0 and -x - 2y + 2 >= 0 the pair is the
+// equality x + 2y - 2 = 0.
+
+// rowGcd returns the gcd of the variable coefficients r[1:].
+func rowGcd(r []Int) Int {
+	var g Int
+	for _, a := range r[1:] {
+		if a.IsZero() {
+			continue
+		}
+		if g.IsZero() {
+			g = a.Abs()
+		} else {
+			g = Gcd(g, a)
+		}
+		if g.IsOne() {
+			return g
+		}
+	}
+	return g
+}
+
+// omHash hashes the variable coefficients of r, negated when neg is true.
+// Equal coefficient vectors hash equally.
+func omHash(r []Int, neg bool) uint64 {
+	h := uint64(14695981039346656037)
+	for j, a := range r[1:] {
+		if a.IsZero() {
+			continue
+		}
+		v, ok := a.Int64()
+		var x uint64
+		switch {
+		case !ok:
+			x = uint64(a.Sign()) * 0x9e3779b97f4a7c15
+			if neg {
+				x = -x
+			}
+		case neg && v != math.MinInt64:
+			x = uint64(-v)
+		default:
+			x = uint64(v)
+		}
+		h ^= uint64(j+1)*0x100000001b3 + x*0xff51afd7ed558ccd
+		h *= 0x100000001b3
+	}
+	return h
+}
+
+// sameCoefs reports whether r[1:] == s[1:], or r[1:] == -s[1:] when neg.
+func sameCoefs(r, s []Int, neg bool) bool {
+	for j := 1; j < len(r); j++ {
+		if neg {
+			if r[j].Add(s[j]).Sign() != 0 {
+				return false
+			}
+		} else if !r[j].Eq(s[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// normEq divides the equality r by the gcd of its coefficients and makes
+// its first nonzero coefficient positive. It returns keep=false for a
+// trivial row (0 = 0) and ok=false for a contradiction.
+func normEq(r []Int) (keep, ok bool) {
+	g := rowGcd(r)
+	if g.IsZero() {
+		return false, r[0].IsZero()
+	}
+	if !g.IsOne() {
+		if !g.Divides(r[0]) {
+			return false, false
+		}
+		for j, a := range r {
+			if !a.IsZero() {
+				r[j] = a.ExactDiv(g)
+			}
+		}
+	}
+	for j := 1; j < len(r); j++ {
+		if s := r[j].Sign(); s != 0 {
+			if s < 0 {
+				for t, a := range r {
+					if !a.IsZero() {
+						r[t] = a.Neg()
+					}
+				}
+			}
+			break
+		}
+	}
+	return true, true
+}
+
+// normIneq divides the inequality r by the gcd of its coefficients,
+// flooring the constant. keep=false for a trivially true row, ok=false for a
+// false constant row.
+func normIneq(r []Int) (keep, ok bool) {
+	g := rowGcd(r)
+	if g.IsZero() {
+		return false, r[0].Sign() >= 0
+	}
+	if !g.IsOne() {
+		r[0] = r[0].FloorDiv(g)
+		for j := 1; j < len(r); j++ {
+			if !r[j].IsZero() {
+				r[j] = r[j].ExactDiv(g)
+			}
+		}
+	}
+	return true, true
+}
+
+// normalize normalises every row of p (see the file comment). It returns
+// false when p is proven empty.
+func (p *omega) normalize() bool {
+	k := 0
+	for _, r := range p.eq {
+		keep, ok := normEq(r)
+		if !ok {
+			return false
+		}
+		if keep {
+			p.eq[k] = r
+			k++
+		}
+	}
+	p.eq = p.eq[:k]
+	k = 0
+	for _, r := range p.ineq {
+		keep, ok := normIneq(r)
+		if !ok {
+			return false
+		}
+		if keep {
+			p.ineq[k] = r
+			k++
+		}
+	}
+	p.ineq = p.ineq[:k]
+	for {
+		merged, ok := p.dedup()
+		if !ok {
+			return false
+		}
+		if !merged {
+			return true
+		}
+	}
+}
+
+// dedup removes duplicate equalities, inequalities implied by a parallel
+// inequality or an equality, and merges opposite inequalities whose
+// constants sum to zero into an equality. Rows must be normalised. It
+// returns ok=false on a contradiction and merged=true when it made an
+// equality (another pass may then remove more).
+func (p *omega) dedup() (merged, ok bool) {
+	ne, ni := len(p.eq), len(p.ineq)
+	n := ne + ni
+	if n < 2 {
+		return false, true
+	}
+	if cap(p.hash) < n {
+		p.hash = make([]uint64, n)
+		p.nhash = make([]uint64, n)
+		p.dead = make([]bool, n)
+	}
+	h, nh, dead := p.hash[:n], p.nhash[:n], p.dead[:n]
+	for i := range dead {
+		dead[i] = false
+	}
+	row := func(i int) []Int {
+		if i < ne {
+			return p.eq[i]
+		}
+		return p.ineq[i-ne]
+	}
+	for i := 0; i < n; i++ {
+		r := row(i)
+		h[i] = omHash(r, false)
+		if i >= ne {
+			nh[i] = omHash(r, true)
+		}
+	}
+	// Equalities are sign-normalised: duplicates have equal coefficients.
+	for i := 0; i < ne; i++ {
+		if dead[i] {
+			continue
+		}
+		for j := i + 1; j < ne; j++ {
+			if !dead[j] && h[i] == h[j] && sameCoefs(p.eq[i], p.eq[j], false) {
+				if !p.eq[i][0].Eq(p.eq[j][0]) {
+					return false, false
+				}
+				dead[j] = true
+			}
+		}
+	}
+	var newEq [][]Int
+	for i := ne; i < n; i++ {
+		if dead[i] {
+			continue
+		}
+		r := row(i)
+		// Against the equalities: a·x + c = 0 and a·x + d >= 0 needs d >= c.
+		for j := 0; j < ne; j++ {
+			if dead[j] {
+				continue
+			}
+			e := p.eq[j]
+			if h[i] == h[j] && sameCoefs(r, e, false) {
+				if r[0].Cmp(e[0]) < 0 {
+					return false, false
+				}
+				dead[i] = true
+				break
+			}
+			if nh[i] == h[j] && sameCoefs(r, e, true) {
+				if r[0].Add(e[0]).Sign() < 0 {
+					return false, false
+				}
+				dead[i] = true
+				break
+			}
+		}
+		if dead[i] {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			if dead[j] {
+				continue
+			}
+			s := row(j)
+			if h[i] == h[j] && sameCoefs(r, s, false) {
+				if s[0].Cmp(r[0]) < 0 {
+					r[0] = s[0]
+				}
+				dead[j] = true
+			} else if nh[i] == h[j] && sameCoefs(r, s, true) {
+				sum := r[0].Add(s[0])
+				if sum.Sign() < 0 {
+					return false, false
+				}
+				if sum.IsZero() {
+					newEq = append(newEq, r)
+					dead[i], dead[j] = true, true
+					break
+				}
+			}
+		}
+	}
+	k := 0
+	for i := 0; i < ne; i++ {
+		if !dead[i] {
+			p.eq[k] = p.eq[i]
+			k++
+		}
+	}
+	p.eq = p.eq[:k]
+	k = 0
+	for i := ne; i < n; i++ {
+		if !dead[i] {
+			p.ineq[k] = p.ineq[i-ne]
+			k++
+		}
+	}
+	p.ineq = p.ineq[:k]
+	for _, r := range newEq {
+		normEq(r) // a normalised inequality is a normalised equality up to sign
+		p.eq = append(p.eq, r)
+	}
+	return len(newEq) > 0, true
+}
