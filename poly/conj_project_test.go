@@ -8,7 +8,7 @@ import (
 
 // checkStrideForm fails unless every existential of d occurs in exactly one
 // equality, with |coefficient| >= 2, and in no inequality.
-func checkStrideForm(t *testing.T, d *Conj) {
+func omCheckStride(t *testing.T, d *Conj) {
 	t.Helper()
 	for j := 1 + d.NVar; j < d.Width(); j++ {
 		n := 0
@@ -16,27 +16,27 @@ func checkStrideForm(t *testing.T, d *Conj) {
 			if !r[j].IsZero() {
 				n++
 				if r[j].Abs().Cmp(I(2)) < 0 {
-					t.Fatalf("existential %d has coefficient %v: %s", j, r[j], conjString(d))
+					t.Fatalf("existential %d has coefficient %v: %s", j, r[j], omStr(d))
 				}
 			}
 		}
 		for _, r := range d.Ineq {
 			if !r[j].IsZero() {
-				t.Fatalf("existential %d in an inequality: %s", j, conjString(d))
+				t.Fatalf("existential %d in an inequality: %s", j, omStr(d))
 			}
 		}
 		if n != 1 {
-			t.Fatalf("existential %d in %d equalities: %s", j, n, conjString(d))
+			t.Fatalf("existential %d in %d equalities: %s", j, n, omStr(d))
 		}
 	}
 }
 
 // unionPoints enumerates the visible points of the union in [-b, b]^nvar.
-func unionPoints(ds []*Conj, nvar int, b int64) map[string]bool {
+func omUnionPoints(ds []*Conj, nvar int, b int64) map[string]bool {
 	out := map[string]bool{}
-	forBox(nvar, b, func(x []int64) {
+	omForBox(nvar, b, func(x []int64) {
 		for _, d := range ds {
-			if member(d, x, b) {
+			if omMember(d, x, b) {
 				out[fmt.Sprint(x)] = true
 				return
 			}
@@ -45,7 +45,7 @@ func unionPoints(ds []*Conj, nvar int, b int64) map[string]bool {
 	return out
 }
 
-func sameSet(a, b map[string]bool) string {
+func omSameSet(a, b map[string]bool) string {
 	for k := range a {
 		if !b[k] {
 			return "only in got: " + k
@@ -59,40 +59,40 @@ func sameSet(a, b map[string]bool) string {
 	return ""
 }
 
-func TestElimExistentialsRandom(t *testing.T) {
+func TestConjElimExistentialsRandom(t *testing.T) {
 	n := 2000
 	if testing.Short() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(3))
 	for i := 0; i < n; i++ {
-		c, b := randBoxed(rng)
-		in := conjString(c)
+		c, b := omRandBoxed(rng)
+		in := omStr(c)
 		ds := c.ElimExistentials()
-		if conjString(c) != in {
+		if omStr(c) != in {
 			t.Fatalf("case %d: input mutated", i)
 		}
 		for _, d := range ds {
 			if d.NVar != c.NVar {
 				t.Fatalf("case %d: NVar %d, want %d", i, d.NVar, c.NVar)
 			}
-			checkStrideForm(t, d)
+			omCheckStride(t, d)
 		}
 		if (len(ds) == 0) != c.IsEmpty() {
 			t.Fatalf("case %d: %d pieces but IsEmpty=%v", i, len(ds), c.IsEmpty())
 		}
-		want := bruteProjection(c, b)
-		got := unionPoints(ds, c.NVar, b)
-		if d := sameSet(got, want); d != "" {
-			t.Fatalf("case %d: %s\nin:  %s\nout: %v", i, d, in, piecesString(ds))
+		want := omBrute(c, b)
+		got := omUnionPoints(ds, c.NVar, b)
+		if d := omSameSet(got, want); d != "" {
+			t.Fatalf("case %d: %s\nin:  %s\nout: %v", i, d, in, omPieces(ds))
 		}
 	}
 }
 
-func piecesString(ds []*Conj) string {
+func omPieces(ds []*Conj) string {
 	s := ""
 	for _, d := range ds {
-		s += "\n  " + conjString(d)
+		s += "\n  " + omStr(d)
 	}
 	return s
 }
@@ -100,14 +100,14 @@ func piecesString(ds []*Conj) string {
 // TestEliminateRandom projects one random column (visible or existential)
 // and compares with brute force: x is in the projection iff some value of
 // the column in the box completes it to a point of c.
-func TestEliminateRandom(t *testing.T) {
+func TestConjEliminateRandom(t *testing.T) {
 	n := 2000
 	if testing.Short() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(4))
 	for i := 0; i < n; i++ {
-		c, b := randBoxed(rng)
+		c, b := omRandBoxed(rng)
 		col := 1 + rng.Intn(c.NVar+c.NExist)
 		ds := c.Eliminate(col)
 		visible := col <= c.NVar
@@ -132,9 +132,9 @@ func TestEliminateRandom(t *testing.T) {
 		}
 		// brute force: points of c with column col dropped
 		want := map[string]bool{}
-		forBox(c.NVar+c.NExist, b, func(pt []int64) {
-			if !satisfies(c, pt) || !visible {
-				if satisfies(c, pt) {
+		omForBox(c.NVar+c.NExist, b, func(pt []int64) {
+			if !omSatisfies(c, pt) || !visible {
+				if omSatisfies(c, pt) {
 					want[fmt.Sprint(pt[:c.NVar])] = true
 				}
 				return
@@ -146,45 +146,45 @@ func TestEliminateRandom(t *testing.T) {
 		if visible {
 			nv--
 		}
-		got := unionPoints(ds, nv, b)
-		if d := sameSet(got, want); d != "" {
-			t.Fatalf("case %d: eliminate col %d: %s\nin:  %s\nout: %v", i, col, d, conjString(c), piecesString(ds))
+		got := omUnionPoints(ds, nv, b)
+		if d := omSameSet(got, want); d != "" {
+			t.Fatalf("case %d: eliminate col %d: %s\nin:  %s\nout: %v", i, col, d, omStr(c), omPieces(ds))
 		}
 	}
 }
 
-func TestEliminateTable(t *testing.T) {
+func TestConjEliminateTable(t *testing.T) {
 	// { [x, y] : x = 2y } eliminate y -> { [x] : exists e : x = 2e }
-	c := cj(2, 0, [][]int64{{0, 1, -2}}, nil)
+	c := omCj(2, 0, [][]int64{{0, 1, -2}}, nil)
 	ds := c.Eliminate(2)
 	if len(ds) != 1 || ds[0].NVar != 1 || ds[0].NExist != 1 || len(ds[0].Eq) != 1 || len(ds[0].Ineq) != 0 {
-		t.Fatalf("x = 2y: got %v", piecesString(ds))
+		t.Fatalf("x = 2y: got %v", omPieces(ds))
 	}
 	if got, want := fmt.Sprint(ds[0].Eq[0]), "[0 1 -2]"; got != want {
 		t.Errorf("x = 2y: stride row %s, want %s", got, want)
 	}
 	// the worked example: 2 <= 3x - y <= 3, 0 <= y <= 5, eliminate x:
 	// y in [0,5] with y = 0 or 1 (mod 3): {0, 1, 3, 4}
-	c = cj(2, 0, nil, [][]int64{{-2, 3, -1}, {3, -3, 1}, {0, 0, 1}, {5, 0, -1}})
+	c = omCj(2, 0, nil, [][]int64{{-2, 3, -1}, {3, -3, 1}, {0, 0, 1}, {5, 0, -1}})
 	ds = c.Eliminate(1)
 	if len(ds) != 2 {
-		t.Errorf("worked example: %d pieces, want the 2 splinters: %s", len(ds), piecesString(ds))
+		t.Errorf("worked example: %d pieces, want the 2 splinters: %s", len(ds), omPieces(ds))
 	}
-	got := unionPoints(ds, 1, 6)
+	got := omUnionPoints(ds, 1, 6)
 	want := map[string]bool{"[0]": true, "[1]": true, "[3]": true, "[4]": true}
-	if d := sameSet(got, want); d != "" {
-		t.Errorf("worked example: %s: %v", d, piecesString(ds))
+	if d := omSameSet(got, want); d != "" {
+		t.Errorf("worked example: %s: %v", d, omPieces(ds))
 	}
 	// unbounded: { [x, y] : y >= 0 and x = 3y + 1 } eliminate y -> x >= 1, x = 1 mod 3
-	c = cj(2, 0, [][]int64{{1, -1, 3}}, [][]int64{{0, 0, 1}})
+	c = omCj(2, 0, [][]int64{{1, -1, 3}}, [][]int64{{0, 0, 1}})
 	ds = c.Eliminate(2)
 	if len(ds) != 1 {
-		t.Fatalf("unbounded: %v", piecesString(ds))
+		t.Fatalf("unbounded: %v", omPieces(ds))
 	}
 	for x := int64(-10); x <= 20; x++ {
-		in := member(ds[0], []int64{x}, 0)
+		in := omMember(ds[0], []int64{x}, 0)
 		if want := x >= 1 && (x-1)%3 == 0; in != want {
-			t.Errorf("unbounded: x=%d in=%v want %v: %s", x, in, want, conjString(ds[0]))
+			t.Errorf("unbounded: x=%d in=%v want %v: %s", x, in, want, omStr(ds[0]))
 		}
 	}
 }

@@ -6,21 +6,21 @@ import (
 	"testing"
 )
 
-func TestSampleTable(t *testing.T) {
+func TestConjSampleTable(t *testing.T) {
 	tests := []struct {
 		name string
 		c    *Conj
 		want string // "" for empty
 	}{
-		{"worked example x>=5, x=3y+1", cj(2, 0, [][]int64{{-1, 1, -3}}, [][]int64{{-5, 1, 0}}), "[7 2]"},
+		{"worked example x>=5, x=3y+1", omCj(2, 0, [][]int64{{-1, 1, -3}}, [][]int64{{-5, 1, 0}}), "[7 2]"},
 		{"universe", NewConj(2, 0), "[0 0]"},
-		{"x <= -4", cj(1, 0, nil, [][]int64{{-4, -1}}), "[-4]"},
-		{"pugh empty", cj(2, 0, nil, [][]int64{{-27, 11, 13}, {45, -11, -13}, {10, 7, -9}, {4, -7, 9}}), ""},
-		{"x odd via existential", cj(1, 1, [][]int64{{-1, 1, -2}}, nil), "[1]"},
-		{"x = 5 mod 7 and x = 2 mod 3 unbounded", cj(1, 2, [][]int64{{-5, 1, -7, 0}, {-2, 1, 0, -3}}, nil), "[5]"},
+		{"x <= -4", omCj(1, 0, nil, [][]int64{{-4, -1}}), "[-4]"},
+		{"pugh empty", omCj(2, 0, nil, [][]int64{{-27, 11, 13}, {45, -11, -13}, {10, 7, -9}, {4, -7, 9}}), ""},
+		{"x odd via existential", omCj(1, 1, [][]int64{{-1, 1, -2}}, nil), "[1]"},
+		{"x = 5 mod 7 and x = 2 mod 3 unbounded", omCj(1, 2, [][]int64{{-5, 1, -7, 0}, {-2, 1, 0, -3}}, nil), "[5]"},
 		{"zero vars nonempty", NewConj(0, 1), "[]"},
-		{"zero vars empty", cj(0, 1, [][]int64{{-1, 2}}, nil), ""},
-		{"big", cj(1, 0, nil, [][]int64{{-1 << 62, 1}}), "[4611686018427387904]"},
+		{"zero vars empty", omCj(0, 1, [][]int64{{-1, 2}}, nil), ""},
+		{"big", omCj(1, 0, nil, [][]int64{{-1 << 62, 1}}), "[4611686018427387904]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,25 +34,25 @@ func TestSampleTable(t *testing.T) {
 			if got := fmt.Sprint(x); got != tc.want {
 				t.Errorf("Sample() = %s, want %s", got, tc.want)
 			}
-			if !sampleIn(tc.c, x) {
+			if !omSampleIn(tc.c, x) {
 				t.Errorf("sample %v not in set", x)
 			}
 		})
 	}
 }
 
-func TestSampleRandom(t *testing.T) {
+func TestConjSampleRandom(t *testing.T) {
 	n := 2000
 	if testing.Short() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(7))
 	for i := 0; i < n; i++ {
-		c, b := randBoxed(rng)
-		empty := len(bruteProjection(c, b)) == 0
+		c, b := omRandBoxed(rng)
+		empty := len(omBrute(c, b)) == 0
 		x, ok := c.Sample()
 		if ok == empty {
-			t.Fatalf("case %d: Sample ok=%v, brute force empty=%v\n%s", i, ok, empty, conjString(c))
+			t.Fatalf("case %d: Sample ok=%v, brute force empty=%v\n%s", i, ok, empty, omStr(c))
 		}
 		if !ok {
 			continue
@@ -61,8 +61,8 @@ func TestSampleRandom(t *testing.T) {
 		for j, v := range x {
 			pt[j], _ = v.Int64()
 		}
-		if !member(c, pt, b) {
-			t.Fatalf("case %d: sample %v not in c\n%s", i, x, conjString(c))
+		if !omMember(c, pt, b) {
+			t.Fatalf("case %d: sample %v not in c\n%s", i, x, omStr(c))
 		}
 	}
 }

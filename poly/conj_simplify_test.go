@@ -6,51 +6,51 @@ import (
 	"testing"
 )
 
-func TestSimplifyTable(t *testing.T) {
+func TestConjSimplifyTable(t *testing.T) {
 	tests := []struct {
 		name  string
 		c     *Conj
 		empty bool
 		want  string // conjString of the result when not empty
 	}{
-		{"gcd and floor", cj(1, 0, nil, [][]int64{{-3, 2}}), false,
+		{"gcd and floor", omCj(1, 0, nil, [][]int64{{-3, 2}}), false,
 			"NVar=1 NExist=0 Eq=[] Ineq=[[-2 1]]"},
-		{"equality gcd contradiction", cj(2, 0, [][]int64{{-1, 2, 4}}, nil), true, ""},
-		{"opposite merge", cj(2, 0, nil, [][]int64{{-2, 1, 2}, {2, -1, -2}}), false,
+		{"equality gcd contradiction", omCj(2, 0, [][]int64{{-1, 2, 4}}, nil), true, ""},
+		{"opposite merge", omCj(2, 0, nil, [][]int64{{-2, 1, 2}, {2, -1, -2}}), false,
 			"NVar=2 NExist=0 Eq=[[-2 1 2]] Ineq=[]"},
-		{"opposite contradiction", cj(1, 0, nil, [][]int64{{-3, 1}, {2, -1}}), true, ""},
-		{"parallel tightest", cj(1, 0, nil, [][]int64{{-3, 1}, {-5, 1}, {-4, 2}}), false,
+		{"opposite contradiction", omCj(1, 0, nil, [][]int64{{-3, 1}, {2, -1}}), true, ""},
+		{"parallel tightest", omCj(1, 0, nil, [][]int64{{-3, 1}, {-5, 1}, {-4, 2}}), false,
 			"NVar=1 NExist=0 Eq=[] Ineq=[[-5 1]]"},
-		{"unit existential substituted", cj(1, 1, [][]int64{{1, -1, 1}}, [][]int64{{-3, 2, 4}}), false,
+		{"unit existential substituted", omCj(1, 1, [][]int64{{1, -1, 1}}, [][]int64{{-3, 2, 4}}), false,
 			"NVar=1 NExist=0 Eq=[] Ineq=[[-2 1]]"},
-		{"stride existential kept", cj(1, 2, [][]int64{{0, 1, -2, 0}}, [][]int64{{0, 1, 0, 0}}), false,
+		{"stride existential kept", omCj(1, 2, [][]int64{{0, 1, -2, 0}}, [][]int64{{0, 1, 0, 0}}), false,
 			"NVar=1 NExist=1 Eq=[[0 1 -2]] Ineq=[[0 1 0]]"},
-		{"one-sided existential dropped", cj(1, 1, nil, [][]int64{{0, 1, 1}, {0, 0, 1}}), false,
+		{"one-sided existential dropped", omCj(1, 1, nil, [][]int64{{0, 1, 1}, {0, 0, 1}}), false,
 			"NVar=1 NExist=0 Eq=[] Ineq=[]"},
-		{"trivial rows", cj(1, 0, [][]int64{{0, 0}}, [][]int64{{3, 0}}), false,
+		{"trivial rows", omCj(1, 0, [][]int64{{0, 0}}, [][]int64{{3, 0}}), false,
 			"NVar=1 NExist=0 Eq=[] Ineq=[]"},
-		{"false constant", cj(1, 0, nil, [][]int64{{-3, 0}}), true, ""},
+		{"false constant", omCj(1, 0, nil, [][]int64{{-3, 0}}), true, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d, empty := tc.c.Simplify()
 			if empty != tc.empty {
-				t.Fatalf("empty = %v, want %v: %s", empty, tc.empty, conjString(d))
+				t.Fatalf("empty = %v, want %v: %s", empty, tc.empty, omStr(d))
 			}
 			if empty {
-				if got := conjString(d); got != "NVar="+fmt.Sprint(tc.c.NVar)+" NExist=0 Eq=[] Ineq=[[-1"+zeros(tc.c.NVar)+"]]" {
+				if got := omStr(d); got != "NVar="+fmt.Sprint(tc.c.NVar)+" NExist=0 Eq=[] Ineq=[[-1"+omZeros(tc.c.NVar)+"]]" {
 					t.Errorf("canonical empty: got %s", got)
 				}
 				return
 			}
-			if got := conjString(d); got != tc.want {
+			if got := omStr(d); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
 	}
 }
 
-func zeros(n int) string {
+func omZeros(n int) string {
 	s := ""
 	for i := 0; i < n; i++ {
 		s += " 0"
@@ -58,19 +58,19 @@ func zeros(n int) string {
 	return s
 }
 
-func TestSimplifyRandom(t *testing.T) {
+func TestConjSimplifyRandom(t *testing.T) {
 	n := 2000
 	if testing.Short() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(5))
 	for i := 0; i < n; i++ {
-		c, b := randBoxed(rng)
-		want := bruteProjection(c, b)
+		c, b := omRandBoxed(rng)
+		want := omBrute(c, b)
 		d, empty := c.Simplify()
 		if empty {
 			if len(want) != 0 {
-				t.Fatalf("case %d: Simplify says empty, brute force has %d points\n%s", i, len(want), conjString(c))
+				t.Fatalf("case %d: Simplify says empty, brute force has %d points\n%s", i, len(want), omStr(c))
 			}
 			continue
 		}
@@ -86,13 +86,13 @@ func TestSimplifyRandom(t *testing.T) {
 			}
 		}
 		got := map[string]bool{}
-		forBox(c.NVar, b, func(x []int64) {
-			if member(d, x, b) {
+		omForBox(c.NVar, b, func(x []int64) {
+			if omMember(d, x, b) {
 				got[fmt.Sprint(x)] = true
 			}
 		})
-		if diff := sameSet(got, want); diff != "" {
-			t.Fatalf("case %d: %s\nin:  %s\nout: %s", i, diff, conjString(c), conjString(d))
+		if diff := omSameSet(got, want); diff != "" {
+			t.Fatalf("case %d: %s\nin:  %s\nout: %s", i, diff, omStr(c), omStr(d))
 		}
 	}
 }

@@ -9,18 +9,18 @@ import (
 // int64 rows, random boxed conjunctions, and brute-force membership.
 
 // cj builds a Conj from int64 rows (constant first).
-func cj(nvar, nexist int, eqs, ineqs [][]int64) *Conj {
+func omCj(nvar, nexist int, eqs, ineqs [][]int64) *Conj {
 	c := NewConj(nvar, nexist)
 	for _, r := range eqs {
-		c.AddEq(toInts(r))
+		c.AddEq(omInts(r))
 	}
 	for _, r := range ineqs {
-		c.AddIneq(toInts(r))
+		c.AddIneq(omInts(r))
 	}
 	return c
 }
 
-func toInts(r []int64) []Int {
+func omInts(r []int64) []Int {
 	out := make([]Int, len(r))
 	for i, v := range r {
 		out[i] = I(v)
@@ -29,7 +29,7 @@ func toInts(r []int64) []Int {
 }
 
 // dot evaluates row r at (1, pt) in int64 (test values are small).
-func dot(r []Int, pt []int64) int64 {
+func omDot(r []Int, pt []int64) int64 {
 	v, _ := r[0].Int64()
 	for j, x := range pt {
 		a, ok := r[j+1].Int64()
@@ -43,14 +43,14 @@ func dot(r []Int, pt []int64) int64 {
 
 // satisfies reports whether the full point pt (visible then existential)
 // satisfies every row of c.
-func satisfies(c *Conj, pt []int64) bool {
+func omSatisfies(c *Conj, pt []int64) bool {
 	for _, r := range c.Eq {
-		if dot(r, pt) != 0 {
+		if omDot(r, pt) != 0 {
 			return false
 		}
 	}
 	for _, r := range c.Ineq {
-		if dot(r, pt) < 0 {
+		if omDot(r, pt) < 0 {
 			return false
 		}
 	}
@@ -58,7 +58,7 @@ func satisfies(c *Conj, pt []int64) bool {
 }
 
 // forBox calls f with every point of [-b, b]^n (the slice is reused).
-func forBox(n int, b int64, f func(pt []int64)) {
+func omForBox(n int, b int64, f func(pt []int64)) {
 	pt := make([]int64, n)
 	for i := range pt {
 		pt[i] = -b
@@ -83,7 +83,7 @@ func forBox(n int, b int64, f func(pt []int64)) {
 // occur in exactly one equality and no inequality (strides) are solved by
 // divisibility; the others are enumerated in [-b, b], which is exact when c
 // bounds them there.
-func member(c *Conj, x []int64, b int64) bool {
+func omMember(c *Conj, x []int64, b int64) bool {
 	w := c.Width()
 	isStride := make([]bool, w)
 	strideRow := make([]int, w)
@@ -125,7 +125,7 @@ func member(c *Conj, x []int64, b int64) bool {
 	pt := make([]int64, w-1)
 	copy(pt, x)
 	found := false
-	forBox(len(free), b, func(v []int64) {
+	omForBox(len(free), b, func(v []int64) {
 		if found {
 			return
 		}
@@ -139,14 +139,14 @@ func member(c *Conj, x []int64, b int64) bool {
 			}
 			r := c.Eq[strideRow[j]]
 			pt[j-1] = 0
-			rest := dot(r, pt)
+			rest := omDot(r, pt)
 			a, _ := r[j].Int64()
 			if rest%a != 0 {
 				return
 			}
 			pt[j-1] = -rest / a
 		}
-		if satisfies(c, pt) {
+		if omSatisfies(c, pt) {
 			found = true
 		}
 	})
@@ -155,7 +155,7 @@ func member(c *Conj, x []int64, b int64) bool {
 
 // randBoxed returns a random conjunction with every variable (visible and
 // existential) bounded by [-b, b], and b.
-func randBoxed(rng *rand.Rand) (*Conj, int64) {
+func omRandBoxed(rng *rand.Rand) (*Conj, int64) {
 	nv := 1 + rng.Intn(4)
 	ne := rng.Intn(3)
 	if nv+ne > 5 {
@@ -196,10 +196,10 @@ func randBoxed(rng *rand.Rand) (*Conj, int64) {
 
 // bruteProjection returns the set of visible points of c (all variables in
 // [-b, b]), keyed by fmt of the point.
-func bruteProjection(c *Conj, b int64) map[string]bool {
+func omBrute(c *Conj, b int64) map[string]bool {
 	out := map[string]bool{}
-	forBox(c.NVar+c.NExist, b, func(pt []int64) {
-		if satisfies(c, pt) {
+	omForBox(c.NVar+c.NExist, b, func(pt []int64) {
+		if omSatisfies(c, pt) {
 			out[fmt.Sprint(pt[:c.NVar])] = true
 		}
 	})
@@ -207,6 +207,6 @@ func bruteProjection(c *Conj, b int64) map[string]bool {
 }
 
 // conjString prints c's rows for failure messages.
-func conjString(c *Conj) string {
+func omStr(c *Conj) string {
 	return fmt.Sprintf("NVar=%d NExist=%d Eq=%v Ineq=%v", c.NVar, c.NExist, c.Eq, c.Ineq)
 }

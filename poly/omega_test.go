@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestIsEmptyTable(t *testing.T) {
+func TestConjIsEmptyTable(t *testing.T) {
 	tests := []struct {
 		name  string
 		c     *Conj
@@ -13,44 +13,44 @@ func TestIsEmptyTable(t *testing.T) {
 	}{
 		{"universe", NewConj(2, 0), false},
 		{"zero vars", NewConj(0, 0), false},
-		{"false constant", cj(0, 0, nil, [][]int64{{-1}}), true},
+		{"false constant", omCj(0, 0, nil, [][]int64{{-1}}), true},
 		// Pugh's example: rationally feasible, no integer point.
-		{"pugh 27<=11x+13y<=45, -10<=7x-9y<=4", cj(2, 0, nil, [][]int64{
+		{"pugh 27<=11x+13y<=45, -10<=7x-9y<=4", omCj(2, 0, nil, [][]int64{
 			{-27, 11, 13}, {45, -11, -13}, {10, 7, -9}, {4, -7, 9}}), true},
 		// Shifted so that it has points: 11*2+13*1 = 35, 7*2-9*1 = 5 -> widen.
-		{"pugh widened", cj(2, 0, nil, [][]int64{
+		{"pugh widened", omCj(2, 0, nil, [][]int64{
 			{-27, 11, 13}, {45, -11, -13}, {10, 7, -9}, {5, -7, 9}}), false},
-		{"x=2e, x=1", cj(1, 1, [][]int64{{0, 1, -2}, {-1, 1, 0}}, nil), true},
-		{"x=2e, 1<=x<=1", cj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{-1, 1, 0}, {1, -1, 0}}), true},
-		{"x=2e, 1<=x<=2", cj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{-1, 1, 0}, {2, -1, 0}}), false},
-		{"1<=3x-3y<=2", cj(2, 0, nil, [][]int64{{-1, 3, -3}, {2, -3, 3}}), true},
-		{"2x=4y+1 unbounded", cj(2, 0, [][]int64{{-1, 2, -4}}, nil), true},
-		{"3x=2y+1 unbounded", cj(2, 0, [][]int64{{-1, 3, -2}}, nil), false},
-		{"x>=0 unbounded", cj(1, 0, nil, [][]int64{{0, 1}}), false},
-		{"7x+12y+31z=17", cj(3, 0, [][]int64{{-17, 7, 12, 31}}, nil), false},
-		{"7x+12y+31z=17, 0<=x,y,z<=1", cj(3, 0, [][]int64{{-17, 7, 12, 31}},
+		{"x=2e, x=1", omCj(1, 1, [][]int64{{0, 1, -2}, {-1, 1, 0}}, nil), true},
+		{"x=2e, 1<=x<=1", omCj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{-1, 1, 0}, {1, -1, 0}}), true},
+		{"x=2e, 1<=x<=2", omCj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{-1, 1, 0}, {2, -1, 0}}), false},
+		{"1<=3x-3y<=2", omCj(2, 0, nil, [][]int64{{-1, 3, -3}, {2, -3, 3}}), true},
+		{"2x=4y+1 unbounded", omCj(2, 0, [][]int64{{-1, 2, -4}}, nil), true},
+		{"3x=2y+1 unbounded", omCj(2, 0, [][]int64{{-1, 3, -2}}, nil), false},
+		{"x>=0 unbounded", omCj(1, 0, nil, [][]int64{{0, 1}}), false},
+		{"7x+12y+31z=17", omCj(3, 0, [][]int64{{-17, 7, 12, 31}}, nil), false},
+		{"7x+12y+31z=17, 0<=x,y,z<=1", omCj(3, 0, [][]int64{{-17, 7, 12, 31}},
 			[][]int64{{0, 1, 0, 0}, {1, -1, 0, 0}, {0, 0, 1, 0}, {1, 0, -1, 0}, {0, 0, 0, 1}, {1, 0, 0, -1}}), true},
-		{"7x+12y+31z=50, 0<=x,y,z<=1", cj(3, 0, [][]int64{{-50, 7, 12, 31}},
+		{"7x+12y+31z=50, 0<=x,y,z<=1", omCj(3, 0, [][]int64{{-50, 7, 12, 31}},
 			[][]int64{{0, 1, 0, 0}, {1, -1, 0, 0}, {0, 0, 1, 0}, {1, 0, -1, 0}, {0, 0, 0, 1}, {1, 0, 0, -1}}), false},
 		// 2 <= 3x - y <= 3 with y = 3z: 3x - 3z in [2, 3] means x - z = 1.
-		{"stride meets strip", cj(2, 1, [][]int64{{0, 0, 1, -3}}, [][]int64{{-2, 3, -1, 0}, {3, -3, 1, 0}}), false},
-		{"stride misses strip", cj(2, 1, [][]int64{{0, 0, 1, -3}}, [][]int64{{-1, 3, -1, 0}, {2, -3, 1, 0}}), true},
+		{"stride meets strip", omCj(2, 1, [][]int64{{0, 0, 1, -3}}, [][]int64{{-2, 3, -1, 0}, {3, -3, 1, 0}}), false},
+		{"stride misses strip", omCj(2, 1, [][]int64{{0, 0, 1, -3}}, [][]int64{{-1, 3, -1, 0}, {2, -3, 1, 0}}), true},
 		// dark shadow empty, splinter nonempty: 2x <= y <= 2x (y even) and 3y = ... use
 		// 0 <= 3x - 2y <= 1 and 0 <= 2y - 3x + 0 ... : 3x = 2y, x in [1,3]
-		{"3x=2y via inequalities", cj(2, 0, nil, [][]int64{{0, 3, -2}, {0, -3, 2}, {-1, 1, 0}, {3, -1, 0}}), false},
-		{"3x=2y, x odd in [1,1]", cj(2, 0, nil, [][]int64{{0, 3, -2}, {0, -3, 2}, {-1, 1, 0}, {1, -1, 0}}), true},
+		{"3x=2y via inequalities", omCj(2, 0, nil, [][]int64{{0, 3, -2}, {0, -3, 2}, {-1, 1, 0}, {3, -1, 0}}), false},
+		{"3x=2y, x odd in [1,1]", omCj(2, 0, nil, [][]int64{{0, 3, -2}, {0, -3, 2}, {-1, 1, 0}, {1, -1, 0}}), true},
 		// opposite unbounded strips with big coefficients: 1 <= 5x - 5y <= 4
-		{"strip gcd 5", cj(2, 0, nil, [][]int64{{-1, 5, -5}, {4, -5, 5}}), true},
-		{"big constants", cj(1, 0, nil, [][]int64{{-1 << 62, 1}, {1<<62 + 5, -1}}), false},
-		{"big coefficient equality", cj(2, 0, [][]int64{{-1, 1 << 40, 3}}, nil), false},
+		{"strip gcd 5", omCj(2, 0, nil, [][]int64{{-1, 5, -5}, {4, -5, 5}}), true},
+		{"big constants", omCj(1, 0, nil, [][]int64{{-1 << 62, 1}, {1<<62 + 5, -1}}), false},
+		{"big coefficient equality", omCj(2, 0, [][]int64{{-1, 1 << 40, 3}}, nil), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.c.Clone()
 			if got := tc.c.IsEmpty(); got != tc.empty {
-				t.Errorf("IsEmpty() = %v, want %v for %s", got, tc.empty, conjString(tc.c))
+				t.Errorf("IsEmpty() = %v, want %v for %s", got, tc.empty, omStr(tc.c))
 			}
-			if conjString(in) != conjString(tc.c) {
+			if omStr(in) != omStr(tc.c) {
 				t.Errorf("IsEmpty mutated its input")
 			}
 		})
@@ -59,7 +59,7 @@ func TestIsEmptyTable(t *testing.T) {
 
 // TestIsEmptyRandom compares IsEmpty with brute-force enumeration on random
 // bounded conjunctions.
-func TestIsEmptyRandom(t *testing.T) {
+func TestConjIsEmptyRandom(t *testing.T) {
 	n := 4000
 	if testing.Short() {
 		n = 800
@@ -67,13 +67,13 @@ func TestIsEmptyRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	nonEmpty := 0
 	for i := 0; i < n; i++ {
-		c, b := randBoxed(rng)
-		want := len(bruteProjection(c, b)) == 0
+		c, b := omRandBoxed(rng)
+		want := len(omBrute(c, b)) == 0
 		if !want {
 			nonEmpty++
 		}
 		if got := c.IsEmpty(); got != want {
-			t.Fatalf("case %d: IsEmpty() = %v, brute force %v\n%s", i, got, want, conjString(c))
+			t.Fatalf("case %d: IsEmpty() = %v, brute force %v\n%s", i, got, want, omStr(c))
 		}
 	}
 	if nonEmpty < n/10 || nonEmpty > n-n/10 {
@@ -85,39 +85,39 @@ func TestIsEmptyRandom(t *testing.T) {
 // conjunctions against points found by brute force in a box (a point found
 // proves nonemptiness), and against Sample (a nonempty answer must come
 // with a point of c).
-func TestIsEmptyUnboundedRandom(t *testing.T) {
+func TestConjIsEmptyUnboundedRandom(t *testing.T) {
 	n := 2000
 	if testing.Short() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(2))
 	for i := 0; i < n; i++ {
-		c, _ := randBoxed(rng)
+		c, _ := omRandBoxed(rng)
 		// drop the box rows (the first 2*(NVar+NExist) were shuffled: drop
 		// unit rows instead)
 		u := NewConj(c.NVar, c.NExist)
 		u.Eq = cloneRows(c.Eq)
 		for _, r := range c.Ineq {
-			if !isBoxRow(r) || rng.Intn(3) == 0 {
+			if !omIsBoxRow(r) || rng.Intn(3) == 0 {
 				u.Ineq = append(u.Ineq, append([]Int(nil), r...))
 			}
 		}
 		empty := u.IsEmpty()
-		if empty && len(bruteProjection(u, 4)) > 0 {
-			t.Fatalf("case %d: IsEmpty() = true but brute force found a point\n%s", i, conjString(u))
+		if empty && len(omBrute(u, 4)) > 0 {
+			t.Fatalf("case %d: IsEmpty() = true but brute force found a point\n%s", i, omStr(u))
 		}
 		x, ok := u.Sample()
 		if ok == empty {
-			t.Fatalf("case %d: Sample ok=%v but IsEmpty=%v\n%s", i, ok, empty, conjString(u))
+			t.Fatalf("case %d: Sample ok=%v but IsEmpty=%v\n%s", i, ok, empty, omStr(u))
 		}
-		if ok && !sampleIn(u, x) {
-			t.Fatalf("case %d: Sample %v not in set\n%s", i, x, conjString(u))
+		if ok && !omSampleIn(u, x) {
+			t.Fatalf("case %d: Sample %v not in set\n%s", i, x, omStr(u))
 		}
 	}
 }
 
 // isBoxRow reports whether r is ±x_j + b >= 0 with one nonzero coefficient.
-func isBoxRow(r []Int) bool {
+func omIsBoxRow(r []Int) bool {
 	n := 0
 	for _, a := range r[1:] {
 		if !a.IsZero() {
@@ -133,7 +133,7 @@ func isBoxRow(r []Int) bool {
 // sampleIn checks that x is a point of c by fixing the visible variables
 // and deciding the rest with IsEmpty (exact; used where brute force over
 // the existentials would not be).
-func sampleIn(c *Conj, x []Int) bool {
+func omSampleIn(c *Conj, x []Int) bool {
 	if len(x) != c.NVar {
 		return false
 	}
