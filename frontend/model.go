@@ -62,6 +62,10 @@ type Array struct {
 	Extents []Expr // one per dimension: affine in parameters (C expressions as written)
 	Pos     Pos
 	Global  bool // declared at file scope (not a function parameter)
+	// Local marks a scalar declared inside the scop region (code that
+	// replaces the region must declare it). Scalars are arrays without
+	// extents.
+	Local bool
 }
 
 // Stmt is one statement of the scop: an assignment in a loop nest.
@@ -74,10 +78,14 @@ type Stmt struct {
 	// S0[t, i] -> [c0, t, c1, i, c2]; all statements of a scop have ranges of
 	// the same length, so lexicographic order of the ranges is execution order.
 	Schedule poly.Map
-	Reads    []*Access
-	Writes   []*Access
-	Body     *Assign
-	Pos      Pos
+	// Beta are the constant entries of the 2d+1 schedule (the textual
+	// positions): Schedule is [Beta[0], i1, Beta[1], ..., id, Beta[d]],
+	// padded with zeros to the scop's common length.
+	Beta   []int64
+	Reads  []*Access
+	Writes []*Access
+	Body   *Assign
+	Pos    Pos
 }
 
 // Access is one array access of a statement.
@@ -176,9 +184,21 @@ type Deps struct {
 	Flow   poly.Map // value-based (exact) read-after-write
 	Anti   poly.Map // memory-based write-after-read
 	Output poly.Map // memory-based write-after-write
+	// Canonical is the canonical schedule the distances and slopes refer
+	// to: L_i[t, s...] -> [k*t + i, s...] for the k statements of the outer
+	// time loop in textual order (statements with fewer space dimensions are
+	// padded with leading zeros). Empty if the scop has no such form.
+	Canonical poly.Map
+	// Distances is the set of dependence distance vectors (dt, ds0, ...) of
+	// flow, anti and output dependences in the canonical schedule.
+	Distances poly.Set
 	// Slopes holds, for each space dimension s_k of the canonical schedule
-	// (after the time dimension), the slopes of the dependence cone.
+	// (after the time dimension), the slopes of the dependence cone. A nil
+	// Delta0 (Delta1) means no finite bound exists: some dependence is not
+	// carried by the time dimension, or the distances are unbounded.
 	Slopes []Slope
+	// SlopeNote says why Slopes is empty or partly nil ("" if all finite).
+	SlopeNote string
 }
 
 // Slope is the pair of cone slopes of one space dimension (section 3.3.2 of

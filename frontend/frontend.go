@@ -1,0 +1,169 @@
+package frontend
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+)
+
+// Options control how a C file is read.
+type Options struct {
+	// Cpp runs the system preprocessor (cc -E -dD) first, with IncludeDirs
+	// and Defines passed as -I and -D. Macros are then expanded, so sizes
+	// written as macros become constants of the model rather than
+	// parameters.
+	Cpp         bool
+	IncludeDirs []string
+	// Defines are -D NAME=VALUE definitions. Without Cpp they override the
+	// value of a #define of the same name (or define it).
+	Defines map[string]string
+	// CC is the preprocessor command (default "cc").
+	CC string
+}
+
+// ParseFile reads and parses the C file at path.
+func ParseFile(path string, opts Options) (*Program, error) {
+	if opts.Cpp {
+		src, err := preprocess(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		return parseSource(path, src, opts, true)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src, opts)
+}
+
+// Parse parses C source (already read; Options.Cpp is ignored, use
+// ParseFile for the preprocessor) and builds the model of each scop: the
+// #pragma scop regions, or, in a file without them, every function body that
+// forms a static control part. Errors are an ErrorList sorted by position.
+func Parse(file string, src []byte, opts Options) (*Program, error) {
+	return parseSource(file, src, opts, false)
+}
+
+func preprocess(path string, opts Options) ([]byte, error) {
+	cc := opts.CC
+	if cc == "" {
+		cc = "cc"
+	}
+	args := []string{"-E", "-dD", "-x", "c"}
+	for _, d := range opts.IncludeDirs {
+		args = append(args, "-I"+d)
+	}
+	names := make([]string, 0, len(opts.Defines))
+	for n := range opts.Defines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if v := opts.Defines[n]; v != "" {
+			args = append(args, "-D"+n+"="+v)
+		} else {
+			args = append(args, "-D"+n)
+		}
+	}
+	args = append(args, path)
+	cmd := exec.Command(cc, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s: error: preprocessor failed (%s %v): %v\n%s", path, cc, args, err, errb.String())
+	}
+	return out.Bytes(), nil
+}
+
+func parseSource(file string, src []byte, opts Options, cpp bool) (prog *Program, err error) {
+	var predef map[string]string
+	if !cpp {
+		predef = opts.Defines
+	}
+	toks, defList, errs := lex(file, src, predef)
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	defs := map[string]*define{}
+	for i := range defList {
+		d := &defList[i]
+		defs[d.Name] = d
+	}
+	// -D wins over the source.
+	for name := range predef {
+		for i := range defList {
+			if defList[i].Name == name && defList[i].Pos.File == "<command line>" {
+				defs[name] = &defList[i]
+			}
+		}
+	}
+	p := &parser{file: file, toks: toks, defs: defs}
+	p.parseFile()
+	if len(p.errs) > 0 {
+		return nil, p.errs.Err()
+	}
+	raws := p.scops
+	var all ErrorList
+	if !p.hasScops {
+		var ferrs ErrorList
+		for _, fb := range p.funcs {
+			rs, e := p.functionScop(fb)
+			if rs != nil {
+				raws = append(raws, rs)
+			} else {
+				ferrs = append(ferrs, e...)
+			}
+		}
+		if len(raws) == 0 {
+			if len(ferrs) > 0 {
+				return nil, ferrs.Err()
+			}
+			return nil, ErrorList{{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "no #pragma scop region and no function body that forms a static control part"}}.Err()
+		}
+	}
+	prog = &Program{File: file, Source: src}
+	intDefs := map[string]int64{}
+	for name, d := range defs {
+		if d.FuncLike {
+			continue
+		}
+		if v, ok := defineValue(d); ok {
+			intDefs[name] = v
+		}
+	}
+	for _, rs := range raws {
+		sc, errs := buildScop(rs, defs, intDefs)
+		all = append(all, errs...)
+		if sc != nil {
+			prog.Scops = append(prog.Scops, sc)
+		}
+	}
+	if len(all) > 0 {
+		return nil, all.Err()
+	}
+	return prog, nil
+}
+
+// buildScop turns one parsed region into the model.
+func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (*Scop, ErrorList) {
+	b := &builder{rs: rs, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
+		scalars: map[string]*varInfo{}, written: map[string]bool{}, expand: map[string]bool{}, dom: dnf{conj{}}}
+	collectWritten(rs.Body, b.written)
+	var ctr int64
+	b.walkList(rs.Body, nil, &ctr)
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	sc := &Scop{Start: rs.Start, End: rs.End, Pos: rs.P, Func: rs.Func, Defines: map[string]int64{}}
+	for k, v := range intDefs {
+		sc.Defines[k] = v
+	}
+	b.finish(sc)
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	return sc, nil
+}
