@@ -18,7 +18,8 @@ package poly
 // largest upper-bound coefficient, every integer point not in the dark
 // shadow satisfies, for some lower bound and some 0 <= i <=
 // floor((a_max·b - a_max - b)/a_max), the equality b·z + β = i (a
-// "splinter"). The projection is the union of the dark shadow and the
+// "splinter"); symmetrically they lie close to an upper bound, and the side
+// giving fewer splinters is used. The projection is the union of the dark shadow and the
 // projections of the splinters (each an equality, eliminated exactly), so
 // the test stays exact. A variable bounded on one side only is dropped with
 // its rows.
@@ -29,8 +30,8 @@ package poly
 
 // chooseVar drops the variables to eliminate that are bounded on one side
 // only (with their rows) and picks the next variable to eliminate from the
-// inequalities: exact ones first, then the fewest new rows. z < 0 when
-// none is left.
+// inequalities: exact ones first (fewest new rows), else the one with the
+// fewest splinters. z < 0 when none is left.
 func (p *omega) chooseVar() (z int, exact bool) {
 	for {
 		best, bestExact, bestCost := -1, false, 0
@@ -72,10 +73,31 @@ func (p *omega) chooseVar() (z int, exact bool) {
 				best, bestExact, bestCost = j, ex, cost
 			}
 		}
-		if !dropped || best < 0 {
-			return best, bestExact
+		if dropped {
+			continue // counts may have changed
+		}
+		if best >= 0 && !bestExact {
+			best = p.fewestSplinters()
+		}
+		return best, bestExact
+	}
+}
+
+// fewestSplinters returns the variable to eliminate (all of them inexact,
+// each bounded on both sides) whose splinters are fewest.
+func (p *omega) fewestSplinters() int {
+	best := -1
+	var bestN Int
+	for j := 1; j < p.w; j++ {
+		if p.kind[j] != colElim {
+			continue
+		}
+		n, _ := p.splinterPlan(j)
+		if best < 0 || n.Cmp(bestN) < 0 {
+			best, bestN = j, n
 		}
 	}
+	return best
 }
 
 // dropRowsWith removes the inequalities that involve column j.
@@ -139,22 +161,65 @@ func (p *omega) fourierMotzkin(z int, slack func(a, b Int) Int) {
 	p.kind[z] = colDead
 }
 
-// splinters returns the problems p ∧ (b·z + β = i) of every lower bound
-// b·z + β >= 0 of z and 0 <= i <= floor((a_max·b - a_max - b)/a_max).
-func (p *omega) splinters(z int) []*omega {
-	var amax Int
+// splinterPlan returns how many splinters eliminating z needs when they
+// follow the lower bounds of z (lower=true) or, symmetrically (z -> -z),
+// its upper bounds, choosing the side with fewer.
+func (p *omega) splinterPlan(z int) (n Int, lower bool) {
+	var amax, bmax Int // largest upper / lower coefficient
 	for _, r := range p.ineq {
-		if r[z].Sign() < 0 {
+		switch r[z].Sign() {
+		case 1:
+			bmax = Max(bmax, r[z])
+		case -1:
+			amax = Max(amax, r[z].Neg())
+		}
+	}
+	var nl, nu Int
+	for _, r := range p.ineq {
+		switch r[z].Sign() {
+		case 1:
+			nl = nl.Add(splinterMax(amax, r[z])).Add(I(1))
+		case -1:
+			nu = nu.Add(splinterMax(bmax, r[z].Neg())).Add(I(1))
+		}
+	}
+	if nu.Cmp(nl) < 0 {
+		return nu, false
+	}
+	return nl, true
+}
+
+// splinterMax is floor((m·c - m - c)/m): the last offset of the splinters of
+// a bound with coefficient c when the opposite bounds have coefficients up
+// to m.
+func splinterMax(m, c Int) Int { return m.Mul(c).Sub(m).Sub(c).FloorDiv(m) }
+
+// splinters returns the problems p ∧ (r = i), r >= 0 a bound of z on the
+// side chosen by splinterPlan, 0 <= i <= splinterMax (for a lower bound
+// b·z + β >= 0 this is b·z + β = i; for an upper bound α - a·z >= 0 it is
+// α - a·z = i).
+func (p *omega) splinters(z int) []*omega {
+	_, lower := p.splinterPlan(z)
+	var amax, bmax Int
+	for _, r := range p.ineq {
+		switch r[z].Sign() {
+		case 1:
+			bmax = Max(bmax, r[z])
+		case -1:
 			amax = Max(amax, r[z].Neg())
 		}
 	}
 	var out []*omega
 	for _, l := range p.ineq {
-		b := l[z]
-		if b.Sign() <= 0 {
+		var imax Int
+		switch {
+		case lower && l[z].Sign() > 0:
+			imax = splinterMax(amax, l[z])
+		case !lower && l[z].Sign() < 0:
+			imax = splinterMax(bmax, l[z].Neg())
+		default:
 			continue
 		}
-		imax := amax.Mul(b).Sub(amax).Sub(b).FloorDiv(amax)
 		for i := I(0); i.Cmp(imax) <= 0; i = i.Add(I(1)) {
 			q := p.clone()
 			e := q.copyRow(l)
