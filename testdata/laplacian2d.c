@@ -1,0 +1,38 @@
+/* laplacian2d: Laplacian 2-D (paper benchmark), two buffers selected by t % 2 */
+#include <stdio.h>
+#include <math.h>
+
+#define N 32
+#define T 6
+
+float A[2][N][N];
+
+static void init(void)
+{
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			A[0][i][j] = A[1][i][j] = (float)((1 * i + 2 * j) % 17) / 17.0f;
+}
+
+static void kernel(void)
+{
+#pragma scop
+	for (int t = 0; t < T; t++)
+		for (int i = 1; i < N - 1; i++)
+			for (int j = 1; j < N - 1; j++)
+				A[(t + 1) % 2][i][j] = 0.2f * (A[t % 2][i][j] + A[t % 2][i - 1][j] + A[t % 2][i + 1][j] + A[t % 2][i][j - 1] + A[t % 2][i][j + 1]);
+#pragma endscop
+}
+
+int main(void)
+{
+	double sum = 0.0;
+
+	init();
+	kernel();
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			sum += A[T % 2][i][j];
+	printf("checksum %.10e\n", sum);
+	return 0;
+}
