@@ -1,5 +1,7 @@
 package poly
 
+import "sync"
+
 // The Omega test (W. Pugh, "The Omega test: a fast and practical integer
 // programming algorithm for dependence analysis", 1991) decides integer
 // feasibility of a conjunction and projects variables out of it exactly over
@@ -61,31 +63,54 @@ type omega struct {
 	kind []colKind
 	eq   [][]Int
 	ineq [][]Int
-	slab []Int // backing store for new rows
+	slab []Int // backing store for new rows (the unused tail)
+	base []Int // the first slab, kept for reuse by load
 
 	// scratch, reused across normalisations
 	hash, nhash []uint64
 	dead        []bool
-	modHats     int // mod-hat steps taken: past a bound, use Euclid steps
+	nz          []int   // nonzeroCols
+	lows, ups   [][]Int // fourierMotzkin
+	modHats     int     // mod-hat steps taken: past a bound, use Euclid steps
 }
 
 // newOmega builds a problem from the rows of c with the given column kinds
 // (kind[0], the constant column, is ignored). Rows are copied.
 func newOmega(c *Conj, kind []colKind) *omega {
+	p := &omega{}
+	p.load(c)
+	p.kind = kind
+	return p
+}
+
+// load sets p to the rows of c, reusing p's buffers; the caller sets p.kind.
+func (p *omega) load(c *Conj) {
 	w := c.Width()
-	p := &omega{w: w, kind: kind}
-	n := len(c.Eq) + len(c.Ineq)
-	p.slab = make([]Int, (n+8)*w)
-	p.eq = make([][]Int, 0, len(c.Eq)+2)
+	p.w = w
+	p.modHats = 0
+	need := (len(c.Eq) + len(c.Ineq) + 8) * w
+	if cap(p.base) < need {
+		p.base = make([]Int, need)
+	} else {
+		p.base = p.base[:need]
+		clear(p.base)
+	}
+	p.slab = p.base
+	p.eq = p.eq[:0]
 	for _, r := range c.Eq {
 		p.eq = append(p.eq, p.copyRow(r))
 	}
-	p.ineq = make([][]Int, 0, len(c.Ineq)+4)
+	p.ineq = p.ineq[:0]
 	for _, r := range c.Ineq {
 		p.ineq = append(p.ineq, p.copyRow(r))
 	}
-	return p
 }
+
+// omPool recycles the top-level problems of IsEmpty, the hottest caller.
+var omPool = sync.Pool{New: func() any { return new(omega) }}
+
+// omMaxPooled bounds the buffer (in Ints) that a pooled problem may keep.
+const omMaxPooled = 1 << 14
 
 // newRow returns a zero row from the slab.
 func (p *omega) newRow() []Int {

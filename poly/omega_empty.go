@@ -9,6 +9,23 @@ package poly
 // but empty; { [x] : exists e : x = 2e and x = 1 } is empty because the
 // equalities leave 2e = 1.
 func (c *Conj) IsEmpty() bool {
-	p := newOmega(c, omAllElim(c))
-	return !p.solve(func(*omega) bool { return true }, true)
+	p := omPool.Get().(*omega)
+	p.load(c)
+	p.kind = p.kind[:0]
+	p.kind = append(p.kind, colKeep)
+	for j := 1; j < p.w; j++ {
+		p.kind = append(p.kind, colElim)
+	}
+	found := p.solve(omStop, true)
+	if cap(p.base) <= omMaxPooled {
+		// drop references to rows outside base before pooling
+		clear(p.eq[:cap(p.eq)])
+		clear(p.ineq[:cap(p.ineq)])
+		p.eq, p.ineq, p.slab = p.eq[:0], p.ineq[:0], nil
+		omPool.Put(p)
+	}
+	return !found
 }
+
+// omStop is the emit callback of a decision: any point stops the search.
+func omStop(*omega) bool { return true }

@@ -129,7 +129,7 @@ func (p *omega) elimGcd(r []Int) Int {
 // ±1, from every row of p (e itself must already be removed from p.eq).
 func (p *omega) substitute(e []Int, j int) {
 	s := e[j] // ±1: r - r[j]·s·e has a zero in column j
-	nz := nonzeroCols(e)
+	nz := p.nonzeroCols(e)
 	for _, rows := range [2][][]Int{p.eq, p.ineq} {
 		for _, r := range rows {
 			if r[j].IsZero() {
@@ -146,14 +146,16 @@ func (p *omega) substitute(e []Int, j int) {
 	}
 }
 
-// nonzeroCols returns the indices of the nonzero entries of r.
-func nonzeroCols(r []Int) []int {
-	nz := make([]int, 0, len(r))
+// nonzeroCols returns the indices of the nonzero entries of r, in p's
+// scratch buffer (valid until the next call).
+func (p *omega) nonzeroCols(r []Int) []int {
+	nz := p.nz[:0]
 	for t, a := range r {
 		if !a.IsZero() {
 			nz = append(nz, t)
 		}
 	}
+	p.nz = nz
 	return nz
 }
 
@@ -165,7 +167,7 @@ func (p *omega) makeStride(i, j int) {
 	e := p.eq[i]
 	a := e[j].Abs()
 	neg := e[j].Sign() < 0
-	nz := nonzeroCols(e)
+	nz := p.nonzeroCols(e)
 	scale := func(r []Int) {
 		if r[j].IsZero() {
 			return
@@ -228,7 +230,7 @@ func (p *omega) modHat(i, k int) {
 // replaceCol substitutes column k by the affine form s (s[k] = 0) in every
 // row.
 func (p *omega) replaceCol(k int, s []Int) {
-	nz := nonzeroCols(s)
+	nz := p.nonzeroCols(s)
 	for _, rows := range [2][][]Int{p.eq, p.ineq} {
 		for _, r := range rows {
 			f := r[k]

@@ -120,7 +120,7 @@ func darkSlack(a, b Int) Int { return a.Sub(I(1)).Mul(b.Sub(I(1))) }
 // combinations, each tightened by slack(a, b) when slack is not nil (the
 // dark shadow), and marks z eliminated.
 func (p *omega) fourierMotzkin(z int, slack func(a, b Int) Int) {
-	var lows, ups [][]Int
+	lows, ups := p.lows[:0], p.ups[:0]
 	k := 0
 	for _, r := range p.ineq {
 		switch r[z].Sign() {
@@ -159,6 +159,9 @@ func (p *omega) fourierMotzkin(z int, slack func(a, b Int) Int) {
 		}
 	}
 	p.kind[z] = colDead
+	clear(lows)
+	clear(ups)
+	p.lows, p.ups = lows[:0], ups[:0]
 }
 
 // splinterPlan returns how many splinters eliminating z needs when they

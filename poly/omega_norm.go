@@ -1,7 +1,5 @@
 package poly
 
-import "math"
-
 // Normalisation of an omega problem: gcd reduction of every row, detection
 // of false constant rows, tightest-of-parallel inequalities and opposite
 // inequalities merged into equalities.
@@ -30,31 +28,26 @@ func rowGcd(r []Int) Int {
 	return g
 }
 
-// omHash hashes the variable coefficients of r, negated when neg is true.
-// Equal coefficient vectors hash equally.
-func omHash(r []Int, neg bool) uint64 {
-	h := uint64(14695981039346656037)
-	for j, a := range r[1:] {
+// omHash hashes the variable coefficients of r (h) and of -r (nh). Equal
+// coefficient vectors hash equally.
+func omHash(r []Int) (h, nh uint64) {
+	h, nh = 14695981039346656037, 14695981039346656037
+	for j := 1; j < len(r); j++ {
+		a := r[j]
 		if a.IsZero() {
 			continue
 		}
-		v, ok := a.Int64()
 		var x uint64
-		switch {
-		case !ok:
-			x = uint64(a.Sign()) * 0x9e3779b97f4a7c15
-			if neg {
-				x = -x
-			}
-		case neg && v != math.MinInt64:
-			x = uint64(-v)
-		default:
+		if v, ok := a.Int64(); ok {
 			x = uint64(v)
+		} else {
+			x = uint64(a.Sign()) * 0x9e3779b97f4a7c15
 		}
-		h ^= uint64(j+1)*0x100000001b3 + x*0xff51afd7ed558ccd
-		h *= 0x100000001b3
+		k := uint64(j) * 0x9e3779b97f4a7c15
+		h = (h ^ (k + x)) * 0x100000001b3
+		nh = (nh ^ (k - x)) * 0x100000001b3
 	}
-	return h
+	return h, nh
 }
 
 // sameCoefs reports whether r[1:] == s[1:], or r[1:] == -s[1:] when neg.
@@ -188,11 +181,7 @@ func (p *omega) dedup() (merged, ok bool) {
 		return p.ineq[i-ne]
 	}
 	for i := 0; i < n; i++ {
-		r := row(i)
-		h[i] = omHash(r, false)
-		if i >= ne {
-			nh[i] = omHash(r, true)
-		}
+		h[i], nh[i] = omHash(row(i))
 	}
 	// Equalities are sign-normalised: duplicates have equal coefficients.
 	for i := 0; i < ne; i++ {
