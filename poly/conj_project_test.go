@@ -188,3 +188,66 @@ func TestConjEliminateTable(t *testing.T) {
 		}
 	}
 }
+
+// omUnbounded returns a random conjunction without box rows (some unit rows
+// kept), which may be unbounded.
+func omUnbounded(rng *rand.Rand) *Conj {
+	c, _ := omRandBoxed(rng)
+	u := NewConj(c.NVar, c.NExist)
+	u.Eq = cloneRows(c.Eq)
+	for _, r := range c.Ineq {
+		if !omIsBoxRow(r) || rng.Intn(3) == 0 {
+			u.Ineq = append(u.Ineq, append([]Int(nil), r...))
+		}
+	}
+	return u
+}
+
+// omInByOracle decides x in c by IsEmpty on c with x fixed.
+func omInByOracle(c *Conj, x []int64) bool {
+	xs := make([]Int, len(x))
+	for i, v := range x {
+		xs[i] = I(v)
+	}
+	return omSampleIn(c, xs)
+}
+
+// TestConjProjectUnboundedRandom checks ElimExistentials and Complement on
+// possibly unbounded sets, with membership decided by IsEmpty (a different
+// path through the engine: every variable eliminated, no projection).
+func TestConjProjectUnboundedRandom(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	rng := rand.New(rand.NewSource(9))
+	for i := 0; i < n; i++ {
+		u := omUnbounded(rng)
+		ds := u.ElimExistentials()
+		comp := u.Complement()
+		for _, d := range ds {
+			omCheckStride(t, d)
+		}
+		omForBox(u.NVar, 2, func(x []int64) {
+			want := omInByOracle(u, x)
+			got := false
+			for _, d := range ds {
+				if omMember(d, x, 0) {
+					got = true
+				}
+			}
+			if got != want {
+				t.Fatalf("case %d: x=%v in ElimExistentials=%v, oracle %v\nin:  %s\nout: %s", i, x, got, want, omStr(u), omPieces(ds))
+			}
+			nc := 0
+			for _, d := range comp {
+				if omMember(d, x, 0) {
+					nc++
+				}
+			}
+			if (want && nc != 0) || (!want && nc != 1) {
+				t.Fatalf("case %d: x=%v in c=%v, in %d complement pieces\nin: %s\ncomplement: %s", i, x, want, nc, omStr(u), omPieces(comp))
+			}
+		})
+	}
+}

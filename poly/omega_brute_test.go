@@ -165,6 +165,13 @@ func omRandBoxed(rng *rand.Rand) (*Conj, int64) {
 	if nv+ne >= 5 {
 		b = 2
 	}
+	return omRandConj(rng, nv, ne, b, 1+rng.Intn(4)), b
+}
+
+// omRandConj returns a random conjunction over nv visible and ne
+// existential variables, each bounded by [-b, b], with k further random
+// rows (a quarter of them equalities).
+func omRandConj(rng *rand.Rand, nv, ne int, b int64, k int) *Conj {
 	c := NewConj(nv, ne)
 	w := c.Width()
 	for j := 1; j < w; j++ {
@@ -174,7 +181,6 @@ func omRandBoxed(rng *rand.Rand) (*Conj, int64) {
 		hi[0], hi[j] = I(b), I(-1)
 		c.Ineq = append(c.Ineq, lo, hi)
 	}
-	k := 1 + rng.Intn(4)
 	for i := 0; i < k; i++ {
 		r := make([]Int, w)
 		r[0] = I(int64(rng.Intn(11) - 5))
@@ -191,7 +197,7 @@ func omRandBoxed(rng *rand.Rand) (*Conj, int64) {
 	}
 	// shuffle rows so box rows are not always first
 	rng.Shuffle(len(c.Ineq), func(i, j int) { c.Ineq[i], c.Ineq[j] = c.Ineq[j], c.Ineq[i] })
-	return c, b
+	return c
 }
 
 // bruteProjection returns the set of visible points of c (all variables in

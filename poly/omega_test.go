@@ -81,7 +81,33 @@ func TestConjIsEmptyRandom(t *testing.T) {
 	}
 }
 
-// TestIsEmptyUnboundedRandom checks IsEmpty on unbounded random
+// TestConjIsEmptyRandomWide uses more variables (up to 7) in the box
+// [-1, 1], with more rows, for deeper eliminations.
+func TestConjIsEmptyRandomWide(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 300
+	}
+	rng := rand.New(rand.NewSource(8))
+	nonEmpty := 0
+	for i := 0; i < n; i++ {
+		nv := 2 + rng.Intn(4)
+		ne := rng.Intn(3)
+		c := omRandConj(rng, nv, ne, 1, 2+rng.Intn(6))
+		want := len(omBrute(c, 1)) == 0
+		if !want {
+			nonEmpty++
+		}
+		if got := c.IsEmpty(); got != want {
+			t.Fatalf("case %d: IsEmpty() = %v, brute force %v\n%s", i, got, want, omStr(c))
+		}
+	}
+	if nonEmpty < n/20 || nonEmpty > n-n/20 {
+		t.Errorf("generator unbalanced: %d of %d nonempty", nonEmpty, n)
+	}
+}
+
+// TestConjIsEmptyUnboundedRandom checks IsEmpty on unbounded random
 // conjunctions against points found by brute force in a box (a point found
 // proves nonemptiness), and against Sample (a nonempty answer must come
 // with a point of c).
