@@ -34,6 +34,19 @@ package poly
 type coalescePiece struct {
 	c    *Conj
 	rows [][]Int
+	lp   *lpPoly // a feasible tableau of c, built on first use
+}
+
+// implies reports whether row >= 0 holds on all rational points of p.
+func (p *coalescePiece) implies(n int, row []Int) bool {
+	if p.lp == nil {
+		lp, ok := newLPPoly(n, p.c.Eq, p.c.Ineq)
+		if !ok {
+			return true // rationally empty (pieces never are)
+		}
+		p.lp = lp
+	}
+	return p.lp.implies(row)
 }
 
 func newCoalescePiece(c *Conj) *coalescePiece {
@@ -134,7 +147,7 @@ func coalesceValidOn(n int, p, q *coalescePiece) (valid []bool, all bool) {
 	valid = make([]bool, len(p.rows))
 	all = true
 	for i, r := range p.rows {
-		valid[i] = lpImpliesRows(n, q.c.Eq, q.c.Ineq, r)
+		valid[i] = q.implies(n, r)
 		all = all && valid[i]
 	}
 	return valid, all

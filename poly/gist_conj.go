@@ -7,11 +7,12 @@ package poly
 // (as sets of integer points over all columns, visible and existential: c
 // and ctx must have the same columns) whose constraints are a subset of the
 // tightened constraints of c: each constraint of c is dropped when it is
-// implied over Q by ctx together with the constraints of c still present
-// (the ones kept and the ones not yet looked at). Inequalities are looked at
-// before equalities, in their order; an equality is dropped only when both
-// of its directions are implied. Because the polyhedron c ∩ ctx never changes
-// along the way, the result satisfies the equation above exactly.
+// implied over Q by (the tightened) ctx together with the constraints of c
+// still present (the ones kept and the ones not yet looked at).
+// Inequalities are looked at before equalities, in their order; an equality
+// is dropped only when both of its directions are implied. Because the
+// polyhedron c ∩ ctx never changes along the way, the result satisfies the
+// equation above exactly. A nil ctx is the universe.
 //
 // When c ∩ ctx is empty over Q (or a tightened row shows it empty over Z) the
 // result is the obviously empty { -1 >= 0 }. If c and ctx do not have the
@@ -19,7 +20,7 @@ package poly
 // contract trivially. Neither argument is modified.
 func (c *Conj) GistConj(ctx *Conj) *Conj {
 	if ctx == nil {
-		return c.Clone()
+		ctx = NewConj(c.NVar, c.NExist)
 	}
 	c.lpCheckRows("Conj.GistConj", nil)
 	ctx.lpCheckRows("Conj.GistConj", nil)
@@ -32,10 +33,6 @@ func (c *Conj) GistConj(ctx *Conj) *Conj {
 	if empty || xempty {
 		return lpEmptyConj(c)
 	}
-	if solveLP(n, append(append([][]Int(nil), eqs...), xeqs...), append(append([][]Int(nil), ineqs...), xineqs...),
-		make([]Int, 1+n), false).status == LPInfeasible {
-		return lpEmptyConj(c)
-	}
 	dropEq := make([]bool, len(eqs))
 	dropIneq := make([]bool, len(ineqs))
 	system := func(skipEq, skipIneq int) (e, i [][]Int) {
@@ -43,10 +40,24 @@ func (c *Conj) GistConj(ctx *Conj) *Conj {
 		i = append(lpOthers(ineqs, skipIneq, dropIneq), xineqs...)
 		return e, i
 	}
-	for k, r := range ineqs {
-		e, i := system(-1, k)
-		if lpImpliesRows(n, e, i, r) {
-			dropIneq[k] = true
+	// The inequalities of c come first in one feasible tableau of c ∩ ctx;
+	// each is removed there when redundant.
+	p, ok := newLPPoly(n, append(append([][]Int(nil), eqs...), xeqs...), append(append([][]Int(nil), ineqs...), xineqs...))
+	if !ok {
+		return lpEmptyConj(c)
+	}
+	for k := range ineqs {
+		dropIneq[k] = p.dropIfRedundant(k)
+	}
+	if p.unsound {
+		for k := range dropIneq {
+			dropIneq[k] = false
+		}
+		for k, r := range ineqs {
+			e, i := system(-1, k)
+			if lpImpliesRows(n, e, i, r) {
+				dropIneq[k] = true
+			}
 		}
 	}
 	for k, r := range eqs {

@@ -182,6 +182,52 @@ func (c *Conj) RemoveRedundant() *Conj {
 	c.lpCheckRows("Conj.RemoveRedundant", nil)
 	n := c.NVar + c.NExist
 	eqs, ineqs, empty := lpTightenedRows(c)
+	if empty {
+		return lpEmptyConj(c)
+	}
+	// One feasible tableau answers every question (isl's approach): first
+	// the implicit equalities (maximum of the slack is 0), which are then
+	// fixed at 0, then the redundant inequalities (minimum of the slack
+	// over the others is >= 0), which are then removed.
+	p, ok := newLPPoly(n, eqs, ineqs)
+	if !ok {
+		return lpEmptyConj(c)
+	}
+	tight := make([]bool, len(ineqs))
+	for i := range ineqs {
+		if p.isTight(i) {
+			tight[i] = true
+			p.makeEquality(i)
+		}
+	}
+	dropped := make([]bool, len(ineqs))
+	for i := range ineqs {
+		if !tight[i] {
+			dropped[i] = p.dropIfRedundant(i)
+		}
+	}
+	if p.unsound {
+		return c.removeRedundantSlow()
+	}
+	for i, r := range ineqs {
+		if tight[i] {
+			eqs = append(eqs, r)
+		}
+	}
+	d := &Conj{NVar: c.NVar, NExist: c.NExist, Eq: lpIndependentRows(eqs)}
+	for i, r := range ineqs {
+		if !tight[i] && !dropped[i] {
+			d.Ineq = append(d.Ineq, r)
+		}
+	}
+	return d
+}
+
+// removeRedundantSlow is RemoveRedundant with one LP from scratch per
+// question: the reference the tableau-reusing version is tested against.
+func (c *Conj) removeRedundantSlow() *Conj {
+	n := c.NVar + c.NExist
+	eqs, ineqs, empty := lpTightenedRows(c)
 	if empty || solveLP(n, eqs, ineqs, make([]Int, 1+n), false).status == LPInfeasible {
 		return lpEmptyConj(c)
 	}

@@ -201,3 +201,75 @@ func TestRemoveRedundantRandom(t *testing.T) {
 		t.Errorf("random cases too easy: %d with drops, %d with implicit equalities, %d empty", drops, implicit, empties)
 	}
 }
+
+func BenchmarkRemoveRedundant(b *testing.B) {
+	c, _ := lpStencil()
+	for b.Loop() {
+		c.RemoveRedundant()
+	}
+}
+
+// TestRemoveRedundantMatchesSlow compares the tableau-reusing
+// RemoveRedundant with the one that solves every LP from scratch: both make
+// the same decisions in the same order, so the rows must be identical.
+func TestRemoveRedundantMatchesSlow(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	iters := 1500
+	if testing.Short() {
+		iters = 300
+	}
+	for it := 0; it < iters; it++ {
+		n := 1 + rng.Intn(4)
+		nexist := rng.Intn(2)
+		if nexist > n-1 {
+			nexist = 0
+		}
+		c := NewConj(n-nexist, nexist)
+		if rng.Intn(3) == 0 {
+			c.AddEq(lpRandRow(rng, n, 2, 4))
+		}
+		for k := rng.Intn(9); k > 0; k-- {
+			r := lpRandRow(rng, n, 3, 6)
+			r[0] = r[0].Add(I(4))
+			c.AddIneq(r)
+			if rng.Intn(5) == 0 {
+				c.AddIneq(lpNegRow(r)) // an implicit equality, often
+			}
+		}
+		fast, slow := lpRowsString(c.RemoveRedundant()), lpRowsString(c.removeRedundantSlow())
+		if fast != slow {
+			t.Fatalf("iteration %d: %s\nfast %s\nslow %s", it, lpRowsString(c), fast, slow)
+		}
+	}
+}
+
+// TestLPPolyImplies asks many questions of one reused tableau and compares
+// each answer with an LP solved from scratch.
+func TestLPPolyImplies(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	for it := 0; it < 200; it++ {
+		n := 1 + rng.Intn(4)
+		var eqs, ineqs [][]Int
+		if rng.Intn(3) == 0 {
+			eqs = append(eqs, lpRandRow(rng, n, 2, 4))
+		}
+		for k := rng.Intn(8); k > 0; k-- {
+			r := lpRandRow(rng, n, 3, 6)
+			r[0] = r[0].Add(I(4))
+			ineqs = append(ineqs, r)
+		}
+		p, ok := newLPPoly(n, eqs, ineqs)
+		if ok != (solveLP(n, eqs, ineqs, make([]Int, n+1), false).status != LPInfeasible) {
+			t.Fatalf("iteration %d: feasibility differs", it)
+		}
+		if !ok {
+			continue
+		}
+		for q := 0; q < 10; q++ {
+			row := lpRandRow(rng, n, 3, 8)
+			if got, want := p.implies(row), lpImpliesRows(n, eqs, ineqs, row); got != want {
+				t.Fatalf("iteration %d query %d: implies(%v) = %v, want %v (eqs %v ineqs %v)", it, q, row, got, want, eqs, ineqs)
+			}
+		}
+	}
+}

@@ -418,6 +418,223 @@ func solveLP(n int, eqs, ineqs [][]Int, obj []Int, wantPoint bool) lpSolution {
 	return sol
 }
 
+// ---- a feasible tableau reused for many questions about one polyhedron ----
+
+// lpPoly is a feasible tableau of a rationally nonempty polyhedron
+// { eqs = 0, ineqs >= 0 }, reused (as isl does) for many objectives and for
+// redundancy and implicit-equality tests of its own inequalities. Every
+// method leaves the tableau feasible, so each question starts from the
+// vertex the previous one ended at.
+type lpPoly struct {
+	t        *lpTableau
+	n, neq   int
+	unsound  bool       // an impossible state was met: answer from scratch instead
+	original [2][][]Int // the constraints, for answering from scratch
+}
+
+// newLPPoly builds the feasible tableau; ok is false when the polyhedron is
+// empty over Q.
+func newLPPoly(n int, eqs, ineqs [][]Int) (p *lpPoly, ok bool) {
+	t := newLPTableau(n, eqs, ineqs)
+	if !t.eliminateEqualities(n, len(eqs)) {
+		return nil, false
+	}
+	t.pivotFreeVariables(n)
+	if !t.phase1() {
+		return nil, false
+	}
+	return &lpPoly{t: t, n: n, neq: len(eqs), original: [2][][]Int{eqs, ineqs}}, true
+}
+
+// slack is the column of inequality i.
+func (p *lpPoly) slack(i int) int { return 1 + p.n + p.neq + i }
+
+// rowOf returns the row in which column s is basic.
+func (p *lpPoly) rowOf(s int) int {
+	for k, b := range p.t.basis {
+		if b == s {
+			return k
+		}
+	}
+	return -1
+}
+
+// express writes the affine form obj·(1,x) in the current non-basic
+// columns.
+func (p *lpPoly) express(obj []Int) *lpObjRow {
+	t := p.t
+	o := &lpObjRow{N: make([]Int, t.ncol), den: I(1)}
+	copy(o.N, obj[:1+p.n])
+	for k, b := range t.basis {
+		if b >= 1 && b <= p.n {
+			lpSubstitute(o.N, &o.den, t.rows[k], t.den[k], b)
+		}
+	}
+	return o
+}
+
+// Outcomes of run.
+const (
+	lpRunOptimal = iota
+	lpRunUnbounded
+	lpRunStopped
+)
+
+// run maximises o from the current feasible basis with Bland's rule; stop,
+// if not nil, is asked before every pivot and ends the run early.
+func (p *lpPoly) run(o *lpObjRow, stop func() bool) int {
+	t := p.t
+	t.objs = append(t.objs, o)
+	defer func() { t.objs = t.objs[:len(t.objs)-1] }()
+	for j := 1; j <= p.n; j++ {
+		if !t.isBasic[j] && !t.dead[j] && !o.N[j].IsZero() {
+			return lpRunUnbounded
+		}
+	}
+	for {
+		if stop != nil && stop() {
+			return lpRunStopped
+		}
+		e := t.entering(o)
+		if e < 0 {
+			return lpRunOptimal
+		}
+		r := t.leaving(e)
+		if r < 0 {
+			return lpRunUnbounded
+		}
+		t.pivot(r, e)
+	}
+}
+
+// implies reports whether row·(1,x) >= 0 on the whole polyhedron. It stops
+// as soon as a vertex with a negative value is reached.
+func (p *lpPoly) implies(row []Int) bool {
+	if p.unsound {
+		eqs, ineqs := p.original[0], p.original[1]
+		return lpImpliesRows(p.n, eqs, ineqs, row)
+	}
+	o := p.express(lpNegRow(row)) // maximise -row
+	return p.run(o, func() bool { return o.N[0].Sign() > 0 }) == lpRunOptimal
+}
+
+// isTight reports whether inequality i is 0 on the whole polyhedron (an
+// implicit equality): the maximum of its slack is 0.
+func (p *lpPoly) isTight(i int) bool {
+	t := p.t
+	s := p.slack(i)
+	var o *lpObjRow
+	if k := p.rowOf(s); k >= 0 {
+		o = &lpObjRow{N: append([]Int(nil), t.rows[k]...), den: t.den[k]}
+	} else {
+		o = &lpObjRow{N: make([]Int, t.ncol), den: I(1)}
+		o.N[s] = I(1)
+	}
+	return p.run(o, func() bool { return o.N[0].Sign() > 0 }) == lpRunOptimal
+}
+
+// makeEquality fixes the slack of inequality i, known to be tight, at 0.
+func (p *lpPoly) makeEquality(i int) {
+	t := p.t
+	s := p.slack(i)
+	if k := p.rowOf(s); k >= 0 {
+		// s = 0 at the current vertex: a degenerate pivot moves s out of
+		// the basis without changing any value.
+		e := -1
+		for j := 1; j < t.ncol; j++ {
+			if !t.isBasic[j] && !t.dead[j] && !t.rows[k][j].IsZero() {
+				e = j
+				break
+			}
+		}
+		if e < 0 {
+			t.isBasic[s] = false
+			t.deleteRow(k)
+		} else {
+			t.pivot(k, e)
+		}
+	}
+	t.killColumn(s)
+}
+
+// dropIfRedundant reports whether inequality i is implied by the other
+// constraints still in the tableau, and then removes it. Otherwise the
+// tableau is left feasible for the whole polyhedron again.
+func (p *lpPoly) dropIfRedundant(i int) bool {
+	t := p.t
+	s := p.slack(i)
+	if t.dead[s] {
+		return false
+	}
+	if !t.isBasic[s] {
+		// s = 0 here. Decrease s along its column: the rows with a positive
+		// coefficient limit the step. A positive limit (or none) reaches
+		// points of the other constraints with s < 0.
+		r := -1
+		for k, row := range t.rows {
+			if !t.restricted[k] || row[s].Sign() <= 0 {
+				continue
+			}
+			if row[0].Sign() > 0 {
+				continue
+			}
+			if r < 0 || t.basis[k] < t.basis[r] {
+				r = k
+			}
+		}
+		if r < 0 {
+			return false
+		}
+		t.pivot(r, s) // degenerate: every value stays
+	}
+	k := p.rowOf(s)
+	t.restricted[k] = false
+	o := &lpObjRow{N: lpNegRow(t.rows[k]), den: t.den[k]} // -s
+	if p.run(o, func() bool { return o.N[0].Sign() > 0 }) == lpRunOptimal {
+		k = p.rowOf(s)
+		t.isBasic[s] = false
+		t.dead[s] = true
+		t.deleteRow(k)
+		return true
+	}
+	p.restore(s)
+	return false
+}
+
+// restore makes the unrestricted row of the basic column s feasible again
+// (s >= 0) by maximising s; the step that brings s to exactly 0 competes in
+// the ratio test and then makes s non-basic.
+func (p *lpPoly) restore(s int) {
+	t := p.t
+	for {
+		k := p.rowOf(s)
+		if t.rows[k][0].Sign() >= 0 {
+			t.restricted[k] = true
+			return
+		}
+		e := t.entering(&lpObjRow{N: t.rows[k], den: t.den[k]})
+		if e < 0 {
+			// max s < 0 would mean an empty polyhedron: impossible, since
+			// the tableau was feasible. Never answer from this tableau again.
+			p.unsound = true
+			return
+		}
+		r := t.leaving(e)
+		if r >= 0 {
+			// Ratio of row r: N_r0 / -N_re; the step to s = 0: -N_k0 / N_ke.
+			lhs := t.rows[r][0].Mul(t.rows[k][e])
+			rhs := t.rows[k][0].Neg().Mul(t.rows[r][e].Neg())
+			if lhs.Cmp(rhs) < 0 {
+				t.pivot(r, e)
+				continue
+			}
+		}
+		t.pivot(k, e)
+		t.restricted[k] = true // e has a sign restriction
+		return
+	}
+}
+
 // lpCheckRows panics when a row does not have the width of c: that is a bug in
 // the caller, and reading a malformed row would give a wrong answer.
 func (c *Conj) lpCheckRows(what string, obj []Int) {
