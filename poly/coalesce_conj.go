@@ -1,8 +1,10 @@
 package poly
 
+import "math/big"
+
 // Coalescing a union of conjunctions, after isl_coalesce (Verdoolaege,
-// "Integer set coalescing", IMPACT 2015), restricted to the cases that need
-// no new constraints.
+// "Integer set coalescing", IMPACT 2015), with one sound test for every
+// fusion instead of isl's case analysis.
 //
 // All pieces have the same columns, and everything is decided in the joint
 // space of all columns (visible and existential) over the integers. That is
@@ -28,7 +30,20 @@ package poly
 // Case 2 covers isl's "cut facets inside the other piece" and "adjacent
 // inequalities" cases, e.g. { 0 <= x <= 3 } ∪ { 4 <= x <= 9 } = { 0 <= x <= 9 }
 // and { x = 0 } ∪ { x = 1 } = { 0 <= x <= 1 } over the same other
-// constraints. Cases that need wrapping or relaxed constraints are not done.
+// constraints. Either piece may play the part of A.
+//
+//  3. When that fails, F is shrunk by wrapped constraints (isl's wrapping):
+//     for a constraint r of one piece that is not valid on the other and
+//     a constraint q of the same piece that is, r + λq >= 0 with the least
+//     λ >= 0 that makes it valid on the other piece (an LP by the Farkas
+//     lemma). These hold on both pieces, so F stays a superset of A ∪ B,
+//     and the test of case 2 is repeated. Example: { x = 0, 0 <= y <= 2 } ∪
+//     { x = 1, 0 <= y <= 3 } = { 0 <= x <= 1, 0 <= y <= x + 2 }. To bound
+//     the cost this is only tried with at most two non-valid constraints in
+//     each piece and at most coalesceMaxWraps LPs.
+//
+// Whatever candidate F is tried, the test of case 2 is what makes the fusion
+// sound, so the heuristics only decide how often it succeeds.
 
 // coalescePiece is one piece with its constraints as inequalities.
 type coalescePiece struct {
@@ -163,30 +178,142 @@ func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
 	if allA {
 		return coalesceKeepFirst, nil // b ⊆ a
 	}
-	var f [][]Int
+	var f, cutA, cutB [][]Int
 	for i, r := range a.rows {
 		if validA[i] {
 			f = append(f, r)
+		} else {
+			cutA = append(cutA, r)
 		}
 	}
 	for i, r := range b.rows {
 		if validB[i] {
 			f = append(f, r)
+		} else {
+			cutB = append(cutB, r)
 		}
 	}
+	fused := func(f [][]Int) *Conj {
+		fc := &Conj{NVar: a.c.NVar, NExist: a.c.NExist, Ineq: f}
+		return fc.RemoveRedundant()
+	}
+	if coalesceCovered(n, f, cutA, cutB) || coalesceCovered(n, f, cutB, cutA) {
+		return coalesceKeepFused, fused(f)
+	}
+	// Wrapping: add constraints valid on both pieces that F lacks, and
+	// check again.
+	var okA, okB [][]Int // the valid rows of each piece
 	for i, r := range a.rows {
 		if validA[i] {
-			continue
+			okA = append(okA, r)
 		}
+	}
+	for i, r := range b.rows {
+		if validB[i] {
+			okB = append(okB, r)
+		}
+	}
+	if len(cutA) > 2 || len(cutB) > 2 || len(cutA)*len(okA)+len(cutB)*len(okB) > coalesceMaxWraps {
+		return coalesceKeepBoth, nil
+	}
+	g := append([][]Int(nil), f...)
+	g = append(g, coalesceWrap(n, cutA, okA, b)...)
+	g = append(g, coalesceWrap(n, cutB, okB, a)...)
+	if len(g) > len(f) && (coalesceCovered(n, g, cutA, cutB) || coalesceCovered(n, g, cutB, cutA)) {
+		return coalesceKeepFused, fused(g)
+	}
+	return coalesceKeepBoth, nil
+}
+
+// coalesceMaxWraps bounds the number of wrapping LPs tried for one pair.
+const coalesceMaxWraps = 40
+
+// coalesceCovered reports whether every integer point of the polyhedron f
+// that violates one of the rows cutA (of piece A, whose other rows are in f)
+// satisfies the rows cutB (of piece B, whose other rows are in f): then f ⊆
+// A ∪ B. For each r in cutA, f ∩ { -r - 1 >= 0 } must imply every row of
+// cutB over Q.
+func coalesceCovered(n int, f, cutA, cutB [][]Int) bool {
+	for _, r := range cutA {
 		comp := lpNegRow(r)
 		comp[0] = comp[0].Sub(I(1))
-		sys := append(append([][]Int(nil), f...), comp)
-		for k, s := range b.rows {
-			if !validB[k] && !lpImpliesRows(n, nil, sys, s) {
-				return coalesceKeepBoth, nil
+		p, ok := newLPPoly(n, nil, append(append([][]Int(nil), f...), comp))
+		if !ok {
+			continue
+		}
+		for _, s := range cutB {
+			if !p.implies(s) {
+				return false
 			}
 		}
 	}
-	fc := &Conj{NVar: a.c.NVar, NExist: a.c.NExist, Ineq: f}
-	return coalesceKeepFused, fc.RemoveRedundant()
+	return true
+}
+
+// coalesceWrap returns, for every cut row r of a piece P and every row q of
+// P in rows, the constraint r + λq >= 0 with the least rational λ >= 0 that
+// makes it valid on the other piece Q (if any), scaled to integers and
+// tightened. Such a constraint is valid on P (both r and q are) and on Q: it
+// is the facet r = 0 of P wrapped around its ridge with q = 0 until it
+// touches Q.
+func coalesceWrap(n int, cut, rows [][]Int, other *coalescePiece) [][]Int {
+	var out [][]Int
+	for _, r := range cut {
+		for _, q := range rows {
+			lambda, ok := coalesceLambda(n, r, q, other.c)
+			if !ok || lambda.Sign() == 0 {
+				continue // λ = 0 would make r valid on Q: it is not
+			}
+			num, den := BigInt(lambda.Num()), BigInt(lambda.Denom())
+			w := make([]Int, len(r))
+			for j := range w {
+				w[j] = den.Mul(r[j]).Add(num.Mul(q[j]))
+			}
+			if t, constant, _ := lpTightenIneq(w); !constant {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// coalesceLambda is the least λ >= 0 for which r + λq >= 0 holds on all
+// rational points of the (nonempty) conjunction c. By the affine Farkas
+// lemma that is the LP
+//
+//	min λ  s.t.  r + λq = μ0 + Σ μk·ineq_k + Σ νe·eq_e,  λ, μ >= 0,
+//
+// one equality per column (constant included).
+func coalesceLambda(n int, r, q []Int, c *Conj) (*big.Rat, bool) {
+	// Variables: 1 λ, 2 μ0, then μk, then νe.
+	m, e := len(c.Ineq), len(c.Eq)
+	nv := 2 + m + e
+	var eqs, ineqs [][]Int
+	for j := 0; j <= n; j++ {
+		row := make([]Int, 1+nv)
+		row[0] = r[j]
+		row[1] = q[j]
+		if j == 0 {
+			row[2] = I(-1)
+		}
+		for k, b := range c.Ineq {
+			row[3+k] = b[j].Neg()
+		}
+		for k, b := range c.Eq {
+			row[3+m+k] = b[j].Neg()
+		}
+		eqs = append(eqs, row)
+	}
+	for v := 1; v <= 2+m; v++ {
+		row := make([]Int, 1+nv)
+		row[v] = I(1)
+		ineqs = append(ineqs, row)
+	}
+	obj := make([]Int, 1+nv)
+	obj[1] = I(-1) // maximise -λ
+	s := solveLP(nv, eqs, ineqs, obj, false)
+	if s.status != LPOptimal {
+		return nil, false
+	}
+	return s.value.Neg(s.value), true
 }

@@ -26,7 +26,10 @@ func TestCoalesceConjsTable(t *testing.T) {
 		{"adjacent equalities", []*Conj{lpBox2(0, 0, 0, 5), lpBox2(1, 1, 0, 5)}, 1},
 		{"three in a row", []*Conj{lpBox2(0, 0, 0, 5), lpBox2(2, 2, 0, 5), lpBox2(1, 1, 0, 5)}, 1},
 		{"gap of one", []*Conj{lpBox2(0, 3, 0, 5), lpBox2(5, 7, 0, 5)}, 2},
-		{"L shape", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(0, 4, 0, 2)}, 2},
+		{"L shape", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(0, 5, 0, 1)}, 2},
+		// Over the integers this L is convex: x + y <= 6 cuts off only the
+		// rational corner.
+		{"integer-convex L shape", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(0, 4, 0, 2)}, 1},
 		{"contained", []*Conj{lpBox2(1, 2, 1, 2), lpBox2(0, 3, 0, 3)}, 1},
 		{"contained second", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(1, 2, 1, 2)}, 1},
 		{"identical", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(0, 3, 0, 3)}, 1},
@@ -35,6 +38,9 @@ func TestCoalesceConjsTable(t *testing.T) {
 			lpBox2(0, 4, 0, 4, []int64{0, 1, -1}),  // y <= x
 			lpBox2(0, 4, 0, 4, []int64{-1, -1, 1}), // y >= x+1
 		}, 1},
+		{"trapezoid by wrapping", []*Conj{lpBox2(0, 0, 0, 2), lpBox2(1, 1, 0, 3)}, 1},
+		{"staircase by wrapping", []*Conj{lpBox2(0, 0, 0, 2), lpBox2(1, 1, 0, 3), lpBox2(2, 2, 0, 4)}, 1},
+		{"non-convex staircase", []*Conj{lpBox2(0, 0, 0, 2), lpBox2(1, 1, 0, 3), lpBox2(2, 2, 0, 6)}, 2},
 		{"crossing bands", []*Conj{lpBox2(0, 9, 3, 4), lpBox2(3, 4, 0, 9)}, 2},
 		{"empty piece dropped", []*Conj{lpBox2(0, 3, 0, 3), lpBox2(5, 4, 0, 3)}, 1},
 		{"all empty", []*Conj{lpBox2(5, 4, 0, 3)}, 0},

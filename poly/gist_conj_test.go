@@ -86,7 +86,7 @@ func TestGistConjTable(t *testing.T) {
 
 func TestGistConjRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
-	iters := 300
+	iters := 200
 	if testing.Short() {
 		iters = 80
 	}

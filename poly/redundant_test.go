@@ -151,7 +151,7 @@ func lpMaxOver(c *Conj, obj []Int) (*big.Rat, bool) { return lpVertexOpt(c, obj,
 
 func TestRemoveRedundantRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	iters := 300
+	iters := 150
 	if testing.Short() {
 		iters = 80
 	}

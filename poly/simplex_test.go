@@ -377,7 +377,7 @@ func lpRandRow(rng *rand.Rand, n int, cmax, kmax int64) []Int {
 func TestLPAgainstVertexEnumeration(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	const M1, M2 = 10000, 100000
-	iters := 400
+	iters := 250
 	if testing.Short() {
 		iters = 100
 	}
