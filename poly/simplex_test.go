@@ -488,3 +488,44 @@ func BenchmarkLPMax(b *testing.B) {
 		}
 	}
 }
+
+// TestLPLargeCoefficients runs bounded programs whose numbers overflow int64
+// in the tableau and compares them with vertex enumeration.
+func TestLPLargeCoefficients(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	const M = 1 << 40
+	optimal := 0
+	for it := 0; it < 60; it++ {
+		n := 2 + rng.Intn(2)
+		c := NewConj(n, 0)
+		for _, r := range lpBoxRows(n, 2*M) {
+			r[0] = I(M) // x + M >= 0 and M - x >= 0
+			c.AddIneq(r)
+		}
+		for k := 1 + rng.Intn(3); k > 0; k-- {
+			r := make([]Int, n+1)
+			for j := range r {
+				r[j] = I(rng.Int63n(2*M+1) - M)
+			}
+			r[0] = r[0].Mul(I(M))
+			c.AddIneq(r)
+		}
+		obj := make([]Int, n+1)
+		for j := range obj {
+			obj[j] = I(rng.Int63n(2*M+1) - M)
+		}
+		got := c.LPMax(obj)
+		if got.Status == LPOptimal {
+			optimal++
+		}
+		want, found := lpVertexOpt(c, obj, 4*M)
+		switch {
+		case !found && got.Status != LPInfeasible,
+			found && (got.Status != LPOptimal || got.Value.Cmp(want) != 0):
+			t.Fatalf("iteration %d: LPMax = %s, vertex enumeration %v (found %v)", it, lpResultString(got), want, found)
+		}
+	}
+	if optimal < 20 {
+		t.Errorf("only %d of 60 large programs were feasible", optimal)
+	}
+}
