@@ -59,10 +59,13 @@ type builder struct {
 	arrOrd  []string
 	scalars map[string]*varInfo // scalars declared inside the scop
 	written map[string]bool
-	stmts   []*stmtInfo
-	obls    []obligation
-	extents []lin // affine array extents (>= 1 in the context)
-	expand  map[string]bool
+	// counters are the names of all loop counters of the scop: outside
+	// their loops they are refused (C would see their final value).
+	counters map[string]bool
+	stmts    []*stmtInfo
+	obls     []obligation
+	extents  []lin // affine array extents (>= 1 in the context)
+	expand   map[string]bool
 
 	// walk state
 	iters    []string
@@ -231,13 +234,13 @@ func (b *builder) affine(e cExpr, what string) lin {
 	case *cCall:
 		b.fail(e.pos(), "non-affine %s: function call %s", what, exprText(e.Fun))
 	case *cCond:
-		b.fail(e.P, "non-affine %s: conditional expression (min/max are only allowed as loop bounds and comparison operands)", what)
+		b.fail(e.pos(), "non-affine %s: conditional expression (min/max are only allowed as loop bounds and comparison operands)", what)
 	case *cAssign:
 		b.fail(e.OpPos, "assignment inside an expression is not supported")
 	case *cPostfix:
-		b.fail(e.P, "increment inside an expression is not supported")
+		b.fail(e.pos(), "increment inside an expression is not supported")
 	case *cMember:
-		b.fail(e.P, "struct member access is not supported")
+		b.fail(e.pos(), "struct member access is not supported")
 	case *cStr:
 		b.fail(e.P, "string literal in %s", what)
 	}
@@ -302,6 +305,9 @@ func (b *builder) affineIdent(e *cIdent, what string) lin {
 	name := e.Name
 	if b.isIter(name) {
 		return linVar(name)
+	}
+	if b.counters[name] {
+		b.fail(e.P, "loop counter %s is used outside its loop", name)
 	}
 	if d, ok := b.defs[name]; ok && !d.FuncLike {
 		if _, isInt := defineValue(d); isInt {
@@ -481,6 +487,15 @@ func (b *builder) compare(l cExpr, op string, r cExpr, p Pos, what string) dnf {
 	}
 	kl, ll := b.minmax(l)
 	kr, lr := b.minmax(r)
+	// Report problems in source order (the cases above swap operands).
+	for _, x := range []cExpr{l, r} {
+		if x.pos().Offset > l.pos().Offset || x.pos().Offset > r.pos().Offset {
+			continue
+		}
+		if k, _ := b.minmax(x); k == mmNone {
+			b.affine(x, what)
+		}
+	}
 	if kl == mmNone {
 		ll = []cExpr{l}
 	}
@@ -708,7 +723,7 @@ func (b *builder) assignment(x cExpr) *stmtBuild {
 	var wacc accInfo
 	switch l := stripParen(lhs).(type) {
 	case *cIdent:
-		if b.isIter(l.Name) {
+		if b.isIter(l.Name) || b.counters[l.Name] {
 			b.fail(l.P, "loop counter %s is modified in the loop body", l.Name)
 		}
 		lref = &VarRef{Name: l.Name, P: l.P}
@@ -916,6 +931,9 @@ func (b *builder) value(e cExpr, acc *[]accInfo) Expr {
 		if b.isIter(e.Name) {
 			return &VarRef{Name: e.Name, P: e.P}
 		}
+		if b.counters[e.Name] {
+			b.fail(e.P, "loop counter %s is used outside its loop", e.Name)
+		}
 		if d, ok := b.defs[e.Name]; ok && !d.FuncLike {
 			if _, isInt := defineValue(d); isInt && acc == nil {
 				b.addParam(e.Name) // an extent or subscript parameter
@@ -991,13 +1009,13 @@ func (b *builder) value(e cExpr, acc *[]accInfo) Expr {
 		}
 		return c
 	case *cCond:
-		b.fail(e.P, "conditional expression in a statement body is not supported (use if with an affine condition)")
+		b.fail(e.pos(), "conditional expression in a statement body is not supported (use if with an affine condition)")
 	case *cAssign:
-		b.fail(e.OpPos, "assignment inside an expression is not supported")
+		b.fail(e.pos(), "assignment inside an expression is not supported")
 	case *cPostfix:
-		b.fail(e.P, "increment inside an expression is not supported")
+		b.fail(e.pos(), "increment inside an expression is not supported")
 	case *cMember:
-		b.fail(e.P, "struct member access is not supported")
+		b.fail(e.pos(), "struct member access is not supported")
 	case *cStr:
 		b.fail(e.P, "string literal is not supported in a statement body")
 	}
@@ -1063,7 +1081,11 @@ func (b *builder) forHeader(s *cFor) (string, conj) {
 		iter, iterPos, lbExpr = in.Decls[0].Name, in.Decls[0].P, in.Decls[0].Init
 	case *cExprStmt:
 		a, ok := in.X.(*cAssign)
-		id, isId := stripParen(a.L).(*cIdent)
+		var id *cIdent
+		isId := false
+		if ok {
+			id, isId = stripParen(a.L).(*cIdent)
+		}
 		if !ok || a.Op != "=" || !isId {
 			b.fail(in.P, "for loop initialization must assign the loop counter (i = lower bound)")
 		}
@@ -1087,9 +1109,6 @@ func (b *builder) forHeader(s *cFor) (string, conj) {
 	}
 	if _, isDef := b.defs[iter]; isDef {
 		b.fail(iterPos, "loop counter %s is a macro", iter)
-	}
-	if b.written[iter] {
-		b.fail(iterPos, "loop counter %s is assigned in a statement", iter)
 	}
 	// Step.
 	step := b.forStep(s, iter)
@@ -1193,14 +1212,14 @@ func (b *builder) forStep(s *cFor, iter string) int64 {
 			return 1
 		}
 		if isIterRef(p.X) {
-			b.fail(p.P, "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
+			b.fail(p.pos(), "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
 		}
 	case *cUnary:
 		if isIterRef(p.X) && p.Op == "++" {
 			return 1
 		}
 		if isIterRef(p.X) && p.Op == "--" {
-			b.fail(p.P, "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
+			b.fail(p.pos(), "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
 		}
 	case *cAssign:
 		if isIterRef(p.L) {
@@ -1208,7 +1227,7 @@ func (b *builder) forStep(s *cFor, iter string) int64 {
 			case "+=":
 				return constant(p.R)
 			case "-=":
-				b.fail(p.OpPos, "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
+				b.fail(p.pos(), "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
 			case "=":
 				if bin, ok := stripParen(p.R).(*cBin); ok && bin.Op == "+" {
 					if isIterRef(bin.X) {
@@ -1226,7 +1245,7 @@ func (b *builder) forStep(s *cFor, iter string) int64 {
 }
 
 // collectWritten records every name assigned by a statement of the scop.
-func collectWritten(list []cStmt, w map[string]bool) {
+func collectWritten(list []cStmt, w, counters map[string]bool) {
 	var expr func(e cExpr)
 	target := func(e cExpr) {
 		for {
@@ -1274,6 +1293,18 @@ func collectWritten(list []cStmt, w map[string]bool) {
 				stmt(x)
 			}
 		case *cFor:
+			switch in := s.Init.(type) {
+			case *cDecl:
+				for _, d := range in.Decls {
+					counters[d.Name] = true
+				}
+			case *cExprStmt:
+				if a, ok := in.X.(*cAssign); ok {
+					if id, ok := stripParen(a.L).(*cIdent); ok {
+						counters[id.Name] = true
+					}
+				}
+			}
 			stmt(s.Body)
 		case *cIf:
 			stmt(s.Then)

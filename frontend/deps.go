@@ -65,9 +65,9 @@ func ComputeDeps(sc *Scop) (*Deps, error) {
 			flow = flow.Union(src.Reverse())
 		}
 	}
-	d.Flow = flow.Coalesce()
-	d.Anti = reads.ApplyRange(writesInv).Intersect(precedes).Coalesce()
-	d.Output = writes.ApplyRange(writesInv).Intersect(precedes).Coalesce()
+	d.Flow = simplifyMap(flow)
+	d.Anti = simplifyMap(reads.ApplyRange(writesInv).Intersect(precedes))
+	d.Output = simplifyMap(writes.ApplyRange(writesInv).Intersect(precedes))
 	if err := d.computeSlopes(sc); err != nil {
 		return nil, err
 	}

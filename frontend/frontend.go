@@ -79,6 +79,18 @@ func preprocess(path string, opts Options) ([]byte, error) {
 }
 
 func parseSource(file string, src []byte, opts Options, cpp bool) (prog *Program, err error) {
+	// Bad input never crashes the compiler: a panic here is a bug, reported
+	// as an internal error (FuzzParseC fails on those).
+	defer func() {
+		if r := recover(); r != nil {
+			prog = nil
+			err = ErrorList{{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error: %v", r)}}
+		}
+	}()
+	return parseSourceNoRecover(file, src, opts, cpp)
+}
+
+func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog *Program, err error) {
 	var predef map[string]string
 	if !cpp {
 		predef = opts.Defines
@@ -150,8 +162,9 @@ func parseSource(file string, src []byte, opts Options, cpp bool) (prog *Program
 // buildScop turns one parsed region into the model.
 func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (*Scop, ErrorList) {
 	b := &builder{rs: rs, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
-		scalars: map[string]*varInfo{}, written: map[string]bool{}, expand: map[string]bool{}, dom: dnf{conj{}}}
-	collectWritten(rs.Body, b.written)
+		scalars: map[string]*varInfo{}, written: map[string]bool{}, counters: map[string]bool{},
+		expand: map[string]bool{}, dom: dnf{conj{}}}
+	collectWritten(rs.Body, b.written, b.counters)
 	var ctr int64
 	b.walkList(rs.Body, nil, &ctr)
 	if len(b.errs) > 0 {

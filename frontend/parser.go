@@ -350,6 +350,15 @@ func (p *parser) function(a, open int) {
 // scopRegion parses a #pragma scop ... #pragma endscop region strictly.
 func (p *parser) scopRegion(fn string, vars map[string]*varInfo) {
 	open := p.next()
+	for k := p.i; ; k++ {
+		if p.toks[k].Kind == tEndscop {
+			break
+		}
+		if p.toks[k].Kind == tEOF || p.toks[k].Kind == tScop {
+			p.errs.add(open.Pos, "#pragma scop without #pragma endscop")
+			return
+		}
+	}
 	rs := &rawScop{Start: open.Pos.Offset, P: open.Pos, Func: fn, Vars: copyVars(vars)}
 	ok := p.strict(func() {
 		for p.tok().Kind != tEndscop {

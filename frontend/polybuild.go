@@ -168,7 +168,7 @@ func (b *builder) finish(sc *Scop) {
 		}
 		ctx = ctx.Intersect(poly.Set{Params: append([]string(nil), b.params...), Basics: []poly.BasicSet{{C: cj}}})
 	}
-	ctx = ctx.Coalesce()
+	ctx = simplifySet(ctx)
 	if ctx.IsEmpty() {
 		b.errs.add(sc.Pos, "the scop has no statement instance for any parameter values (empty context)")
 		return
@@ -278,6 +278,42 @@ func paramSetOf(s poly.Set) poly.Set {
 	}
 	if len(out.Basics) == 0 {
 		return poly.EmptyParams(s.Params)
+	}
+	return out
+}
+
+// simplifySet rewrites s without existential variables where that is exact
+// (poly's Omega elimination leaves only stride existentials), drops
+// redundant constraints and coalesces: a smaller, equal set.
+func simplifySet(s poly.Set) poly.Set {
+	out := poly.Set{Params: s.Params}
+	for _, b := range s.Basics {
+		for _, c := range b.C.ElimExistentials() {
+			out.Basics = append(out.Basics, poly.BasicSet{Tuple: b.Tuple, C: c.RemoveRedundant()})
+		}
+	}
+	if len(out.Basics) == 0 && s.IsParamSet() {
+		return poly.EmptyParams(s.Params)
+	}
+	out = out.Coalesce()
+	// Keep whichever form prints shorter (both are the same set).
+	if orig := s.Coalesce(); len(orig.String()) <= len(out.String()) {
+		return orig
+	}
+	return out
+}
+
+// simplifyMap is simplifySet for maps.
+func simplifyMap(m poly.Map) poly.Map {
+	out := poly.Map{Params: m.Params}
+	for _, b := range m.Basics {
+		for _, c := range b.C.ElimExistentials() {
+			out.Basics = append(out.Basics, poly.BasicMap{In: b.In, Out: b.Out, C: c.RemoveRedundant()})
+		}
+	}
+	out = out.Coalesce()
+	if orig := m.Coalesce(); len(orig.String()) <= len(out.String()) {
+		return orig
 	}
 	return out
 }
