@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"hextile/codegen"
+	"hextile/runtime"
+)
+
+func init() {
+	register(command{
+		name:    "run",
+		summary: "compile a C file's tiled code with a harness, run it and verify it against the original",
+		usage:   "hextile run FILE.c --device=cpu [--tile KIND] [--sizes h,w0,...] [-D N=V]",
+		run:     runRun,
+	})
+}
+
+func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var pf pipelineFlags
+	pf.register(fs)
+	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP)")
+	cc := fs.String("cc", "", "C compiler (default $CC or cc)")
+	opt := fs.String("opt", "-O2", "optimisation flag of the C compiler")
+	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
+	keep := fs.String("keep", "", "keep the harness source and binary in this directory")
+	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of the run")
+	for _, a := range args {
+		if a == "--help" || a == "-h" {
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "hextile run: want exactly one C file (hextile help run)")
+		return 2
+	}
+	if *device != "cpu" {
+		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu)\n", *device)
+		return 2
+	}
+	req, overrides, err := pf.request(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "hextile run: %v\n", err)
+		return 2
+	}
+	c, err := codegen.Run(req, nil, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	src, err := codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	dir := *keep
+	if dir == "" {
+		dir, err = os.MkdirTemp("", "hextile-run-")
+		if err != nil {
+			fmt.Fprintf(stderr, "hextile run: %v\n", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+	}
+	name := strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0))) + "_harness"
+	comp := runtime.CC{Command: *cc, Opt: *opt, OpenMP: !*noOMP}
+	exe, omp, err := comp.Compile(src, dir, name)
+	if err != nil {
+		fmt.Fprintf(stderr, "hextile run: %v\n", err)
+		return 1
+	}
+	r, err := runtime.RunHarness(exe, *timeout, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "hextile run: %v\n", err)
+		return 1
+	}
+	if r.OK {
+		fmt.Fprintln(stdout, "verify: ok")
+	} else {
+		fmt.Fprintf(stdout, "verify: FAILED: %s\n", r.Failure)
+	}
+	mode := "sequential"
+	if omp {
+		mode = fmt.Sprintf("OpenMP, %d threads", r.Threads)
+	}
+	fmt.Fprintf(stdout, "tiling: %s (%s)\n", req.Tile, mode)
+	fmt.Fprintf(stdout, "max-diff: %g\n", r.MaxDiff)
+	fmt.Fprintf(stdout, "time-original: %.6f s\n", r.TimeOrig)
+	fmt.Fprintf(stdout, "time-tiled: %.6f s\n", r.TimeTiled)
+	if r.TimeTiled > 0 {
+		fmt.Fprintf(stdout, "speedup: %.2f\n", r.TimeOrig/r.TimeTiled)
+	}
+	tu, ou := r.UpdatesPerSecond()
+	fmt.Fprintf(stdout, "updates: %d\n", r.Updates)
+	fmt.Fprintf(stdout, "updates/s: tiled %.4g, original %.4g\n", tu, ou)
+	if !r.OK {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,107 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"hextile/frontend"
+)
+
+// C printing of statement bodies. The expression tree is printed with the
+// parentheses its shape needs and no others, so the C compiler rebuilds the
+// same tree: the same operations in the same order on the same literals
+// (Number.Text is printed as written), which is what makes the tiled program
+// bit-identical to the original.
+
+// precedence of C binary operators (higher binds tighter).
+func prec(op string) int {
+	switch op {
+	case "*", "/", "%":
+		return 13
+	case "+", "-":
+		return 12
+	}
+	return 0
+}
+
+const precUnary = 14
+const precPostfix = 15
+
+// CExpr prints e; subst maps names (the statement's iterators) to C
+// expressions that replace them (already parenthesised when needed).
+func CExpr(e frontend.Expr, subst map[string]string) string {
+	s, _ := cexpr(e, subst)
+	return s
+}
+
+// cexpr returns the text of e and its precedence.
+func cexpr(e frontend.Expr, subst map[string]string) (string, int) {
+	switch e := e.(type) {
+	case *frontend.Number:
+		if strings.HasPrefix(e.Text, "-") {
+			return e.Text, precUnary
+		}
+		return e.Text, precPostfix
+	case *frontend.VarRef:
+		if v, ok := subst[e.Name]; ok {
+			return v, precPostfix
+		}
+		return e.Name, precPostfix
+	case *frontend.ArrayRef:
+		var b strings.Builder
+		b.WriteString(e.Name)
+		for _, ix := range e.Index {
+			b.WriteString("[")
+			s, _ := cexpr(ix, subst)
+			b.WriteString(s)
+			b.WriteString("]")
+		}
+		return b.String(), precPostfix
+	case *frontend.Binary:
+		p := prec(e.Op)
+		l, lp := cexpr(e.X, subst)
+		r, rp := cexpr(e.Y, subst)
+		if lp < p {
+			l = "(" + l + ")"
+		}
+		// Left associative: a right operand of the same precedence needs
+		// parentheses to keep the tree.
+		if rp <= p {
+			r = "(" + r + ")"
+		}
+		return l + " " + e.Op + " " + r, p
+	case *frontend.Unary:
+		x, xp := cexpr(e.X, subst)
+		if xp < precUnary || strings.HasPrefix(x, e.Op) {
+			x = "(" + x + ")"
+		}
+		return e.Op + x, precUnary
+	case *frontend.Call:
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			args[i], _ = cexpr(a, subst)
+		}
+		return e.Fun + "(" + strings.Join(args, ", ") + ")", precPostfix
+	case *frontend.Cast:
+		x, xp := cexpr(e.X, subst)
+		if xp < precUnary {
+			x = "(" + x + ")"
+		}
+		return "(" + string(e.To) + ")" + x, precUnary
+	}
+	return fmt.Sprintf("/* unsupported %T */", e), precPostfix
+}
+
+// CAssign prints a statement body as one C statement.
+func CAssign(a *frontend.Assign, subst map[string]string) string {
+	return CExpr(a.LHS, subst) + " " + a.Op + " " + CExpr(a.RHS, subst) + ";"
+}
+
+// CPrelude defines the integer helpers the generated loops use.
+const CPrelude = `/* hextile: integer helpers of the generated loops */
+static inline long hx_floord(long n, long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+static inline long hx_ceild(long n, long d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
+static inline long hx_mod(long n, long d) { long r = n % d; return r < 0 ? r + d : r; }
+static inline long hx_min(long a, long b) { return a < b ? a : b; }
+static inline long hx_max(long a, long b) { return a > b ? a : b; }
+`

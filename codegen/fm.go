@@ -1,0 +1,376 @@
+package codegen
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+)
+
+// Constraint systems for the AST generator.
+//
+// A system holds affine constraints over n integer variables: a row
+// r = (r0, r1, ..., rn) stands for r0 + r1*x1 + ... + rn*xn, an equality
+// says it is 0, an inequality that it is >= 0. The generator needs three
+// things from them: projection (the loop bounds at depth d are read off the
+// projection of a statement's scheduled domain onto the outer d+1 schedule
+// dimensions), implication (a guard is printed only when the enclosing loops
+// and guards do not imply it) and emptiness. All three are answered with
+// Fourier-Motzkin elimination over the rationals, tightened to the integers
+// by dividing every inequality by the gcd of its coefficients and rounding
+// its constant down. Rational projection is a superset of the integer
+// projection, so loops may run empty iterations but never miss points; an
+// implication proved this way holds over the integers; emptiness is exact
+// for the rational relaxation (a set that FM finds empty has no integer
+// point; the converse may fail, which only costs a redundant guard).
+// Redundant rows produced by elimination are pruned with the Chernikov
+// criterion (a row combined from more than k+1 original inequalities after k
+// eliminations is implied by the others) and by keeping only the tightest of
+// parallel rows.
+
+type row []int64
+
+// errOverflow is raised (by panic, recovered in Generate) when a coefficient
+// leaves the int64 range.
+var errOverflow = errors.New("coefficient overflow in AST generation")
+
+func mul(a, b int64) int64 {
+	hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
+	if hi != 0 || lo > math.MaxInt64 {
+		panic(errOverflow)
+	}
+	if (a < 0) != (b < 0) {
+		return -int64(lo)
+	}
+	return int64(lo)
+}
+
+func add(a, b int64) int64 {
+	s := a + b
+	if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) {
+		panic(errOverflow)
+	}
+	return s
+}
+
+func abs64(a int64) int64 {
+	if a < 0 {
+		if a == math.MinInt64 {
+			panic(errOverflow)
+		}
+		return -a
+	}
+	return a
+}
+
+func gcd(a, b int64) int64 {
+	a, b = abs64(a), abs64(b)
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func (r row) clone() row { return append(row(nil), r...) }
+
+// isConst reports whether r has no variable term.
+func (r row) isConst() bool {
+	for _, v := range r[1:] {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// combine returns a*r + b*s.
+func combine(a int64, r row, b int64, s row) row {
+	out := make(row, len(r))
+	for i := range r {
+		out[i] = add(mul(a, r[i]), mul(b, s[i]))
+	}
+	return out
+}
+
+// normIneq divides an inequality by the gcd of its variable coefficients,
+// rounding the constant down (integer tightening).
+func normIneq(r row) row {
+	g := int64(0)
+	for _, v := range r[1:] {
+		g = gcd(g, v)
+	}
+	if g <= 1 {
+		return r
+	}
+	r = r.clone()
+	r[0] = floorDiv(r[0], g)
+	for i := 1; i < len(r); i++ {
+		r[i] /= g
+	}
+	return r
+}
+
+// normEq divides an equality by the gcd of its coefficients, makes its first
+// nonzero variable coefficient positive; ok is false if the gcd of the
+// variable coefficients does not divide the constant (no integer solution).
+func normEq(r row) (row, bool) {
+	g := int64(0)
+	for _, v := range r[1:] {
+		g = gcd(g, v)
+	}
+	if g == 0 {
+		return r, r[0] == 0
+	}
+	if r[0]%g != 0 {
+		return r, false
+	}
+	r = r.clone()
+	sign := int64(1)
+	for _, v := range r[1:] {
+		if v != 0 {
+			if v < 0 {
+				sign = -1
+			}
+			break
+		}
+	}
+	for i := range r {
+		r[i] = r[i] / g * sign
+	}
+	return r, true
+}
+
+// system is a conjunction of equalities and inequalities over n variables.
+type system struct {
+	n    int
+	eq   []row
+	ineq []row
+}
+
+func newSystem(n int) *system { return &system{n: n} }
+
+func (s *system) clone() *system {
+	t := &system{n: s.n}
+	for _, r := range s.eq {
+		t.eq = append(t.eq, r.clone())
+	}
+	for _, r := range s.ineq {
+		t.ineq = append(t.ineq, r.clone())
+	}
+	return t
+}
+
+func (s *system) addIneq(r row) { s.ineq = append(s.ineq, r.clone()) }
+func (s *system) addEq(r row)   { s.eq = append(s.eq, r.clone()) }
+
+// and returns the conjunction of s and t (same variables).
+func (s *system) and(t *system) *system {
+	u := s.clone()
+	for _, r := range t.eq {
+		u.addEq(r)
+	}
+	for _, r := range t.ineq {
+		u.addIneq(r)
+	}
+	return u
+}
+
+type hrow struct {
+	r    row
+	hist uint64 // the original inequalities it was combined from (Chernikov)
+}
+
+// eliminate projects variable v (1-based column) out of s over the
+// rationals (integer-tightened). The result has the same columns, with
+// column v all zero. empty reports a contradiction found on the way.
+func (s *system) eliminate(v int) (out *system, empty bool) {
+	return s.eliminateMany([]int{v})
+}
+
+// eliminateMany projects out the given columns, one after the other.
+func (s *system) eliminateMany(cols []int) (*system, bool) {
+	eqs := make([]row, 0, len(s.eq))
+	for _, r := range s.eq {
+		eqs = append(eqs, r.clone())
+	}
+	hs := make([]hrow, 0, len(s.ineq))
+	track := len(s.ineq) <= 64
+	for i, r := range s.ineq {
+		h := hrow{r: normIneq(r)}
+		if track {
+			h.hist = 1 << uint(i)
+		}
+		hs = append(hs, h)
+	}
+	steps := 0
+	for _, v := range cols {
+		// An equality with a nonzero coefficient on v substitutes it away.
+		k := -1
+		for i, e := range eqs {
+			if e[v] != 0 && (k < 0 || abs64(e[v]) < abs64(eqs[k][v])) {
+				k = i
+			}
+		}
+		if k >= 0 {
+			e := eqs[k]
+			eqs = append(eqs[:k:k], eqs[k+1:]...)
+			a := e[v]
+			for i, r := range eqs {
+				if r[v] != 0 {
+					eqs[i] = combine(a, r, -r[v], e)
+				}
+			}
+			if a < 0 {
+				a, e = -a, combine(-1, e, 0, e)
+			}
+			for i := range hs {
+				if hs[i].r[v] != 0 {
+					hs[i].r = normIneq(combine(a, hs[i].r, -hs[i].r[v], e))
+				}
+			}
+			continue
+		}
+		steps++
+		var pos, neg, rest []hrow
+		for _, h := range hs {
+			switch {
+			case h.r[v] > 0:
+				pos = append(pos, h)
+			case h.r[v] < 0:
+				neg = append(neg, h)
+			default:
+				rest = append(rest, h)
+			}
+		}
+		for _, p := range pos {
+			for _, q := range neg {
+				hist := p.hist | q.hist
+				if track && bits.OnesCount64(hist) > steps+1 {
+					continue
+				}
+				r := normIneq(combine(-q.r[v], p.r, p.r[v], q.r))
+				rest = append(rest, hrow{r: r, hist: hist})
+			}
+		}
+		hs = dedup(rest)
+		for _, h := range hs {
+			if h.r.isConst() && h.r[0] < 0 {
+				return nil, true
+			}
+		}
+	}
+	out := &system{n: s.n}
+	for _, e := range eqs {
+		e, ok := normEq(e)
+		if !ok {
+			return nil, true
+		}
+		if e.isConst() {
+			continue
+		}
+		out.eq = append(out.eq, e)
+	}
+	for _, h := range hs {
+		if h.r.isConst() {
+			if h.r[0] < 0 {
+				return nil, true
+			}
+			continue
+		}
+		out.ineq = append(out.ineq, h.r)
+	}
+	return out, false
+}
+
+// dedup keeps, of inequalities with the same variable part, the tightest.
+func dedup(hs []hrow) []hrow {
+	out := hs[:0:0]
+	idx := map[string]int{}
+	for _, h := range hs {
+		key := keyOf(h.r[1:])
+		if i, ok := idx[key]; ok {
+			if h.r[0] < out[i].r[0] {
+				out[i] = h
+			}
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, h)
+	}
+	return out
+}
+
+func keyOf(r row) string {
+	b := make([]byte, 0, len(r)*3)
+	for _, v := range r {
+		for v >= 0x80 || v <= -0x80 {
+			b = append(b, byte(v)|0x80)
+			v >>= 7
+		}
+		b = append(b, byte(v&0x7f), ',')
+	}
+	return string(b)
+}
+
+// isEmpty reports whether s has no rational point (integer-tightened).
+func (s *system) isEmpty() bool {
+	cols := make([]int, s.n)
+	for i := range cols {
+		cols[i] = i + 1
+	}
+	_, empty := s.eliminateMany(cols)
+	return empty
+}
+
+// implies reports whether every point of s satisfies r >= 0 (or r == 0 when
+// eq is set), proved by the emptiness of s and the integer negation.
+func (s *system) implies(r row, eq bool) bool {
+	if eq {
+		return s.implies(r, false) && s.implies(combine(-1, r, 0, r), false)
+	}
+	t := s.clone()
+	neg := combine(-1, r, 0, r)
+	neg[0] = add(neg[0], -1) // r <= -1
+	t.ineq = append(t.ineq, neg)
+	return t.isEmpty()
+}
+
+// removeRedundant drops inequalities implied by ctx and the other rows of
+// s and turns pairs of opposite inequalities into equalities.
+func (s *system) removeRedundant(ctx *system) *system {
+	out := &system{n: s.n, eq: s.eq}
+	// Opposite pairs become equalities.
+	ineq := append([]row(nil), s.ineq...)
+	used := make([]bool, len(ineq))
+	for i := range ineq {
+		for j := i + 1; j < len(ineq) && !used[i]; j++ {
+			if used[j] {
+				continue
+			}
+			sum := combine(1, ineq[i], 1, ineq[j])
+			if sum.isConst() && sum[0] == 0 {
+				out.eq = append(out.eq, ineq[i])
+				used[i], used[j] = true, true
+			}
+		}
+	}
+	var rest []row
+	for i, r := range ineq {
+		if !used[i] {
+			rest = append(rest, r)
+		}
+	}
+	for i := 0; i < len(rest); i++ {
+		others := &system{n: s.n, eq: out.eq}
+		others.ineq = append(others.ineq, rest[:i]...)
+		others.ineq = append(others.ineq, rest[i+1:]...)
+		if ctx != nil {
+			others = others.and(ctx)
+		}
+		if others.implies(rest[i], false) {
+			rest = append(rest[:i], rest[i+1:]...)
+			i--
+		}
+	}
+	out.ineq = rest
+	return out
+}

@@ -1,0 +1,207 @@
+package codegen
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"hextile/frontend"
+	"hextile/poly"
+	"hextile/schedule"
+)
+
+// The compilation pipeline as one list of named stages. Each stage fills
+// its part of a Compilation and can print it (hextile compile --dump=NAME).
+
+// Request says what to compile and how.
+type Request struct {
+	File     string
+	Frontend frontend.Options
+	Tile     schedule.Kind
+	Sizes    []int64
+	Gen      Options
+}
+
+// Compilation is the state the stages build, one entry per scop.
+type Compilation struct {
+	Req   Request
+	Prog  *frontend.Program
+	Scops []*ScopState
+}
+
+// ScopState is one scop through the pipeline.
+type ScopState struct {
+	Scop  *frontend.Scop
+	Deps  *frontend.Deps
+	Sched *schedule.Schedule
+	Code  *ScopCode
+}
+
+// Stage is one step of the pipeline.
+type Stage struct {
+	Name string
+	Run  func(c *Compilation) error
+	Dump func(c *Compilation, w io.Writer)
+}
+
+// Stages is the pipeline, in order.
+var Stages = []Stage{
+	{Name: "scop", Run: stageParse, Dump: dumpScop},
+	{Name: "deps", Run: stageDeps, Dump: dumpDeps},
+	{Name: "schedule", Run: stageSchedule, Dump: dumpSchedule},
+	{Name: "ast", Run: stageAST, Dump: dumpAST},
+}
+
+// StageNames lists the dumpable stages.
+func StageNames() []string {
+	var out []string
+	for _, s := range Stages {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// Run runs the stages in order, dumping those named in dump to w after they
+// run; it stops after the last stage named in stopAfter ("" runs all).
+func Run(req Request, dump map[string]bool, w io.Writer) (*Compilation, error) {
+	c := &Compilation{Req: req}
+	for _, s := range Stages {
+		if err := s.Run(c); err != nil {
+			return c, err
+		}
+		if dump[s.Name] && w != nil {
+			s.Dump(c, w)
+		}
+	}
+	return c, nil
+}
+
+func stageParse(c *Compilation) error {
+	prog, err := frontend.ParseFile(c.Req.File, c.Req.Frontend)
+	if err != nil {
+		return err
+	}
+	if len(prog.Scops) == 0 {
+		return fmt.Errorf("%s: no scop found (mark one with #pragma scop)", c.Req.File)
+	}
+	c.Prog = prog
+	for _, s := range prog.Scops {
+		c.Scops = append(c.Scops, &ScopState{Scop: s})
+	}
+	return nil
+}
+
+func stageDeps(c *Compilation) error {
+	for _, s := range c.Scops {
+		d, err := frontend.ComputeDeps(s.Scop)
+		if err != nil {
+			return err
+		}
+		s.Deps = d
+	}
+	return nil
+}
+
+func stageSchedule(c *Compilation) error {
+	for _, s := range c.Scops {
+		sc, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: c.Req.Sizes})
+		if err != nil {
+			return fmt.Errorf("%s: %v", posString(s.Scop.Pos), err)
+		}
+		s.Sched = sc
+	}
+	return nil
+}
+
+func stageAST(c *Compilation) error {
+	opts := c.Req.Gen
+	if opts.Prefix == "" {
+		opts.Prefix = CounterPrefix(c.Prog.Source)
+	}
+	for _, s := range c.Scops {
+		a, err := Generate(s.Scop, s.Sched, opts)
+		if err != nil {
+			return err
+		}
+		// The original schedule, for counting instances in the harness.
+		orig, err := Generate(s.Scop, OriginalSchedule(s.Scop), Options{Prefix: opts.Prefix})
+		if err != nil {
+			orig = nil
+		}
+		note := fmt.Sprintf("%s tiling", s.Sched.Kind)
+		if len(s.Sched.Sizes) > 0 {
+			var sz []string
+			for _, v := range s.Sched.Sizes {
+				sz = append(sz, fmt.Sprint(v))
+			}
+			note += " with sizes " + strings.Join(sz, ",")
+		}
+		s.Code = &ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
+	}
+	return nil
+}
+
+// OriginalSchedule is the scop's textual schedule (the union of the
+// statements' 2d+1 maps) as a Schedule with all dimensions sequential.
+func OriginalSchedule(s *frontend.Scop) *schedule.Schedule {
+	var m poly.Map
+	n := 0
+	for i, st := range s.Stmts {
+		if i == 0 {
+			m = st.Schedule
+		} else {
+			m = m.Union(st.Schedule)
+		}
+		for _, b := range st.Schedule.Basics {
+			n = b.Out.Arity()
+		}
+	}
+	dims := make([]schedule.Dim, n)
+	for i := range dims {
+		dims[i] = schedule.Dim{Name: fmt.Sprintf("o%d", i), Role: schedule.RoleTileTime}
+	}
+	return &schedule.Schedule{Kind: "original", Map: m, Dims: dims}
+}
+
+// Codes returns the generated code of every scop.
+func (c *Compilation) Codes() []*ScopCode {
+	var out []*ScopCode
+	for _, s := range c.Scops {
+		out = append(out, s.Code)
+	}
+	return out
+}
+
+func dumpScop(c *Compilation, w io.Writer) {
+	for _, s := range c.Scops {
+		fmt.Fprintf(w, "# scop %s (function %s)\n%s\n", posString(s.Scop.Pos), s.Scop.Func, s.Scop.String())
+	}
+}
+
+func dumpDeps(c *Compilation, w io.Writer) {
+	for _, s := range c.Scops {
+		fmt.Fprintf(w, "# dependences of scop %s\n%s\n", posString(s.Scop.Pos), s.Deps.String())
+	}
+}
+
+func dumpSchedule(c *Compilation, w io.Writer) {
+	for _, s := range c.Scops {
+		fmt.Fprintf(w, "# %s schedule of scop %s, sizes %v\n%s\n", s.Sched.Kind, posString(s.Scop.Pos), s.Sched.Sizes, s.Sched.Map.String())
+		var ds []string
+		for i, d := range s.Sched.Dims {
+			par := ""
+			if d.Parallel {
+				par = " parallel"
+			}
+			ds = append(ds, fmt.Sprintf("  %d %s%s", i, d.Name, par))
+		}
+		fmt.Fprintf(w, "# dimensions\n%s\n", strings.Join(ds, "\n"))
+	}
+}
+
+func dumpAST(c *Compilation, w io.Writer) {
+	for _, s := range c.Scops {
+		fmt.Fprintf(w, "# AST of scop %s (%s)\n", posString(s.Scop.Pos), s.Code.Note)
+		fmt.Fprint(w, (&Printer{Comments: true}).Print(s.Code.AST.Root, 0))
+	}
+}
