@@ -71,7 +71,10 @@ type omega struct {
 	dead        []bool
 	nz          []int   // nonzeroCols
 	lows, ups   [][]Int // fourierMotzkin
-	modHats     int     // mod-hat steps taken: past a bound, use Euclid steps
+	lo, hi      []Int   // pruneByBounds
+	hasLo       []bool
+	hasHi       []bool
+	modHats     int // mod-hat steps taken: past a bound, use Euclid steps
 }
 
 // newOmega builds a problem from the rows of c with the given column kinds
@@ -199,12 +202,7 @@ func (p *omega) solve(emit func(*omega) bool, decide bool) bool {
 				return false
 			}
 		}
-		for _, s := range p.splinters(z) {
-			if s.solve(emit, decide) {
-				return true
-			}
-		}
-		return false
+		return p.forSplinters(z, func(s *omega) bool { return s.solve(emit, decide) })
 	}
 }
 

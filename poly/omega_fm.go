@@ -197,11 +197,13 @@ func (p *omega) splinterPlan(z int) (n Int, lower bool) {
 // to m.
 func splinterMax(m, c Int) Int { return m.Mul(c).Sub(m).Sub(c).FloorDiv(m) }
 
-// splinters returns the problems p ∧ (r = i), r >= 0 a bound of z on the
+// forSplinters enumerates the problems p ∧ (r = i), r >= 0 a bound of z on the
 // side chosen by splinterPlan, 0 <= i <= splinterMax (for a lower bound
 // b·z + β >= 0 this is b·z + β = i; for an upper bound α - a·z >= 0 it is
 // α - a·z = i).
-func (p *omega) splinters(z int) []*omega {
+// Each is built, passed to f and dropped in turn; a true return of f stops
+// the enumeration and forSplinters returns true.
+func (p *omega) forSplinters(z int, f func(q *omega) bool) bool {
 	_, lower := p.splinterPlan(z)
 	var amax, bmax Int
 	for _, r := range p.ineq {
@@ -212,7 +214,6 @@ func (p *omega) splinters(z int) []*omega {
 			amax = Max(amax, r[z].Neg())
 		}
 	}
-	var out []*omega
 	for _, l := range p.ineq {
 		var imax Int
 		switch {
@@ -228,8 +229,10 @@ func (p *omega) splinters(z int) []*omega {
 			e := q.copyRow(l)
 			e[0] = e[0].Sub(i)
 			q.eq = append(q.eq, e)
-			out = append(out, q)
+			if f(q) {
+				return true
+			}
 		}
 	}
-	return out
+	return false
 }

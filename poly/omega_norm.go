@@ -143,6 +143,9 @@ func (p *omega) normalize() bool {
 		}
 	}
 	p.ineq = p.ineq[:k]
+	if !p.pruneByBounds() {
+		return false
+	}
 	for {
 		merged, ok := p.dedup()
 		if !ok {
@@ -158,7 +161,9 @@ func (p *omega) normalize() bool {
 // inequality or an equality, and merges opposite inequalities whose
 // constants sum to zero into an equality. Rows must be normalised. It
 // returns ok=false on a contradiction and merged=true when it made an
-// equality (another pass may then remove more).
+// equality (another pass may then remove more). Rows are matched through a
+// hash of their coefficients (bucketed when there are many rows, so that
+// the large row sets that Fourier-Motzkin produces cost O(n) here).
 func (p *omega) dedup() (merged, ok bool) {
 	ne, ni := len(p.eq), len(p.ineq)
 	n := ne + ni
@@ -171,9 +176,7 @@ func (p *omega) dedup() (merged, ok bool) {
 		p.dead = make([]bool, n)
 	}
 	h, nh, dead := p.hash[:n], p.nhash[:n], p.dead[:n]
-	for i := range dead {
-		dead[i] = false
-	}
+	clear(dead)
 	row := func(i int) []Int {
 		if i < ne {
 			return p.eq[i]
@@ -183,18 +186,50 @@ func (p *omega) dedup() (merged, ok bool) {
 	for i := 0; i < n; i++ {
 		h[i], nh[i] = omHash(row(i))
 	}
+	// matches calls f with the rows j (ascending) whose hash is hv, until f
+	// returns true.
+	var buckets map[uint64][]int32
+	if n > 48 {
+		buckets = make(map[uint64][]int32, n)
+		for i := 0; i < n; i++ {
+			buckets[h[i]] = append(buckets[h[i]], int32(i))
+		}
+	}
+	matches := func(hv uint64, f func(j int) bool) {
+		if buckets != nil {
+			for _, j := range buckets[hv] {
+				if f(int(j)) {
+					return
+				}
+			}
+			return
+		}
+		for j := 0; j < n; j++ {
+			if h[j] == hv && f(j) {
+				return
+			}
+		}
+	}
+	contra := false
 	// Equalities are sign-normalised: duplicates have equal coefficients.
 	for i := 0; i < ne; i++ {
 		if dead[i] {
 			continue
 		}
-		for j := i + 1; j < ne; j++ {
-			if !dead[j] && h[i] == h[j] && sameCoefs(p.eq[i], p.eq[j], false) {
-				if !p.eq[i][0].Eq(p.eq[j][0]) {
-					return false, false
-				}
-				dead[j] = true
+		e := p.eq[i]
+		matches(h[i], func(j int) bool {
+			if j <= i || j >= ne || dead[j] || !sameCoefs(e, p.eq[j], false) {
+				return false
 			}
+			if !e[0].Eq(p.eq[j][0]) {
+				contra = true
+				return true
+			}
+			dead[j] = true
+			return false
+		})
+		if contra {
+			return false, false
 		}
 	}
 	var newEq [][]Int
@@ -203,51 +238,68 @@ func (p *omega) dedup() (merged, ok bool) {
 			continue
 		}
 		r := row(i)
-		// Against the equalities: a·x + c = 0 and a·x + d >= 0 needs d >= c.
-		for j := 0; j < ne; j++ {
-			if dead[j] {
-				continue
+		// Against the equalities: a·x + c = 0 and a·x + d >= 0 needs d >= c;
+		// a·x + c = 0 and -a·x + d >= 0 needs c + d >= 0.
+		implied := false
+		for _, neg := range [2]bool{false, true} {
+			hv := h[i]
+			if neg {
+				hv = nh[i]
 			}
-			e := p.eq[j]
-			if h[i] == h[j] && sameCoefs(r, e, false) {
-				if r[0].Cmp(e[0]) < 0 {
-					return false, false
+			matches(hv, func(j int) bool {
+				if j >= ne || dead[j] || !sameCoefs(r, p.eq[j], neg) {
+					return false
 				}
-				dead[i] = true
-				break
-			}
-			if nh[i] == h[j] && sameCoefs(r, e, true) {
-				if r[0].Add(e[0]).Sign() < 0 {
-					return false, false
+				var slack Int
+				if neg {
+					slack = r[0].Add(p.eq[j][0])
+				} else {
+					slack = r[0].Sub(p.eq[j][0])
 				}
-				dead[i] = true
-				break
-			}
+				if slack.Sign() < 0 {
+					contra = true
+				}
+				implied = true
+				return true
+			})
 		}
-		if dead[i] {
+		if contra {
+			return false, false
+		}
+		if implied {
+			dead[i] = true
 			continue
 		}
-		for j := i + 1; j < n; j++ {
-			if dead[j] {
-				continue
+		// parallel inequalities: keep the tightest in r
+		matches(h[i], func(j int) bool {
+			if j <= i || dead[j] || !sameCoefs(r, row(j), false) {
+				return false
 			}
-			s := row(j)
-			if h[i] == h[j] && sameCoefs(r, s, false) {
-				if s[0].Cmp(r[0]) < 0 {
-					r[0] = s[0]
-				}
-				dead[j] = true
-			} else if nh[i] == h[j] && sameCoefs(r, s, true) {
-				sum := r[0].Add(s[0])
-				if sum.Sign() < 0 {
-					return false, false
-				}
-				if sum.IsZero() {
-					newEq = append(newEq, r)
-					dead[i], dead[j] = true, true
-					break
-				}
+			if s := row(j); s[0].Cmp(r[0]) < 0 {
+				r[0] = s[0]
 			}
+			dead[j] = true
+			return false
+		})
+		// opposite inequalities
+		matches(nh[i], func(j int) bool {
+			if j <= i || dead[j] || !sameCoefs(r, row(j), true) {
+				return false
+			}
+			sum := r[0].Add(row(j)[0])
+			if sum.Sign() < 0 {
+				contra = true
+				return true
+			}
+			if sum.IsZero() {
+				newEq = append(newEq, r)
+				dead[i], dead[j] = true, true
+				return true
+			}
+			return false
+		})
+		if contra {
+			return false, false
 		}
 	}
 	k := 0
@@ -265,6 +317,7 @@ func (p *omega) dedup() (merged, ok bool) {
 			k++
 		}
 	}
+	clear(p.ineq[k:])
 	p.ineq = p.ineq[:k]
 	for _, r := range newEq {
 		normEq(r) // a normalised inequality is a normalised equality up to sign

@@ -1,0 +1,137 @@
+package poly
+
+// Bound-based pruning of an omega problem. The single-variable inequalities
+// give every variable an interval [lo_j, hi_j] (either end may be missing).
+// Interval arithmetic then bounds every other row over that box: an
+// inequality whose minimum over the box is >= 0 is implied by the
+// single-variable rows and is dropped, and a row that cannot be satisfied in
+// the box (an inequality with maximum < 0, an equality whose range misses
+// 0) proves the problem empty.
+//
+// Fourier-Motzkin produces many rows that are redundant in this sense; on
+// boxed problems (loop bounds) removing them keeps the row count from
+// growing with every elimination.
+//
+// Example: with 0 <= x <= 3 and 0 <= y <= 3, x + y + 1 >= 0 is dropped (its
+// minimum is 1), and x + y - 7 >= 0 proves emptiness (its maximum is -1).
+
+// pruneByBounds applies the pruning above. It returns false when the
+// problem is proven empty.
+func (p *omega) pruneByBounds() bool {
+	w := p.w
+	if cap(p.lo) < w {
+		p.lo = make([]Int, w)
+		p.hi = make([]Int, w)
+		p.hasLo = make([]bool, w)
+		p.hasHi = make([]bool, w)
+	}
+	lo, hi, hasLo, hasHi := p.lo[:w], p.hi[:w], p.hasLo[:w], p.hasHi[:w]
+	clear(hasLo)
+	clear(hasHi)
+	multi := 0
+	for _, r := range p.ineq {
+		j := singleVar(r)
+		if j < 0 {
+			multi++
+			continue
+		}
+		// normalised: r = ±x_j + c
+		if r[j].Sign() > 0 {
+			v := r[0].Neg()
+			if !hasLo[j] || v.Cmp(lo[j]) > 0 {
+				lo[j], hasLo[j] = v, true
+			}
+		} else {
+			v := r[0]
+			if !hasHi[j] || v.Cmp(hi[j]) < 0 {
+				hi[j], hasHi[j] = v, true
+			}
+		}
+	}
+	for j := 1; j < w; j++ {
+		if hasLo[j] && hasHi[j] && lo[j].Cmp(hi[j]) > 0 {
+			return false
+		}
+	}
+	for _, r := range p.eq {
+		min, max, okMin, okMax := p.rowRange(r)
+		if (okMin && min.Sign() > 0) || (okMax && max.Sign() < 0) {
+			return false
+		}
+	}
+	if multi == 0 {
+		return true
+	}
+	k := 0
+	for _, r := range p.ineq {
+		if singleVar(r) < 0 {
+			min, max, okMin, okMax := p.rowRange(r)
+			if okMax && max.Sign() < 0 {
+				return false
+			}
+			if okMin && min.Sign() >= 0 {
+				continue // implied by the bounds
+			}
+		}
+		p.ineq[k] = r
+		k++
+	}
+	clear(p.ineq[k:])
+	p.ineq = p.ineq[:k]
+	return true
+}
+
+// singleVar returns the only variable column of r with a nonzero
+// coefficient, or -1 when there are none or several; a single-variable
+// row is assumed normalised (coefficient ±1).
+func singleVar(r []Int) int {
+	j := -1
+	for t := 1; t < len(r); t++ {
+		if !r[t].IsZero() {
+			if j >= 0 {
+				return -1
+			}
+			j = t
+		}
+	}
+	return j
+}
+
+// rowRange bounds r·(1, x) over the box of p.lo/p.hi; ok* is false where
+// a needed bound is missing.
+func (p *omega) rowRange(r []Int) (min, max Int, okMin, okMax bool) {
+	min, max = r[0], r[0]
+	okMin, okMax = true, true
+	for t := 1; t < len(r) && (okMin || okMax); t++ {
+		a := r[t]
+		if a.IsZero() {
+			continue
+		}
+		var forMin, forMax bool // use lo for min (a > 0) / for max (a < 0)
+		if a.Sign() > 0 {
+			forMin, forMax = true, false
+		} else {
+			forMin, forMax = false, true
+		}
+		_ = forMax
+		if okMin {
+			if forMin && p.hasLo[t] {
+				min = min.Add(a.Mul(p.lo[t]))
+			} else if !forMin && p.hasHi[t] {
+				min = min.Add(a.Mul(p.hi[t]))
+			} else {
+				okMin = false
+			}
+		}
+		if okMax {
+			if forMin && p.hasHi[t] {
+				max = max.Add(a.Mul(p.hi[t]))
+			} else if !forMin && p.hasLo[t] {
+				max = max.Add(a.Mul(p.lo[t]))
+			} else {
+				okMax = false
+			}
+		}
+	}
+	return
+}
