@@ -175,6 +175,19 @@ func TestConjEliminateTable(t *testing.T) {
 	if d := omSameSet(got, want); d != "" {
 		t.Errorf("worked example: %s: %v", d, omPieces(ds))
 	}
+	// integer division is eliminated exactly, without splinters:
+	// { [t, T] : 4T <= t <= 4T + 3 } projects onto every t.
+	c = omCj(2, 0, nil, [][]int64{{0, 1, -4}, {3, -1, 4}})
+	ds = c.Eliminate(2)
+	if len(ds) != 1 || len(ds[0].Eq)+len(ds[0].Ineq) != 0 || ds[0].NExist != 0 {
+		t.Errorf("floor division: want the universe, got %s", omPieces(ds))
+	}
+	// ... and as an existential with a bound: { [t] : exists e : 4e <= t <= 4e+3, 0 <= e <= 2 }
+	c = omCj(1, 1, nil, [][]int64{{0, 1, -4}, {3, -1, 4}, {0, 0, 1}, {2, 0, -1}})
+	ds = c.ElimExistentials()
+	if len(ds) != 1 || ds[0].NExist != 0 || omStr(ds[0]) != "NVar=1 NExist=0 Eq=[] Ineq=[[11 -1] [0 1]]" {
+		t.Errorf("floor division with bounds: want 0 <= t <= 11, got %s", omPieces(ds))
+	}
 	// unbounded: { [x, y] : y >= 0 and x = 3y + 1 } eliminate y -> x >= 1, x = 1 mod 3
 	c = omCj(2, 0, [][]int64{{1, -1, 3}}, [][]int64{{0, 0, 1}})
 	ds = c.Eliminate(2)

@@ -8,6 +8,9 @@ package poly
 // "real shadow"). Over the integers that is exact when a = 1 for every upper
 // bound or b = 1 for every lower bound, since then the interval of z,
 // [ceil(-β/b), floor(α/a)], is nonempty exactly when the rational one is.
+// It is also exact when every pair without a unit coefficient has a real
+// shadow that is a constant at least (a-1)(b-1) (pairsExact: integer
+// division, as in h·e <= t <= h·e + h - 1).
 // Otherwise Pugh's "dark shadow" asks that every pair leave room for an
 // integer,
 //
@@ -18,10 +21,10 @@ package poly
 // largest upper-bound coefficient, every integer point not in the dark
 // shadow satisfies, for some lower bound and some 0 <= i <=
 // floor((a_max·b - a_max - b)/a_max), the equality b·z + β = i (a
-// "splinter"); symmetrically they lie close to an upper bound, and the side
-// giving fewer splinters is used. The projection is the union of the dark shadow and the
-// projections of the splinters (each an equality, eliminated exactly), so
-// the test stays exact. A variable bounded on one side only is dropped with
+// "splinter"); symmetrically they lie close to an upper bound, and the
+// side giving fewer splinters is used. The projection is the union of the
+// dark shadow and the projections of the splinters (each an equality,
+// eliminated exactly), so the test stays exact. A variable bounded on one side only is dropped with
 // its rows.
 //
 // Example (exact): 1 <= i <= N-2 and i+1 <= N-2 project out i by pairing
@@ -67,7 +70,7 @@ func (p *omega) chooseVar() (z int, exact bool) {
 				p.kind[j] = colDead
 				continue
 			}
-			ex := lowUnit || upUnit
+			ex := lowUnit || upUnit || p.pairsExact(j)
 			cost := lo*up - lo - up
 			if best < 0 || (ex && !bestExact) || (ex == bestExact && cost < bestCost) {
 				best, bestExact, bestCost = j, ex, cost
@@ -98,6 +101,39 @@ func (p *omega) fewestSplinters() int {
 		}
 	}
 	return best
+}
+
+// pairsExact reports whether Fourier-Motzkin on z is exact because every
+// pair of a lower bound b·z + β >= 0 and an upper bound α - a·z >= 0 either
+// has a unit coefficient or gives a constant real-shadow row
+// a·β + b·α = k with k >= (a-1)(b-1): then the pair's dark-shadow row is
+// always true, so the dark shadow equals the real shadow. This is the case
+// of integer division: h·e <= t <= h·e + h - 1 gives k = h(h-1).
+func (p *omega) pairsExact(z int) bool {
+	for _, l := range p.ineq {
+		b := l[z]
+		if b.Sign() <= 0 || b.IsOne() {
+			continue
+		}
+		for _, u := range p.ineq {
+			if u[z].Sign() >= 0 {
+				continue
+			}
+			a := u[z].Neg()
+			if a.IsOne() {
+				continue
+			}
+			for t := 1; t < p.w; t++ {
+				if t != z && !l[t].Mul(a).Add(u[t].Mul(b)).IsZero() {
+					return false
+				}
+			}
+			if l[0].Mul(a).Add(u[0].Mul(b)).Cmp(darkSlack(a, b)) < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // dropRowsWith removes the inequalities that involve column j.
