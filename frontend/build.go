@@ -347,7 +347,7 @@ func (b *builder) affineIdent(e *cIdent, what string) lin {
 	if d, ok := b.defs[name]; ok && d.FuncLike {
 		b.fail(e.P, "function-like macro %s used without arguments", name)
 	}
-	b.fail(e.P, "undeclared identifier %s", name)
+	b.fail(e.P, "undeclared identifier %s%s", name, b.cppHint())
 	return lin{}
 }
 
@@ -802,7 +802,7 @@ func (b *builder) scalarAccess(id *cIdent, write bool) bool {
 	}
 	v, ok := b.rs.Vars[name]
 	if !ok {
-		b.fail(id.P, "undeclared identifier %s", name)
+		b.fail(id.P, "undeclared identifier %s%s", name, b.cppHint())
 	}
 	switch {
 	case len(v.Dims) > 0:
@@ -862,7 +862,7 @@ func (b *builder) array(id *cIdent) *Array {
 	}
 	v, ok := b.rs.Vars[id.Name]
 	if !ok {
-		b.fail(id.P, "undeclared array %s", id.Name)
+		b.fail(id.P, "undeclared array %s%s", id.Name, b.cppHint())
 	}
 	if v.Type.Ptr > 0 {
 		b.fail(id.P, "%s is a pointer: accesses through pointers may alias other arrays and are pointer arithmetic; declare it as an array (e.g. %s %s[N])", id.Name, v.Type.Base, id.Name)
@@ -1324,4 +1324,15 @@ func collectWritten(list []cStmt, w, counters map[string]bool) {
 	for _, s := range list {
 		stmt(s)
 	}
+}
+
+// cppHint suggests --cpp when the file defines function-like macros (which
+// only the system preprocessor expands).
+func (b *builder) cppHint() string {
+	for _, d := range b.defs {
+		if d.FuncLike {
+			return " (the file defines function-like macros or includes local headers: run with --cpp to expand them)"
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 )
 
 // Options control how a C file is read.
@@ -100,6 +101,10 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 		return nil, errs.Err()
 	}
 	defs := map[string]*define{}
+	if localInclude(toks, src) {
+		// Marker for hints: the file includes a local header.
+		defs["#include"] = &define{Name: "#include", FuncLike: true}
+	}
 	for i := range defList {
 		d := &defList[i]
 		defs[d.Name] = d
@@ -142,6 +147,10 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 		if d.FuncLike {
 			continue
 		}
+		if cpp && (strings.HasPrefix(name, "__") || strings.HasPrefix(d.Pos.File, "<built-in>") ||
+			strings.HasPrefix(d.Pos.File, "/usr/")) {
+			continue // predefined and system macros
+		}
 		if v, ok := defineValue(d); ok {
 			intDefs[name] = v
 		}
@@ -179,4 +188,15 @@ func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (
 		return nil, b.errs
 	}
 	return sc, nil
+}
+
+// localInclude reports whether the source has an #include "..." line.
+func localInclude(_ []token, src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "#") && strings.Contains(l, "include") && strings.Contains(l, "\"") {
+			return true
+		}
+	}
+	return false
 }
