@@ -11,7 +11,9 @@ package poly
 //
 // Also, an existential bounded on one side only (occurring in no equality
 // and in inequalities of a single sign) is dropped with those rows, which
-// is exact over the integers.
+// is exact over the integers; an inequality implied by the single-variable
+// bounds through interval arithmetic is dropped, and a row that the bounds
+// make unsatisfiable reports empty (omega_bounds.go).
 //
 // Layout: the NVar visible columns are kept as they are; the surviving
 // existentials keep their relative order and are renumbered densely, so
