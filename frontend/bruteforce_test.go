@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -215,8 +216,28 @@ func TestDepsBruteForceTestdata(t *testing.T) {
 // builder's constructs: conditions, strides, min/max bounds, divisions,
 // scalars, imperfect and triangular nests, several writers of one array.
 func TestDepsBruteForceConstructs(t *testing.T) {
-	tests := []struct{ name, src string }{
-		{"if_else", `#define N 10
+	for _, tc := range constructCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(tc.name+".c", []byte(tc.src), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBrute(t, p.Scops[0])
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var constructCases = []struct{ name, src string }{
+	{"if_else", `#define N 10
 float A[N]; float B[N];
 void f(void) {
 #pragma scop
@@ -227,7 +248,7 @@ for (int i = 0; i < N; i++) {
 }
 #pragma endscop
 }`},
-		{"stride_minmax", `#define N 12
+	{"stride_minmax", `#define N 12
 #define M 9
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 float A[N + 2];
@@ -241,7 +262,7 @@ for (int t = 0; t < 3; t++)
   }
 #pragma endscop
 }`},
-		{"scalars_imperfect", `#define N 8
+	{"scalars_imperfect", `#define N 8
 double A[N][N]; double s;
 void f(void) {
 #pragma scop
@@ -255,14 +276,14 @@ for (int i = 0; i < N; i++) {
 }
 #pragma endscop
 }`},
-		{"params_vla", `void f(int n, int m, float A[n][m]) {
+	{"params_vla", `void f(int n, int m, float A[n][m]) {
 #pragma scop
 for (int i = 1; i < n; i++)
   for (int j = max(1, i - 2); j < min(m, i + 3); j++)
     A[i][j] = A[i - 1][j - 1] * 0.5f + A[(i + 1) / 2][j];
 #pragma endscop
 }`},
-		{"two_writers", `#define N 9
+	{"two_writers", `#define N 9
 float A[N];
 void f(void) {
 #pragma scop
@@ -274,16 +295,6 @@ for (int t = 0; t < 4; t++) {
 }
 #pragma endscop
 }`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := Parse(tc.name+".c", []byte(tc.src), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkBrute(t, p.Scops[0])
-		})
-	}
 }
 
 // TestBruteForceDetectsWrongRelations makes sure the brute-force check can
