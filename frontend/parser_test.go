@@ -1,0 +1,155 @@
+package frontend
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLexPositionsAndDirectives(t *testing.T) {
+	src := "#define N 8 /* size */\n#define F(x) ((x)+1)\n#if N > 4 && defined(F)\nint a; // kept\n#else\nint b;\n#endif\n#ifdef NOPE\nint c;\n#elif 1\nint d\\\n;\n#endif\n# 40 \"orig.c\"\nfloat e;\n"
+	toks, defs, errs := lex("x.c", []byte(src), map[string]string{"M": "3"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	for _, tk := range toks {
+		got = append(got, tk.Text+"@"+tk.Pos.String())
+	}
+	want := []string{"int@x.c:4:1", "a@x.c:4:5", ";@x.c:4:6", "int@x.c:11:1", "d@x.c:11:5", ";@x.c:12:1",
+		"float@orig.c:40:1", "e@orig.c:40:7", ";@orig.c:40:8", "@orig.c:41:1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tokens (-want +got):\n%s", diff)
+	}
+	names := map[string]bool{}
+	for _, d := range defs {
+		names[d.Name] = d.FuncLike
+	}
+	if diff := cmp.Diff(map[string]bool{"M": false, "N": false, "F": true}, names); diff != "" {
+		t.Errorf("defines (-want +got):\n%s", diff)
+	}
+}
+
+func TestLexErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"int a; /* open", "x.c:1:8: error: unterminated comment"},
+		{"char *s = \"abc\n;", "x.c:1:11: error: unterminated string literal"},
+		{"#if FOO(\nint a;\n#endif\n", "x.c:1:1: error: cannot evaluate this #if expression"},
+		{"#if 1\nint a;\n", "missing #endif"},
+		{"int a @ b;", "x.c:1:7: error: unexpected character \"@\""},
+	} {
+		_, err := Parse("x.c", []byte(tc.src), Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// A file without pragmas: every function body that forms a static control
+// part is a scop; others (main with printf here) are skipped.
+func TestFunctionBodiesWithoutPragmas(t *testing.T) {
+	src := `#include <stdio.h>
+void kernel(int n, double A[n]) {
+  for (int i = 1; i < n; i++)
+    A[i] = A[i - 1] * 0.5;
+}
+int main(void) {
+  double A[10];
+  kernel(10, A);
+  printf("%f\n", A[9]);
+  return 0;
+}
+`
+	p, err := Parse("k.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Scops) != 1 || p.Scops[0].Func != "kernel" {
+		t.Fatalf("scops %v", p.Scops)
+	}
+	sc := p.Scops[0]
+	region := string(p.Source[sc.Start:sc.End])
+	if !strings.HasPrefix(strings.TrimSpace(region), "for (int i = 1") || !strings.HasSuffix(strings.TrimSpace(region), "* 0.5;") {
+		t.Errorf("region %q", region)
+	}
+	if diff := cmp.Diff([]string{"n"}, sc.Params); diff != "" {
+		t.Errorf("params: %s", diff)
+	}
+	if got := sc.Context.String(); got != "[n] -> { : n >= 2 }" {
+		t.Errorf("context %s", got)
+	}
+	if sc.Arrays[0].Declaration() != "double A[n]" || sc.Arrays[0].Global {
+		t.Errorf("array %s global=%v", sc.Arrays[0].Declaration(), sc.Arrays[0].Global)
+	}
+	// No function forms a scop: the refusals are reported.
+	_, err = Parse("m.c", []byte("int main(void) { while (1) ; }"), Options{})
+	if err == nil || !strings.Contains(err.Error(), "m.c:1:18: error: 'while' loop") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestSeveralScopsAndRegions(t *testing.T) {
+	src := "float A[8];\nvoid f(void) {\n#pragma scop\nfor (int i = 0; i < 8; i++) A[i] = 0.0f;\n#pragma endscop\n}\nvoid g(void) {\n  int x = 3;\n#pragma scop\nA[x] = 1.0f;\n#pragma endscop\n}\n"
+	p, err := Parse("s.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Scops) != 2 || p.Scops[0].Func != "f" || p.Scops[1].Func != "g" {
+		t.Fatalf("%d scops", len(p.Scops))
+	}
+	for _, sc := range p.Scops {
+		r := string(p.Source[sc.Start:sc.End])
+		if !strings.HasPrefix(r, "#pragma scop") || !strings.HasSuffix(r, "#pragma endscop") {
+			t.Errorf("region %q", r)
+		}
+	}
+	// g: a statement outside loops; x is a parameter (an int not written).
+	sc := p.Scops[1]
+	if got := sc.Stmts[0].Domain.String(); got != "[x] -> { S0[] }" {
+		t.Errorf("domain %s", got)
+	}
+	if got := sc.Stmts[0].Writes[0].Rel.String(); got != "[x] -> { S0[] -> A[x] }" {
+		t.Errorf("write %s", got)
+	}
+}
+
+func TestScalarsAndBodies(t *testing.T) {
+	src := `#define N 4
+double A[N]; double s; int k;
+void f(void) {
+#pragma scop
+for (int i = 0; i < N; i++) {
+  double u = A[i] * -2.0;
+  s += (double) k * u / sqrt(A[i] - (A[i] - 1.0));
+  A[i]++;
+}
+#pragma endscop
+}`
+	p, err := Parse("b.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scops[0]
+	var bodies []string
+	for _, st := range sc.Stmts {
+		bodies = append(bodies, st.Body.String())
+	}
+	want := []string{"u = A[i] * -2.0;", "s += (double)k * u / sqrt(A[i] - (A[i] - 1.0));", "A[i] += 1;"}
+	if diff := cmp.Diff(want, bodies); diff != "" {
+		t.Errorf("bodies (-want +got):\n%s", diff)
+	}
+	var decls []string
+	for _, a := range sc.Arrays {
+		decls = append(decls, a.Declaration())
+	}
+	if diff := cmp.Diff([]string{"double A[N]", "double u", "double s"}, decls); diff != "" {
+		t.Errorf("arrays (-want +got):\n%s", diff)
+	}
+	if !sc.Arrays[1].Local || sc.Arrays[2].Local {
+		t.Errorf("local flags wrong")
+	}
+	if got := sc.Stmts[1].Reads[0].Rel.String(); got != "[N] -> { S1[i] -> s[] : 0 <= i < N }" {
+		t.Errorf("scalar read %s", got)
+	}
+}
