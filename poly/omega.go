@@ -69,8 +69,10 @@ type omega struct {
 	// scratch, reused across normalisations
 	hash, nhash []uint64
 	dead        []bool
+	next, table []int32 // dedup's hash chains
 	nz          []int   // nonzeroCols
 	lows, ups   [][]Int // fourierMotzkin
+	single      []int32 // per inequality: its only variable or -1 (normalize)
 	lo, hi      []Int   // pruneByBounds
 	hasLo       []bool
 	hasHi       []bool

@@ -15,7 +15,8 @@ package poly
 // Example: with 0 <= x <= 3 and 0 <= y <= 3, x + y + 1 >= 0 is dropped (its
 // minimum is 1), and x + y - 7 >= 0 proves emptiness (its maximum is -1).
 
-// pruneByBounds applies the pruning above. It returns false when the
+// pruneByBounds applies the pruning above, with p.single[i] the single
+// variable of p.ineq[i] or -1 (set by normalize). It returns false when the
 // problem is proven empty.
 func (p *omega) pruneByBounds() bool {
 	w := p.w
@@ -28,13 +29,14 @@ func (p *omega) pruneByBounds() bool {
 	lo, hi, hasLo, hasHi := p.lo[:w], p.hi[:w], p.hasLo[:w], p.hasHi[:w]
 	clear(hasLo)
 	clear(hasHi)
-	multi := 0
-	for _, r := range p.ineq {
-		j := singleVar(r)
+	multi, nb := 0, 0
+	for i, r := range p.ineq {
+		j := int(p.single[i])
 		if j < 0 {
 			multi++
 			continue
 		}
+		nb++
 		// normalised: r = ±x_j + c
 		if r[j].Sign() > 0 {
 			v := r[0].Neg()
@@ -54,17 +56,20 @@ func (p *omega) pruneByBounds() bool {
 		}
 	}
 	for _, r := range p.eq {
+		if nb == 0 {
+			break
+		}
 		min, max, okMin, okMax := p.rowRange(r)
 		if (okMin && min.Sign() > 0) || (okMax && max.Sign() < 0) {
 			return false
 		}
 	}
-	if multi == 0 {
+	if multi == 0 || nb == 0 {
 		return true
 	}
 	k := 0
-	for _, r := range p.ineq {
-		if singleVar(r) < 0 {
+	for i, r := range p.ineq {
+		if p.single[i] < 0 {
 			min, max, okMin, okMax := p.rowRange(r)
 			if okMax && max.Sign() < 0 {
 				return false
@@ -81,22 +86,6 @@ func (p *omega) pruneByBounds() bool {
 	return true
 }
 
-// singleVar returns the only variable column of r with a nonzero
-// coefficient, or -1 when there are none or several; a single-variable
-// row is assumed normalised (coefficient ±1).
-func singleVar(r []Int) int {
-	j := -1
-	for t := 1; t < len(r); t++ {
-		if !r[t].IsZero() {
-			if j >= 0 {
-				return -1
-			}
-			j = t
-		}
-	}
-	return j
-}
-
 // rowRange bounds r·(1, x) over the box of p.lo/p.hi; ok* is false where
 // a needed bound is missing.
 func (p *omega) rowRange(r []Int) (min, max Int, okMin, okMax bool) {
@@ -107,27 +96,21 @@ func (p *omega) rowRange(r []Int) (min, max Int, okMin, okMax bool) {
 		if a.IsZero() {
 			continue
 		}
-		var forMin, forMax bool // use lo for min (a > 0) / for max (a < 0)
-		if a.Sign() > 0 {
-			forMin, forMax = true, false
-		} else {
-			forMin, forMax = false, true
+		// a > 0: the minimum uses lo, the maximum hi; a < 0: the reverse
+		minHas, minV, maxHas, maxV := p.hasLo[t], p.lo[t], p.hasHi[t], p.hi[t]
+		if a.Sign() < 0 {
+			minHas, minV, maxHas, maxV = maxHas, maxV, minHas, minV
 		}
-		_ = forMax
 		if okMin {
-			if forMin && p.hasLo[t] {
-				min = min.Add(a.Mul(p.lo[t]))
-			} else if !forMin && p.hasHi[t] {
-				min = min.Add(a.Mul(p.hi[t]))
+			if minHas {
+				min = min.Add(a.Mul(minV))
 			} else {
 				okMin = false
 			}
 		}
 		if okMax {
-			if forMin && p.hasHi[t] {
-				max = max.Add(a.Mul(p.hi[t]))
-			} else if !forMin && p.hasLo[t] {
-				max = max.Add(a.Mul(p.lo[t]))
+			if maxHas {
+				max = max.Add(a.Mul(maxV))
 			} else {
 				okMax = false
 			}

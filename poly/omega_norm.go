@@ -99,11 +99,32 @@ func normEq(r []Int) (keep, ok bool) {
 
 // normIneq divides the inequality r by the gcd of its coefficients,
 // flooring the constant. keep=false for a trivially true row, ok=false for a
-// false constant row.
-func normIneq(r []Int) (keep, ok bool) {
-	g := rowGcd(r)
-	if g.IsZero() {
-		return false, r[0].Sign() >= 0
+// false constant row. single is the column of the only nonzero coefficient
+// (then ±1 after division), or -1.
+func normIneq(r []Int) (keep, ok bool, single int) {
+	var g Int
+	single = -1
+	nnz := 0
+	for j := 1; j < len(r); j++ {
+		a := r[j]
+		if a.IsZero() {
+			continue
+		}
+		nnz++
+		single = j
+		if !g.IsOne() {
+			if g.IsZero() {
+				g = a.Abs()
+			} else {
+				g = Gcd(g, a)
+			}
+		}
+	}
+	if nnz == 0 {
+		return false, r[0].Sign() >= 0, -1
+	}
+	if nnz > 1 {
+		single = -1
 	}
 	if !g.IsOne() {
 		r[0] = r[0].FloorDiv(g)
@@ -113,7 +134,7 @@ func normIneq(r []Int) (keep, ok bool) {
 			}
 		}
 	}
-	return true, true
+	return true, true, single
 }
 
 // normalize normalises every row of p (see the file comment). It returns
@@ -132,13 +153,15 @@ func (p *omega) normalize() bool {
 	}
 	p.eq = p.eq[:k]
 	k = 0
+	p.single = p.single[:0]
 	for _, r := range p.ineq {
-		keep, ok := normIneq(r)
+		keep, ok, single := normIneq(r)
 		if !ok {
 			return false
 		}
 		if keep {
 			p.ineq[k] = r
+			p.single = append(p.single, int32(single))
 			k++
 		}
 	}
@@ -162,74 +185,60 @@ func (p *omega) normalize() bool {
 // constants sum to zero into an equality. Rows must be normalised. It
 // returns ok=false on a contradiction and merged=true when it made an
 // equality (another pass may then remove more). Rows are matched through a
-// hash of their coefficients (bucketed when there are many rows, so that
-// the large row sets that Fourier-Motzkin produces cost O(n) here).
+// hash of their coefficients in a chained hash table held in scratch
+// buffers, so a pass costs O(n) expected time and no allocation.
 func (p *omega) dedup() (merged, ok bool) {
 	ne, ni := len(p.eq), len(p.ineq)
 	n := ne + ni
 	if n < 2 {
 		return false, true
 	}
-	if cap(p.hash) < n {
-		p.hash = make([]uint64, n)
-		p.nhash = make([]uint64, n)
-		p.dead = make([]bool, n)
+	size := 4
+	for size < 2*n {
+		size <<= 1
 	}
-	h, nh, dead := p.hash[:n], p.nhash[:n], p.dead[:n]
+	if cap(p.hash) < n {
+		p.hash = make([]uint64, 2*n)
+		p.nhash = make([]uint64, 2*n)
+		p.dead = make([]bool, 2*n)
+		p.next = make([]int32, 2*n)
+	}
+	if cap(p.table) < size {
+		p.table = make([]int32, size)
+	}
+	h, nh, dead, next, table := p.hash[:n], p.nhash[:n], p.dead[:n], p.next[:n], p.table[:size]
 	clear(dead)
+	clear(table)
+	mask := uint64(size - 1)
 	row := func(i int) []Int {
 		if i < ne {
 			return p.eq[i]
 		}
 		return p.ineq[i-ne]
 	}
-	for i := 0; i < n; i++ {
+	for i := n - 1; i >= 0; i-- {
 		h[i], nh[i] = omHash(row(i))
+		slot := h[i] & mask
+		next[i] = table[slot]
+		table[slot] = int32(i + 1)
 	}
-	// matches calls f with the rows j (ascending) whose hash is hv, until f
-	// returns true.
-	var buckets map[uint64][]int32
-	if n > 48 {
-		buckets = make(map[uint64][]int32, n)
-		for i := 0; i < n; i++ {
-			buckets[h[i]] = append(buckets[h[i]], int32(i))
-		}
-	}
-	matches := func(hv uint64, f func(j int) bool) {
-		if buckets != nil {
-			for _, j := range buckets[hv] {
-				if f(int(j)) {
-					return
-				}
-			}
-			return
-		}
-		for j := 0; j < n; j++ {
-			if h[j] == hv && f(j) {
-				return
-			}
-		}
-	}
-	contra := false
+	// Chains list rows in ascending order; a chain holds every row whose
+	// hash falls in the slot, so each candidate is checked against hv.
+
 	// Equalities are sign-normalised: duplicates have equal coefficients.
 	for i := 0; i < ne; i++ {
 		if dead[i] {
 			continue
 		}
 		e := p.eq[i]
-		matches(h[i], func(j int) bool {
-			if j <= i || j >= ne || dead[j] || !sameCoefs(e, p.eq[j], false) {
-				return false
+		for j := int(next[i]) - 1; j >= 0 && j < ne; j = int(next[j]) - 1 {
+			if dead[j] || h[j] != h[i] || !sameCoefs(e, p.eq[j], false) {
+				continue
 			}
 			if !e[0].Eq(p.eq[j][0]) {
-				contra = true
-				return true
+				return false, false
 			}
 			dead[j] = true
-			return false
-		})
-		if contra {
-			return false, false
 		}
 	}
 	var newEq [][]Int
@@ -241,65 +250,64 @@ func (p *omega) dedup() (merged, ok bool) {
 		// Against the equalities: a·x + c = 0 and a·x + d >= 0 needs d >= c;
 		// a·x + c = 0 and -a·x + d >= 0 needs c + d >= 0.
 		implied := false
-		for _, neg := range [2]bool{false, true} {
-			hv := h[i]
-			if neg {
-				hv = nh[i]
+		if ne > 0 {
+			for neg := 0; neg < 2 && !implied; neg++ {
+				hv := h[i]
+				if neg == 1 {
+					hv = nh[i]
+				}
+				for j := int(table[hv&mask]) - 1; j >= 0 && j < ne; j = int(next[j]) - 1 {
+					if dead[j] || h[j] != hv || !sameCoefs(r, p.eq[j], neg == 1) {
+						continue
+					}
+					var slack Int
+					if neg == 1 {
+						slack = r[0].Add(p.eq[j][0])
+					} else {
+						slack = r[0].Sub(p.eq[j][0])
+					}
+					if slack.Sign() < 0 {
+						return false, false
+					}
+					implied = true
+					break
+				}
 			}
-			matches(hv, func(j int) bool {
-				if j >= ne || dead[j] || !sameCoefs(r, p.eq[j], neg) {
-					return false
-				}
-				var slack Int
-				if neg {
-					slack = r[0].Add(p.eq[j][0])
-				} else {
-					slack = r[0].Sub(p.eq[j][0])
-				}
-				if slack.Sign() < 0 {
-					contra = true
-				}
-				implied = true
-				return true
-			})
-		}
-		if contra {
-			return false, false
 		}
 		if implied {
 			dead[i] = true
 			continue
 		}
-		// parallel inequalities: keep the tightest in r
-		matches(h[i], func(j int) bool {
-			if j <= i || dead[j] || !sameCoefs(r, row(j), false) {
-				return false
+		// parallel inequalities after i (its own chain): keep the tightest
+		for j := int(next[i]) - 1; j >= 0; j = int(next[j]) - 1 {
+			if dead[j] || h[j] != h[i] {
+				continue
 			}
-			if s := row(j); s[0].Cmp(r[0]) < 0 {
-				r[0] = s[0]
+			if s := row(j); sameCoefs(r, s, false) {
+				if s[0].Cmp(r[0]) < 0 {
+					r[0] = s[0]
+				}
+				dead[j] = true
 			}
-			dead[j] = true
-			return false
-		})
-		// opposite inequalities
-		matches(nh[i], func(j int) bool {
-			if j <= i || dead[j] || !sameCoefs(r, row(j), true) {
-				return false
+		}
+		// opposite inequalities after i
+		for j := int(table[nh[i]&mask]) - 1; j >= 0; j = int(next[j]) - 1 {
+			if j <= i || dead[j] || h[j] != nh[i] {
+				continue
 			}
-			sum := r[0].Add(row(j)[0])
+			s := row(j)
+			if !sameCoefs(r, s, true) {
+				continue
+			}
+			sum := r[0].Add(s[0])
 			if sum.Sign() < 0 {
-				contra = true
-				return true
+				return false, false
 			}
 			if sum.IsZero() {
 				newEq = append(newEq, r)
 				dead[i], dead[j] = true, true
-				return true
+				break
 			}
-			return false
-		})
-		if contra {
-			return false, false
 		}
 	}
 	k := 0
