@@ -647,6 +647,9 @@ func (b *builder) walkStmt(s cStmt, sched []schedEnt, ctr *int64) {
 }
 
 func (b *builder) declare(d *cDecl, sched []schedEnt, ctr *int64) {
+	if d.Typedef {
+		b.fail(d.P, "typedef inside a scop is not supported")
+	}
 	for _, dc := range d.Decls {
 		switch {
 		case dc.Func:

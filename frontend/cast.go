@@ -112,9 +112,10 @@ type (
 		P Pos
 	}
 	cDecl struct {
-		Type  cType
-		Decls []*cDeclarator
-		P     Pos
+		Type    cType
+		Decls   []*cDeclarator
+		Typedef bool
+		P       Pos
 	}
 	cEmpty struct {
 		P Pos

@@ -117,7 +117,7 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 			}
 		}
 	}
-	p := &parser{file: file, toks: toks, defs: defs}
+	p := &parser{file: file, toks: toks, defs: defs, typedefs: map[string]cType{}}
 	p.parseFile()
 	if len(p.errs) > 0 {
 		return nil, p.errs.Err()

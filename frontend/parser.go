@@ -38,6 +38,17 @@ type parser struct {
 	funcs    []*funcBody
 	globals  map[string]*varInfo
 	hasScops bool
+	typedefs map[string]cType // typedef names of the scalar types
+}
+
+// isType reports whether t starts a declaration (a type keyword, qualifier
+// or typedef name).
+func (p *parser) isType(t token) bool {
+	if isTypeStart(t) {
+		return true
+	}
+	_, ok := p.typedefs[t.Text]
+	return ok && t.Kind == tIdent
 }
 
 type funcBody struct {
@@ -192,7 +203,7 @@ func (p *parser) subParser(a, b int) *parser {
 	toks := append([]token(nil), p.toks[a:b]...)
 	end := p.toks[b].Pos
 	toks = append(toks, token{Kind: tEOF, Pos: end, End: end.Offset})
-	return &parser{file: p.file, toks: toks, defs: p.defs}
+	return &parser{file: p.file, toks: toks, defs: p.defs, typedefs: p.typedefs}
 }
 
 // declaration parses the declaration in toks[a:b] loosely (specifiers,
@@ -212,7 +223,7 @@ func (p *parser) declaration(a, b int, global bool, vars map[string]*varInfo) []
 		}()
 		d := sp.declStmt(false)
 		for _, dc := range d.Decls {
-			if dc.Func {
+			if dc.Func || d.Typedef {
 				continue
 			}
 			v := &varInfo{Name: dc.Name, Type: cType{Base: d.Type.Base, Ptr: dc.Ptr, Text: d.Type.Text}, Dims: dc.Dims, Global: global, Restrict: dc.Restrict, P: dc.P}
@@ -315,7 +326,7 @@ func (p *parser) function(a, open int) {
 			stmtStart = true
 			p.next()
 			continue
-		case stmtStart && isTypeStart(t) && t.Text != "typedef":
+		case stmtStart && p.isType(t) && t.Text != "typedef":
 			// A local declaration: up to ';' at depth 0.
 			s := p.i
 			d := 0
@@ -412,7 +423,7 @@ func (p *parser) strict(f func()) (ok bool) {
 // without pragmas). It reports whether it succeeded; errs receives the
 // refusal otherwise.
 func (p *parser) functionScop(fb *funcBody) (*rawScop, ErrorList) {
-	sp := &parser{file: p.file, toks: p.toks, defs: p.defs, i: fb.Open}
+	sp := &parser{file: p.file, toks: p.toks, defs: p.defs, i: fb.Open, typedefs: p.typedefs}
 	open := sp.next()
 	rs := &rawScop{Start: open.End, P: open.Pos, Func: fb.Name, Vars: copyVars(fb.Vars)}
 	// Parameters and globals only: local declarations are parsed as part of
@@ -498,7 +509,7 @@ func (p *parser) stmt() cStmt {
 		if p.peek(1).Kind == tPunct && p.peek(1).Text == ":" {
 			p.fail(t.Pos, "label %s: labels and goto are not supported", t.Text)
 		}
-		if isTypeStart(t) {
+		if p.isType(t) {
 			d := p.declStmt(true)
 			p.expect(";")
 			return d
@@ -517,7 +528,7 @@ func (p *parser) forStmt() cStmt {
 	s := &cFor{P: t.Pos}
 	p.expect("(")
 	if !p.is(";") {
-		if isTypeStart(p.tok()) {
+		if p.isType(p.tok()) {
 			s.Init = p.declStmt(true)
 		} else {
 			it := p.tok()
@@ -551,12 +562,19 @@ func (p *parser) declStmt(inits bool) *cDecl {
 	d := &cDecl{P: start.Pos}
 	base := ""
 	text := ""
+	isTypedef := false
 	for {
 		t := p.tok()
 		if t.Kind != tIdent {
 			break
 		}
 		if qualWords[t.Text] {
+			isTypedef = isTypedef || t.Text == "typedef"
+			p.next()
+			continue
+		}
+		if td, ok := p.typedefs[t.Text]; ok && base == "" && td.Ptr == 0 {
+			base, text = td.Base, t.Text
 			p.next()
 			continue
 		}
@@ -680,6 +698,10 @@ func (p *parser) declStmt(inits bool) *cDecl {
 			}
 		}
 		d.Decls = append(d.Decls, dc)
+		d.Typedef = isTypedef
+		if isTypedef && p.typedefs != nil && dc.Ptr == 0 && len(dc.Dims) == 0 && !dc.Func {
+			p.typedefs[dc.Name] = cType{Base: base, Text: dc.Name}
+		}
 		if !p.is(",") {
 			break
 		}
@@ -742,7 +764,8 @@ func (p *parser) isTypeName(k int) bool {
 		return false
 	}
 	_, ok := typeWords[t.Text]
-	return ok || t.Text == "const" || t.Text == "volatile" || t.Text == "struct"
+	_, td := p.typedefs[t.Text]
+	return ok || td || t.Text == "const" || t.Text == "volatile" || t.Text == "struct"
 }
 
 func (p *parser) unary() cExpr {
@@ -784,6 +807,11 @@ func (p *parser) declSpecsOnly() cType {
 			continue
 		}
 		b, ok := typeWords[w]
+		if td, isTD := p.typedefs[w]; isTD && !ok && ty.Base == "" {
+			ty.Base, ty.Text = td.Base, w
+			p.next()
+			continue
+		}
 		if !ok {
 			if w == "struct" || w == "union" || w == "enum" {
 				p.next()

@@ -153,3 +153,32 @@ for (int i = 0; i < N; i++) {
 		t.Errorf("scalar read %s", got)
 	}
 }
+
+func TestTypedefs(t *testing.T) {
+	src := `typedef double real;
+typedef struct { int a; } S;
+#define N 6
+real A[N];
+void f(void) {
+#pragma scop
+for (int i = 1; i < N; i++) {
+  real u = (real) i;
+  A[i] = A[i - 1] + u;
+}
+#pragma endscop
+}`
+	p, err := Parse("td.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decls []string
+	for _, a := range p.Scops[0].Arrays {
+		decls = append(decls, a.Declaration())
+	}
+	if diff := cmp.Diff([]string{"double A[N]", "double u"}, decls); diff != "" {
+		t.Errorf("arrays (-want +got):\n%s", diff)
+	}
+	if got := p.Scops[0].Stmts[0].Body.String(); got != "u = (double)i;" {
+		t.Errorf("body %s", got)
+	}
+}
