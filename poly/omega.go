@@ -23,15 +23,25 @@ import "sync"
 //     constant is floored, which tightens it to the integer hull), keep the
 //     tightest of parallel inequalities, and turn a pair a·x+c >= 0,
 //     -a·x-c >= 0 into the equality a·x+c = 0 (a pair with a negative sum of
-//     constants is a contradiction).
+//     constants is a contradiction). Rows implied by the single-variable
+//     bounds are dropped and rows they make unsatisfiable prove emptiness
+//     (omega_bounds.go).
 //  2. Eliminate equalities (omega_eq.go): a unit coefficient is substituted;
 //     otherwise Pugh's "mod hat" introduces a new variable and shrinks the
 //     coefficients until one is a unit.
 //  3. Eliminate one variable from the inequalities (omega_fm.go): drop it
 //     with its rows when it is bounded on one side only; Fourier-Motzkin when
 //     that is exact over the integers (every lower or every upper bound has
-//     coefficient 1); otherwise the dark shadow and the splinters, whose union
-//     is exactly the integer projection.
+//     coefficient 1, or the pairs are integer divisions); otherwise the dark
+//     shadow and the splinters, whose union is exactly the integer
+//     projection. For a decision, a nonempty dark shadow proves a point, an
+//     integer-empty real shadow proves emptiness, and only then are the
+//     splinters tried.
+//
+// Projection mode: when some columns are kept, an equality whose only
+// column to eliminate has a coefficient |a| >= 2 becomes the stride of that
+// column, and the emitted problems (one per leaf: the dark shadow and every
+// splinter) are exact pieces of the projection whose union is all of it.
 //
 // Worked example. 27 <= 11x+13y <= 45, -10 <= 7x-9y <= 4 is feasible over
 // the rationals but has no integer point. No coefficient is a unit, so
