@@ -20,7 +20,9 @@ import (
 //	time-tiled: <seconds>
 //	updates: <statement instances executed>
 //
-// and exits with status 1 on any mismatch.
+// and exits with status 1 on any mismatch. Arguments NAME=VALUE override
+// the parameter values it was generated with, so one build checks several
+// problem sizes.
 
 var defineRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)[^\n]*$`)
 
@@ -72,13 +74,13 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		}
 		b.WriteString("  return hx_n;\n}\n\n")
 	}
-	b.WriteString("int main(void)\n{\n  int hx_fail = 0;\n  double hx_maxdiff = 0, hx_torig = 0, hx_ttiled = 0;\n  long hx_updates = 0;\n")
+	b.WriteString("int main(int argc, char **argv)\n{\n  int hx_fail = 0;\n  double hx_maxdiff = 0, hx_torig = 0, hx_ttiled = 0;\n  long hx_updates = 0;\n")
 	for k, sc := range codes {
 		s := sc.Scop
 		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, posString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
-			fmt.Fprintf(&b, "    int %s = %d;\n", p, params[p])
+			fmt.Fprintf(&b, "    int %s = (int)hx_arg(argc, argv, \"%s\", %d);\n", p, p, params[p])
 			args = append(args, p)
 		}
 		argsO := append([]string(nil), args...)
@@ -147,6 +149,16 @@ static double hx_now(void)
 }
 
 static uint64_t hx_state;
+
+/* The value of NAME=VALUE among the arguments, else def. */
+static long hx_arg(int argc, char **argv, const char *name, long def)
+{
+  size_t n = strlen(name);
+  for (int i = 1; i < argc; i++)
+    if (strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
+      return atol(argv[i] + n + 1);
+  return def;
+}
 
 /* A 64-bit linear congruential generator: deterministic on every platform. */
 static double hx_rand(void)

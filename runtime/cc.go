@@ -111,14 +111,15 @@ func (r *Result) UpdatesPerSecond() (tiled, orig float64) {
 }
 
 // RunHarness runs a harness executable and parses its report.
-func RunHarness(exe string, timeout time.Duration, env []string) (*Result, error) {
+// args are passed to it (NAME=VALUE parameter overrides).
+func RunHarness(exe string, args []string, timeout time.Duration, env []string) (*Result, error) {
 	ctx := context.Background()
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, exe)
+	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

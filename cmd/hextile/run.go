@@ -83,7 +83,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintf(stderr, "hextile run: %v\n", err)
 		return 1
 	}
-	r, err := runtime.RunHarness(exe, *timeout, nil)
+	r, err := runtime.RunHarness(exe, nil, *timeout, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "hextile run: %v\n", err)
 		return 1

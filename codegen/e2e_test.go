@@ -1,0 +1,188 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"hextile/frontend"
+	"hextile/runtime"
+	"hextile/schedule"
+)
+
+// The end-to-end matrix: every testdata stencil x every tiling x three tile
+// size choices, each built once with the verification harness and run at
+// three problem sizes (one smaller than a tile, two that divide no tile
+// size); every run must be bit-identical to the original loop nest.
+
+var e2eKinds = []schedule.Kind{schedule.Hybrid, schedule.Hexagonal, schedule.Classical, schedule.None}
+
+// problemSizes are the parameter overrides of the runs: time parameters
+// (named T...) and space parameters.
+func problemSizes(params []string) [][]string {
+	sets := [][2]int{{3, 5}, {7, 23}, {11, 37}}
+	var out [][]string
+	for _, s := range sets {
+		var args []string
+		for _, p := range params {
+			v := s[1]
+			if strings.HasPrefix(strings.ToUpper(p), "T") {
+				v = s[0]
+			}
+			args = append(args, fmt.Sprintf("%s=%d", p, v))
+		}
+		out = append(out, args)
+	}
+	return out
+}
+
+// sizeChoices returns up to three tile sizes the scheduler accepts: the
+// default and two variants (taller and narrower tiles).
+func sizeChoices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([][]int64, error) {
+	def, err := schedule.DefaultSizes(scop, deps, kind)
+	if err != nil {
+		return nil, err
+	}
+	cands := [][]int64{def}
+	if len(def) > 0 {
+		h := def[0]
+		k := h + 1 // keep h+1 a multiple of the statement count
+		v1 := append([]int64{h + k}, def[1:]...)
+		for i := 1; i < len(v1); i++ {
+			v1[i] += 3
+		}
+		v2 := append([]int64{h}, def[1:]...)
+		for i := 2; i < len(v2); i++ {
+			v2[i] = 5
+		}
+		if len(v2) > 1 {
+			v2[1]++
+		}
+		v3 := append([]int64{h + k}, def[1:]...)
+		for i := 1; i < len(v3); i++ {
+			v3[i] = v3[i]*2 + 1
+		}
+		cands = append(cands, v1, v2, v3)
+	}
+	var out [][]int64
+	seen := map[string]bool{}
+	for _, c := range cands {
+		key := fmt.Sprint(c)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if _, err := schedule.Compute(scop, deps, schedule.Options{Kind: kind, Sizes: c}); err != nil {
+			continue
+		}
+		out = append(out, c)
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out, nil
+}
+
+func TestEndToEndMatrix(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1", OpenMP: true}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	files, _ := filepath.Glob("../testdata/*.c")
+	if len(files) == 0 {
+		t.Skip("no testdata stencils")
+	}
+	sort.Strings(files)
+	dir := t.TempDir()
+	for _, f := range files {
+		f := f
+		name := strings.TrimSuffix(filepath.Base(f), ".c")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			prog, err := frontend.ParseFile(f, frontend.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kind := range e2eKinds {
+				var codes []*ScopCode
+				var sizes [][]int64
+				refused := false
+				for _, sc := range prog.Scops {
+					deps, err := frontend.ComputeDeps(sc)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sz, err := sizeChoices(sc, deps, kind)
+					if err != nil || len(sz) == 0 {
+						// The scheduler refuses this input (e.g. in-place
+						// Gauss-Seidel); nothing to generate.
+						refused = true
+						break
+					}
+					sizes = sz
+					_ = codes
+				}
+				if refused {
+					t.Logf("%s: %s refused by the scheduler", name, kind)
+					continue
+				}
+				if len(prog.Scops) != 1 {
+					t.Fatalf("%s: the matrix handles one scop per file", name)
+				}
+				if len(sizes) < 3 && !testing.Short() {
+					t.Errorf("%s %s: only %d tile size choices accepted: %v", name, kind, len(sizes), sizes)
+				}
+				if testing.Short() {
+					sizes = sizes[:1]
+				}
+				sc := prog.Scops[0]
+				deps, _ := frontend.ComputeDeps(sc)
+				for _, sz := range sizes {
+					sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: kind, Sizes: sz})
+					if err != nil {
+						t.Fatal(err)
+					}
+					t0 := time.Now()
+					a, err := Generate(sc, sched, Options{SeparateFullTiles: true, Unroll: 4, Prefix: CounterPrefix(prog.Source)})
+					if err != nil {
+						t.Fatalf("%s %s %v: %v", name, kind, sz, err)
+					}
+					orig, err := Generate(sc, OriginalSchedule(sc), Options{Prefix: CounterPrefix(prog.Source)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					gen := time.Since(t0)
+					src, err := Harness(prog, []*ScopCode{{Scop: sc, AST: a, Orig: orig}}, sc.Defines)
+					if err != nil {
+						t.Fatal(err)
+					}
+					tag := fmt.Sprintf("%s_%s_%s", name, kind, strings.Trim(strings.ReplaceAll(fmt.Sprint(sz), " ", "_"), "[]"))
+					exe, _, err := cc.Compile(src, dir, tag)
+					if err != nil {
+						t.Fatalf("%s: %v", tag, err)
+					}
+					for _, args := range problemSizes(sc.Params) {
+						r, err := runtime.RunHarness(exe, args, time.Minute, []string{"OMP_NUM_THREADS=2"})
+						if err != nil {
+							t.Fatalf("%s %v: %v", tag, args, err)
+						}
+						if !r.OK {
+							os.WriteFile(filepath.Join(os.TempDir(), tag+".c"), []byte(src), 0o644)
+							t.Errorf("%s %v: verify FAILED: %s (harness kept in %s)", tag, args, r.Failure, os.TempDir())
+						}
+						if r.Updates <= 0 {
+							t.Errorf("%s %v: no updates counted", tag, args)
+						}
+					}
+					if testing.Verbose() {
+						t.Logf("%s: generated in %v", tag, gen)
+					}
+				}
+			}
+		})
+	}
+}
