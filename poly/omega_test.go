@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -170,4 +171,68 @@ func omSampleIn(c *Conj, x []Int) bool {
 		d.AddEq(r)
 	}
 	return !d.IsEmpty()
+}
+
+// TestConjBigRandom exercises the big-integer fallback: a random boxed
+// conjunction is translated by huge offsets (x = y + s with |s| ~ 2^61,
+// which preserves emptiness and shifts every point by -s) and its rows are
+// scaled by huge positive factors (which preserves the set). IsEmpty must
+// agree with brute force on the original, and Sample's point shifted back
+// must be a point of the original.
+func TestConjBigRandom(t *testing.T) {
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	rng := rand.New(rand.NewSource(10))
+	big := func() Int { return I(1 << 61).Add(I(rng.Int63n(1 << 40))).Mul(I(int64(1 - 2*rng.Intn(2)))) }
+	for i := 0; i < n; i++ {
+		c, b := omRandBoxed(rng)
+		want := omBrute(c, b)
+		s := make([]Int, c.NVar+c.NExist)
+		for j := range s {
+			s[j] = big()
+		}
+		shift := func(r []Int) []Int {
+			out := append([]Int(nil), r...)
+			for j, sj := range s {
+				out[0] = out[0].Add(r[j+1].Mul(sj))
+			}
+			if rng.Intn(2) == 0 {
+				k := I(1 << 40).Add(I(rng.Int63n(1000)))
+				for j := range out {
+					out[j] = out[j].Mul(k)
+				}
+			}
+			return out
+		}
+		d := NewConj(c.NVar, c.NExist)
+		for _, r := range c.Eq {
+			d.Eq = append(d.Eq, shift(r))
+		}
+		for _, r := range c.Ineq {
+			d.Ineq = append(d.Ineq, shift(r))
+		}
+		if got := d.IsEmpty(); got != (len(want) == 0) {
+			t.Fatalf("case %d: IsEmpty() = %v on the translated set, brute force %v\n%s", i, got, len(want) == 0, omStr(c))
+		}
+		y, ok := d.Sample()
+		if ok != (len(want) != 0) {
+			t.Fatalf("case %d: Sample ok = %v, brute force has %d points", i, ok, len(want))
+		}
+		if !ok {
+			continue
+		}
+		x := make([]int64, len(y))
+		for j, v := range y {
+			xv, small := v.Add(s[j]).Int64()
+			if !small {
+				t.Fatalf("case %d: sample %v shifted back is not small", i, y)
+			}
+			x[j] = xv
+		}
+		if !want[fmt.Sprint(x)] {
+			t.Fatalf("case %d: sample %v (shifted back %v) not in the set\n%s", i, y, x, omStr(c))
+		}
+	}
 }
