@@ -13,14 +13,16 @@ import (
 //	object  := [ '[' [ident {',' ident}] ']' '->' ] '{' [ piece {';' piece} ] '}'
 //	piece   := tuple [ '->' tuple ] [ ':' [formula] ] | ':' [formula]
 //	tuple   := [ident] '[' [ entry {',' entry} ] ']'
-//	entry   := a fresh identifier (a new dimension) | affine expression
+//	entry   := a fresh identifier (a new dimension) | ident '=' affine | affine expression
 //	formula := formula 'or' formula | formula 'and' formula | 'not' formula
 //	         | '(' formula ')' | 'true' | 'false'
 //	         | 'exists' '(' evar {',' evar} ':' formula ')' | 'exists' evar {',' evar} ':' formula
 //	         | list cmp list { cmp list }          (chained: 0 <= i < N)
 //	list    := affine {',' affine}                  (0 <= i, j < N: every pair)
 //	affine  := integers, variables, + - *, / by a constant (rational, as isl),
-//	           floor(e), ceil(e), e mod d, e % d, juxtaposition 2i, 2(i + 1)
+//	           floor(e), ceil(e), e mod d, e % d, juxtaposition 2i, 2(i + 1);
+//	           mod binds tighter than * and unary -, as in isl: 3i mod 5 is
+//	           3(i mod 5), -i mod 5 is -(i mod 5)
 //	evar    := ident [ '=' affine ]
 //
 // Synonyms: && & /\ for and, || | \/ for or, ! for not, == for =, 'implies'.
@@ -40,6 +42,9 @@ import (
 
 // maxDisjuncts bounds the size of a formula's disjunctive normal form.
 const maxDisjuncts = 4096
+
+// maxWork bounds the constraints copied while building a normal form.
+const maxWork = 1 << 20
 
 // maxDepth bounds the nesting of parentheses and operators.
 const maxDepth = 500
@@ -178,6 +183,7 @@ type parser struct {
 	toks  []token
 	p     int
 	depth int
+	work  int // constraints copied into normal forms so far
 
 	params []string
 	// per piece
@@ -427,7 +433,22 @@ func (p *parser) tuple(k varKind) (Tuple, *perr) {
 			return t, p.fail(tk.pos, "nested (wrapped) tuples are not supported")
 		}
 		nx := p.peek(1).kind
-		if _, bound := p.lookup(tk.text); tk.kind == tIdent && !bound && (nx == tComma || nx == tRBrack) {
+		if tk.kind == tIdent && nx == tEq { // isl prints S[i, j = i + 1]
+			p.next()
+			p.next()
+			n, e := p.parseAdditive()
+			if e != nil {
+				return t, e
+			}
+			a, e := p.evalAff(n)
+			if e != nil {
+				return t, e
+			}
+			id := p.newVar(k, tk.text)
+			p.scope = append(p.scope, scopeEntry{tk.text, id})
+			t.Dims = append(t.Dims, tk.text)
+			p.tupEq = append(p.tupEq, lcons{eq: true, row: a.sub(affVar(id)).intRow()})
+		} else if _, bound := p.lookup(tk.text); tk.kind == tIdent && !bound && (nx == tComma || nx == tRBrack) {
 			p.next()
 			id := p.newVar(k, tk.text)
 			p.scope = append(p.scope, scopeEntry{tk.text, id})
@@ -663,8 +684,6 @@ func (p *parser) parseMul() (*node, *perr) {
 			k = nMul
 		case tSlash:
 			k = nDiv
-		case tMod, tPercent:
-			k = nMod
 		default:
 			return l, nil
 		}
@@ -690,7 +709,26 @@ func (p *parser) parseUnary() (*node, *perr) {
 		}
 		return &node{k: nNeg, pos: t.pos, a: a}, nil
 	}
-	return p.parsePrimary()
+	return p.parseModExpr()
+}
+
+// parseModExpr parses primary {(mod | %) primary}: as in isl, mod binds
+// tighter than multiplication and negation (-i mod 5 is -(i mod 5), 3i mod 5
+// is 3(i mod 5)).
+func (p *parser) parseModExpr() (*node, *perr) {
+	l, e := p.parsePrimary()
+	if e != nil {
+		return nil, e
+	}
+	for p.tok().kind == tMod || p.tok().kind == tPercent {
+		t := p.next()
+		r, e := p.parsePrimary()
+		if e != nil {
+			return nil, e
+		}
+		l = &node{k: nMod, pos: t.pos, a: l, b: r}
+	}
+	return l, nil
 }
 
 // startsPrimary reports whether k can start an operand of an implicit
@@ -718,7 +756,7 @@ func (p *parser) parsePrimary() (*node, *perr) {
 		}
 		n := &node{k: nInt, pos: t.pos, val: v}
 		if startsPrimary(p.tok().kind) {
-			r, e := p.parsePrimary()
+			r, e := p.parseModExpr()
 			if e != nil {
 				return nil, e
 			}
@@ -1055,6 +1093,10 @@ func (p *parser) and(a, b dnf, pos int) (dnf, *perr) {
 	out := make(dnf, 0, len(a)*len(b))
 	for _, x := range a {
 		for _, y := range b {
+			p.work += len(x) + len(y) + 1
+			if p.work > maxWork {
+				return nil, p.fail(pos, "formula too large (its normal form exceeds %d constraints)", maxWork)
+			}
 			z := make([]lcons, 0, len(x)+len(y))
 			z = append(append(z, x...), y...)
 			out = append(out, z)
@@ -1141,18 +1183,31 @@ func (p *parser) evalBool(n *node) (dnf, bool, *perr) {
 				vals[i] = append(vals[i], a)
 			}
 		}
+		// Plain constraints go into one conjunction; each != is a
+		// disjunction and multiplies out.
+		var plain []lcons
 		r := dnf{nil}
 		for i, op := range n.ops {
 			for _, a := range vals[i] {
 				for _, b := range vals[i+1] {
+					c := cmpCons(a, op, b)
+					if len(c) == 1 {
+						plain = append(plain, c[0]...)
+						p.work++
+						if p.work > maxWork {
+							return nil, false, p.fail(n.pos, "formula too large (its normal form exceeds %d constraints)", maxWork)
+						}
+						continue
+					}
 					var e *perr
-					if r, e = p.and(r, cmpCons(a, op, b), n.pos); e != nil {
+					if r, e = p.and(r, c, n.pos); e != nil {
 						return nil, false, e
 					}
 				}
 			}
 		}
-		return r, false, nil
+		r, e := p.and(dnf{plain}, r, n.pos)
+		return r, false, e
 	case nExists:
 		mark := len(p.scope)
 		defer func() { p.scope = p.scope[:mark] }()
@@ -1188,8 +1243,28 @@ func (p *parser) evalBool(n *node) (dnf, bool, *perr) {
 // rows and existentials that no row uses.
 func tidy(c *Conj) *Conj {
 	c = c.Clone()
+	c.Eq = dedupRows(c.Eq)
+	c.Ineq = dedupRows(c.Ineq)
 	for changed := true; changed; {
 		changed = false
+		// Equalities divided by the gcd of their entries.
+		for i, q := range c.Eq {
+			g := I(0)
+			for _, x := range q {
+				g = Gcd(g, x)
+			}
+			if g.IsZero() {
+				continue
+			}
+			if lastNonZero(q) > 0 && q[lastNonZero(q)].Sign() < 0 {
+				g = g.Neg()
+			}
+			n := make([]Int, len(q))
+			for j, x := range q {
+				n[j] = x.ExactDiv(g)
+			}
+			c.Eq[i] = n
+		}
 		for i, q := range c.Eq {
 			col := 0
 			for j := 1 + c.NVar; j < c.Width(); j++ {

@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,11 +31,14 @@ func (s Set) String() string {
 		univ            bool
 	}
 	var items []item
+	isParam := s.IsParamSet()
 	for _, b := range s.Basics {
 		if b.C == nil {
 			continue
 		}
-		param := IsParamTuple(b.Tuple)
+		// Zero-Tuple pieces print as "{ : ... }" in a parameter set and as
+		// the 0-dimensional "[]" among other tuples.
+		param := isParam && IsParamTuple(b.Tuple)
 		pr := newPiecePrinter(s.Params, b.C)
 		var head string
 		if param {
@@ -78,7 +82,7 @@ func (s Set) String() string {
 		pieces = append(pieces, p)
 		i = j
 	}
-	if len(pieces) == 0 && s.IsParamSet() {
+	if len(pieces) == 0 && isParam {
 		pieces = []string{": false"}
 	}
 	return wrapPieces(s.Params, pieces)
@@ -278,6 +282,7 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 	c := pr.c
 	w := c.Width()
 	var rows []pcons
+	seen := map[string]bool{}
 	add := func(r []Int, eq bool) bool {
 		if len(r) != w {
 			fixed := make([]Int, w)
@@ -291,7 +296,16 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 		if triv {
 			return true
 		}
-		rows = append(rows, pcons{eq: eq, row: n, pivot: lastNonZero(n)})
+		if eq && n[lastNonZero(n)].Sign() < 0 {
+			for k := range n {
+				n[k] = n[k].Neg()
+			}
+		}
+		key := fmt.Sprint(eq, n)
+		if !seen[key] {
+			seen[key] = true
+			rows = append(rows, pcons{eq: eq, row: n, pivot: lastNonZero(n)})
+		}
 		return true
 	}
 	for _, r := range c.Eq {
@@ -305,51 +319,78 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 		}
 	}
 	first := 1 + c.NVar
-	for d := dlo; d < dhi && d < c.NVar; d++ {
-		col := d + 1
+	// Tuple dimensions fixed by equalities: reduce the equalities with a unit
+	// coefficient on a dimension (and no existential) to reduced echelon form,
+	// highest pivot first, so that each such dimension occurs only in its own
+	// equality; it is then printed in the tuple as the expression.
+	used := map[int]bool{}
+	for {
+		best := -1
 		for i, r := range rows {
-			if !r.eq || r.pivot != col || !(r.row[col].IsOne() || r.row[col].Eq(I(-1))) {
+			d := r.pivot - 1
+			if !r.eq || used[i] || d < dlo || d >= dhi || d >= c.NVar || !(r.row[r.pivot].IsOne() || r.row[r.pivot].Eq(I(-1))) {
 				continue
 			}
 			hasEx := false
 			for j := first; j < w; j++ {
 				hasEx = hasEx || !r.row[j].IsZero()
 			}
-			if hasEx {
-				continue
+			if !hasEx && (best < 0 || r.pivot > rows[best].pivot) {
+				best = i
 			}
-			// r: s·v + rest = 0, v = -s·rest.
-			q := r.row
-			s := q[col]
-			val := make([]Int, w)
-			for j := range q {
-				if j != col {
-					val[j] = q[j].Mul(s).Neg()
-				}
-			}
-			pr.dimExpr[d] = pr.expr(val)
-			rows = append(rows[:i:i], rows[i+1:]...)
-			var kept []pcons
-			for _, o := range rows {
-				if a := o.row[col]; !a.IsZero() {
-					n := make([]Int, w)
-					f := a.Mul(s)
-					for j := range n {
-						n[j] = o.row[j].Sub(f.Mul(q[j]))
-					}
-					nn, ok, triv := normRow(n, o.eq)
-					if !ok {
-						return "", false
-					}
-					if triv {
-						continue
-					}
-					o = pcons{eq: o.eq, row: nn, pivot: lastNonZero(nn)}
-				}
-				kept = append(kept, o)
-			}
-			rows = kept
+		}
+		if best < 0 {
 			break
+		}
+		q := rows[best].row
+		col := rows[best].pivot
+		s := q[col]
+		var kept []pcons
+		keptUsed := map[int]bool{}
+		for i, o := range rows {
+			if i != best && !o.row[col].IsZero() {
+				n := make([]Int, w)
+				f := o.row[col].Mul(s)
+				for j := range n {
+					n[j] = o.row[j].Sub(f.Mul(q[j]))
+				}
+				nn, ok, triv := normRow(n, o.eq)
+				if !ok {
+					return "", false
+				}
+				if triv {
+					continue
+				}
+				o = pcons{eq: o.eq, row: nn, pivot: lastNonZero(nn)}
+			}
+			if used[i] || i == best {
+				keptUsed[len(kept)] = true
+			}
+			kept = append(kept, o)
+		}
+		rows, used = kept, keptUsed
+	}
+	var rest []pcons
+	for i, r := range rows {
+		if !used[i] {
+			rest = append(rest, r)
+			continue
+		}
+		s := r.row[r.pivot]
+		val := make([]Int, w)
+		for j := range r.row {
+			if j != r.pivot {
+				val[j] = r.row[j].Mul(s).Neg()
+			}
+		}
+		pr.dimExpr[r.pivot-1] = pr.expr(val)
+	}
+	rows = rows[:0]
+	seen = map[string]bool{}
+	for _, r := range rest {
+		if key := fmt.Sprint(r.eq, r.row); !seen[key] {
+			seen[key] = true
+			rows = append(rows, r)
 		}
 	}
 	// Strides: an existential that occurs in exactly one row, an equality.
@@ -411,10 +452,9 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 			outer = append(outer, r)
 		}
 	}
-	parts := pr.group(outer)
-	parts = append(parts, outerMod...)
+	parts := dedupStrings(append(pr.group(outer), outerMod...))
 	if len(evars) > 0 {
-		in := append(pr.group(inner), innerMod...)
+		in := dedupStrings(append(pr.group(inner), innerMod...))
 		names := make([]string, len(evars))
 		for k, j := range evars {
 			names[k] = pr.names[j-1]
@@ -587,4 +627,16 @@ func (pr *piecePrinter) expr(row []Int) string {
 		put(row[0], "")
 	}
 	return b.String()
+}
+
+func dedupStrings(xs []string) []string {
+	seen := map[string]bool{}
+	out := xs[:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -1,0 +1,67 @@
+package poly
+
+import (
+	"strings"
+	"testing"
+)
+
+func fuzzSeeds(f *testing.F) {
+	for _, tc := range setCases {
+		f.Add(tc.src)
+	}
+	for _, tc := range mapCases {
+		f.Add(tc.src)
+	}
+	for _, s := range []string{"", "{", "{ }", "[N] -> { : N > 0 }", "{ [i] : exists (e0 = floor((i)/2): i = 2e0) }",
+		"{ [i] : not (i mod 3 = 0) }", "{ A[i]; B[i, j] : i = j }", "{ [i] -> [o0] : 2o0 = i }", "{ [i] : i >= 99999999999999999999999 }"} {
+		f.Add(s)
+	}
+}
+
+// FuzzParseSet: ParseSet never panics; what it accepts prints to text that
+// parses again and prints the same.
+func FuzzParseSet(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 2000 {
+			return
+		}
+		s, err := ParseSet(src)
+		if err != nil {
+			if !strings.Contains(err.Error(), ":") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		p := s.String()
+		back, err := ParseSet(p)
+		if err != nil {
+			t.Fatalf("ParseSet(%q) printed %q, which does not parse: %v", src, p, err)
+		}
+		if q := back.String(); q != p {
+			t.Fatalf("print is not stable for %q:\n %s\n %s", src, p, q)
+		}
+	})
+}
+
+// FuzzParseMap is FuzzParseSet for maps.
+func FuzzParseMap(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 2000 {
+			return
+		}
+		m, err := ParseMap(src)
+		if err != nil {
+			return
+		}
+		p := m.String()
+		back, err := ParseMap(p)
+		if err != nil {
+			t.Fatalf("ParseMap(%q) printed %q, which does not parse: %v", src, p, err)
+		}
+		if q := back.String(); q != p {
+			t.Fatalf("print is not stable for %q:\n %s\n %s", src, p, q)
+		}
+	})
+}
