@@ -42,6 +42,8 @@ import "math/big"
 //     the cost this is only tried with at most two non-valid constraints in
 //     each piece and at most coalesceMaxWraps LPs.
 //
+// Pairs where a constraint r of one piece is <= -2 on all of the other (a
+// gap of integer points between them; isl's "separate") are not tried.
 // Whatever candidate F is tried, the test of case 2 is what makes the fusion
 // sound, so the heuristics only decide how often it succeeds.
 
@@ -193,6 +195,12 @@ func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
 			cutB = append(cutB, r)
 		}
 	}
+	// A gap (the other piece lies where r <= -2) leaves integer points
+	// between the pieces that neither holds; isl calls this "separate".
+	// Fusing is then hopeless in practice, so save the LPs.
+	if coalesceGap(n, cutA, b) || coalesceGap(n, cutB, a) {
+		return coalesceKeepBoth, nil
+	}
 	fused := func(f [][]Int) *Conj {
 		fc := &Conj{NVar: a.c.NVar, NExist: a.c.NExist, Ineq: f}
 		return fc.RemoveRedundant()
@@ -223,6 +231,19 @@ func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
 		return coalesceKeepFused, fused(g)
 	}
 	return coalesceKeepBoth, nil
+}
+
+// coalesceGap reports whether some row r of cut is <= -2 on all of other.
+func coalesceGap(n int, cut [][]Int, other *coalescePiece) bool {
+	for _, r := range cut {
+		if other.lp == nil {
+			other.implies(n, make([]Int, n+1)) // builds the tableau
+		}
+		if other.lp != nil && other.lp.maxBelow(r, I(-1)) {
+			return true
+		}
+	}
+	return false
 }
 
 // coalesceMaxWraps bounds the number of wrapping LPs tried for one pair.

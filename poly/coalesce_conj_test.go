@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -170,5 +171,41 @@ func TestCoalesceConjsRandom(t *testing.T) {
 	}
 	if merged < iters/4 {
 		t.Errorf("coalescing reduced the pieces in only %d of %d cases", merged, iters)
+	}
+}
+
+// lpSlabs is the box [0, 4k) x [0, 9] x [0, 9] cut into k slabs along x
+// (mergeable) or the same slabs spaced apart (not mergeable).
+func lpSlabs(k int, apart bool) []*Conj {
+	var out []*Conj
+	for i := 0; i < k; i++ {
+		lo := int64(4 * i)
+		if apart {
+			lo = int64(8 * i)
+		}
+		out = append(out, lpConj(3, 0, nil, [][]int64{
+			{-lo, 1, 0, 0}, {lo + 3, -1, 0, 0}, {0, 0, 1, 0}, {9, 0, -1, 0}, {0, 0, 0, 1}, {9, 0, 0, -1}, {15, 0, -1, -1},
+		}))
+	}
+	return out
+}
+
+func TestCoalesceSlabs(t *testing.T) {
+	if got := CoalesceConjs(lpSlabs(12, false)); len(got) != 1 {
+		t.Errorf("12 adjacent slabs coalesce to %d pieces, want 1", len(got))
+	}
+	if got := CoalesceConjs(lpSlabs(12, true)); len(got) != 12 {
+		t.Errorf("12 separate slabs coalesce to %d pieces, want 12", len(got))
+	}
+}
+
+func BenchmarkCoalesceConjs(b *testing.B) {
+	for _, apart := range []bool{false, true} {
+		cs := lpSlabs(12, apart)
+		b.Run(fmt.Sprintf("apart=%v", apart), func(b *testing.B) {
+			for b.Loop() {
+				CoalesceConjs(cs)
+			}
+		})
 	}
 }

@@ -518,6 +518,18 @@ func (p *lpPoly) implies(row []Int) bool {
 	return p.run(o, func() bool { return o.N[0].Sign() > 0 }) == lpRunOptimal
 }
 
+// maxBelow reports whether row·(1,x) < k on the whole polyhedron. It stops
+// as soon as a vertex with a value >= k is reached.
+func (p *lpPoly) maxBelow(row []Int, k Int) bool {
+	if p.unsound {
+		s := solveLP(p.n, p.original[0], p.original[1], row, false)
+		return s.status == LPOptimal && s.value.Cmp(new(big.Rat).SetInt(k.big())) < 0
+	}
+	o := p.express(row)
+	atLeast := func() bool { return o.N[0].Cmp(k.Mul(o.den)) >= 0 }
+	return p.run(o, atLeast) == lpRunOptimal && !atLeast()
+}
+
 // isTight reports whether inequality i is 0 on the whole polyhedron (an
 // implicit equality): the maximum of its slack is 0.
 func (p *lpPoly) isTight(i int) bool {
