@@ -317,3 +317,34 @@ func simplifyMap(m poly.Map) poly.Map {
 	}
 	return out
 }
+
+// dropCoveredPieces removes pieces contained in another piece (pairwise
+// inclusion; the union is unchanged). For printing distance sets.
+func dropCoveredPieces(s poly.Set) poly.Set {
+	if len(s.Basics) > 64 {
+		return s
+	}
+	one := func(b poly.BasicSet) poly.Set { return poly.Set{Params: s.Params, Basics: []poly.BasicSet{b}} }
+	keep := make([]bool, len(s.Basics))
+	for i := range keep {
+		keep[i] = true
+	}
+	for i, a := range s.Basics {
+		for j, b := range s.Basics {
+			if i == j || !keep[j] || !a.Tuple.SameSpace(b.Tuple) {
+				continue
+			}
+			if one(a).IsSubset(one(b)) {
+				keep[i] = false
+				break
+			}
+		}
+	}
+	out := poly.Set{Params: s.Params}
+	for i, b := range s.Basics {
+		if keep[i] {
+			out.Basics = append(out.Basics, b)
+		}
+	}
+	return out
+}

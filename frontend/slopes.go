@@ -76,7 +76,7 @@ func (d *Deps) computeSlopes(sc *Scop) error {
 	}
 	d.Canonical = canon
 	dist := d.All().ApplyDomain(canon).ApplyRange(canon).Deltas()
-	dist = simplifySet(dist.IntersectParams(sc.Context))
+	dist = dropCoveredPieces(simplifySet(dist.IntersectParams(sc.Context)))
 	d.Distances = dist
 	n := 0
 	for _, b := range canon.Basics {
