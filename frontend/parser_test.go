@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"hextile/poly"
 )
 
 func TestLexPositionsAndDirectives(t *testing.T) {
@@ -180,5 +181,50 @@ for (int i = 1; i < N; i++) {
 	}
 	if got := p.Scops[0].Stmts[0].Body.String(); got != "u = (double)i;" {
 		t.Errorf("body %s", got)
+	}
+}
+
+// An object-like macro with an expression body is expanded in affine
+// positions (its parameters become the model's); in bodies it stays a name.
+func TestExpressionMacros(t *testing.T) {
+	src := `#define N 10
+#define M (N + 2)
+#define HALF (N / 2)
+#define ALPHA 0.5f
+float A[M];
+void f(void) {
+#pragma scop
+for (int i = 1; i <= HALF; i++)
+  A[i + 1] = ALPHA * A[M - 1 - i];
+#pragma endscop
+}`
+	p, err := Parse("m.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scops[0]
+	if diff := cmp.Diff([]string{"N"}, sc.Params); diff != "" {
+		t.Errorf("params (-want +got):\n%s", diff)
+	}
+	if got := sc.Stmts[0].Body.String(); got != "A[i + 1] = ALPHA * A[M - 1 - i];" {
+		t.Errorf("body %s", got)
+	}
+	want := poly.MustParseSet("[N] -> { S0[i] : 1 <= i and 2i <= N }")
+	if !sc.Stmts[0].Domain.IsEqual(want) {
+		t.Errorf("domain %s, want %s", sc.Stmts[0].Domain, want)
+	}
+	r := poly.MustParseMap("[N] -> { S0[i] -> A[N + 1 - i] : 1 <= i and 2i <= N }")
+	if !sc.Stmts[0].Reads[0].Rel.IsEqual(r) {
+		t.Errorf("read %s, want %s", sc.Stmts[0].Reads[0].Rel, r)
+	}
+	if sc.Defines["N"] != 10 {
+		t.Errorf("defines %v", sc.Defines)
+	}
+	d, err := ComputeDeps(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.SlopeNote != "no space dimension" {
+		t.Errorf("slope note %q", d.SlopeNote)
 	}
 }
