@@ -699,6 +699,7 @@ func dedupExprs(es []Expr) []Expr {
 }
 
 func maxOf(es []Expr) Expr {
+	es = foldConst(es, false)
 	if len(es) == 1 {
 		return es[0]
 	}
@@ -706,10 +707,53 @@ func maxOf(es []Expr) Expr {
 }
 
 func minOf(es []Expr) Expr {
+	es = foldConst(es, true)
 	if len(es) == 1 {
 		return es[0]
 	}
 	return &Min{Args: es}
+}
+
+// foldConst keeps, of affine expressions that differ only in their
+// constant, the smallest (min) or largest (max) one; nested min (max)
+// arguments are flattened first.
+func foldConst(es []Expr, min bool) []Expr {
+	var flat []Expr
+	for _, e := range es {
+		if m, ok := e.(*Min); ok && min {
+			flat = append(flat, m.Args...)
+		} else if m, ok := e.(*Max); ok && !min {
+			flat = append(flat, m.Args...)
+		} else {
+			flat = append(flat, e)
+		}
+	}
+	var out []Expr
+	idx := map[string]int{}
+	for _, e := range flat {
+		// Monotone forms f(aff) with the same variable part compare by
+		// their constant: aff, floord(aff, d), ceild(aff, d).
+		a, kind := monoAff(e)
+		if a == nil {
+			k := ExprString(e)
+			if _, dup := idx[k]; !dup {
+				idx[k] = len(out)
+				out = append(out, e)
+			}
+			continue
+		}
+		k := kind + affString(&Aff{Terms: a.Terms})
+		if i, dup := idx[k]; dup {
+			b, _ := monoAff(out[i])
+			if (min && a.Const < b.Const) || (!min && a.Const > b.Const) {
+				out[i] = e
+			}
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, e)
+	}
+	return out
 }
 
 // separate emits if (full) { full-tile code } else { partial-tile code }.
@@ -735,6 +779,7 @@ func (g *gen) separate(d int, ps []*piece, ctx *system) Node {
 			need = append(need, r)
 		}
 	}
+	need = tightest(need)
 	fctx := ctx.clone()
 	fctx.ineq = append(fctx.ineq, need...)
 	if fctx.isEmpty() {
@@ -882,4 +927,41 @@ func (g *gen) upperExpr(r row, c int) Expr {
 		return g.expr(f)
 	}
 	return &FloorDiv{X: g.expr(f), D: a}
+}
+
+// monoAff returns the affine argument of e when e is aff, floord(aff, d)
+// or ceild(aff, d), with a key naming the form.
+func monoAff(e Expr) (*Aff, string) {
+	switch e := e.(type) {
+	case *Aff:
+		return e, "a:"
+	case *FloorDiv:
+		if a, ok := e.X.(*Aff); ok {
+			return a, fmt.Sprintf("f%d:", e.D)
+		}
+	case *CeilDiv:
+		if a, ok := e.X.(*Aff); ok {
+			return a, fmt.Sprintf("c%d:", e.D)
+		}
+	}
+	return nil, ""
+}
+
+// tightest keeps, of inequalities with the same variable part, the one
+// with the smallest constant (it implies the others).
+func tightest(rs []row) []row {
+	var out []row
+	idx := map[string]int{}
+	for _, r := range rs {
+		k := keyOf(r[1:])
+		if i, ok := idx[k]; ok {
+			if r[0] < out[i][0] {
+				out[i] = r
+			}
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, r)
+	}
+	return out
 }

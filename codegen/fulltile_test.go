@@ -1,0 +1,174 @@
+package codegen
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"hextile/frontend"
+	"hextile/runtime"
+	"hextile/schedule"
+)
+
+func loadScop(t *testing.T, file string) (*frontend.Program, *frontend.Scop, *frontend.Deps) {
+	t.Helper()
+	prog, err := frontend.ParseFile(file, frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := prog.Scops[0]
+	deps, err := frontend.ComputeDeps(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog, sc, deps
+}
+
+// pointLoopGuards counts the If nodes inside the point loops of full-tile
+// code and the number of full-tile regions.
+func pointLoopGuards(root Node) (guards, fullTiles int) {
+	Walk(root, func(n Node) bool {
+		m, ok := n.(*Mark)
+		if !ok || m.Label != "full tile" {
+			return true
+		}
+		fullTiles++
+		Walk(m.Body, func(n Node) bool {
+			f, ok := n.(*For)
+			if !ok || (f.Dim.Role != schedule.RolePointTime && f.Dim.Role != schedule.RolePointSpace) {
+				return true
+			}
+			Walk(f.Body, func(n Node) bool {
+				if _, ok := n.(*If); ok {
+					guards++
+				}
+				return true
+			})
+			return false
+		})
+		return false
+	})
+	return
+}
+
+// TestFullTilesGuardFree: with full/partial tile separation, the full-tile
+// code of the hybrid schedule has no guard inside its point loops, for every
+// single-statement testdata stencil and several tile sizes.
+func TestFullTilesGuardFree(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.c")
+	sort.Strings(files)
+	checked := 0
+	for _, f := range files {
+		prog, err := frontend.ParseFile(f, frontend.Options{})
+		if err != nil || len(prog.Scops) != 1 || len(prog.Scops[0].Stmts) != 1 {
+			continue
+		}
+		sc := prog.Scops[0]
+		deps, err := frontend.ComputeDeps(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes, _ := sizeChoices(sc, deps, schedule.Hybrid)
+		for _, sz := range sizes {
+			sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Hybrid, Sizes: sz})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := Generate(sc, sched, Options{SeparateFullTiles: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, n := pointLoopGuards(a.Root)
+			if n == 0 {
+				t.Errorf("%s %v: no full-tile code", filepath.Base(f), sz)
+			}
+			if g != 0 {
+				t.Errorf("%s %v: %d guards inside the point loops of full tiles:\n%s", filepath.Base(f), sz, g, (&Printer{}).Print(a.Root, 0))
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Skip("no single-statement testdata stencils")
+	}
+	// The check itself must be able to fail: a guard placed inside the
+	// point loops of a full tile is found.
+	bad := &Mark{Label: "full tile", Body: &For{Iter: "c0", Dim: schedule.Dim{Role: schedule.RolePointTime}, Lower: []Expr{Const(0)}, Upper: []Expr{Const(1)}, Stride: 1,
+		Body: &If{Cond: []Cond{{Kind: GE0, X: VarE("c0")}}, Then: &User{}}}}
+	if g, _ := pointLoopGuards(bad); g != 1 {
+		t.Errorf("pointLoopGuards missed a guard")
+	}
+}
+
+// TestUnrollFullTiles: unrolled constant-trip point loops still execute
+// every instance once, in order.
+func TestUnrollFullTiles(t *testing.T) {
+	_, sc, deps := loadScop(t, "../testdata/jacobi2d_mod2.c")
+	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.None, Sizes: []int64{1, 4, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Generate(sc, sched, Options{SeparateFullTiles: true, Unroll: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lets := 0
+	Walk(a.Root, func(n Node) bool {
+		if l, ok := n.(*Let); ok && strings.HasPrefix(l.Var, "c") {
+			lets++
+		}
+		return true
+	})
+	if lets < 4 {
+		t.Errorf("expected unrolled point loops, found %d lets:\n%s", lets, (&Printer{}).Print(a.Root, 0))
+	}
+	for _, sz := range []map[string]int64{{"T": 3, "N": 11}, {"T": 2, "N": 4}} {
+		checkAST(t, sc, sched, a, sz)
+	}
+}
+
+// TestHarnessDetectsWrongCode: a harness around deliberately broken code
+// (the partial tiles dropped) reports verify: FAILED and exits 1.
+func TestHarnessDetectsWrongCode(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	prog, sc, deps := loadScop(t, "../testdata/jacobi1d_mod2.c")
+	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Hybrid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Generate(sc, sched, Options{SeparateFullTiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped := 0
+	Walk(a.Root, func(n Node) bool {
+		if f, ok := n.(*If); ok && f.Else != nil {
+			f.Else = nil
+			dropped++
+		}
+		return true
+	})
+	if dropped == 0 {
+		t.Fatal("no partial-tile code to drop")
+	}
+	src, err := Harness(prog, []*ScopCode{{Scop: sc, AST: a}}, sc.Defines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _, err := cc.Compile(src, t.TempDir(), "broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runtime.RunHarness(exe, nil, time.Minute, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OK || r.ExitCode != 1 || r.Failure == "" {
+		t.Fatalf("broken code passed verification: %+v", r)
+	}
+}
