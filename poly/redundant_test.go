@@ -273,3 +273,63 @@ func TestLPPolyImplies(t *testing.T) {
 		}
 	}
 }
+
+// lpConjFromBytes decodes a small conj with the box 0 <= v <= 4 on every
+// column from fuzz input: the first byte picks the columns, then each group
+// of 1+n bytes is a row with coefficients in [-3, 3] (constant in [-6, 6]),
+// the first group an equality when the first byte is odd.
+func lpConjFromBytes(data []byte) *Conj {
+	if len(data) == 0 {
+		return nil
+	}
+	nvar, nexist := 1+int(data[0]>>1)%2, int(data[0]>>2)%2
+	n := nvar + nexist
+	c := NewConj(nvar, nexist)
+	for _, r := range lpBoxRows(n, 4) {
+		c.AddIneq(r)
+	}
+	data = data[1:]
+	for k := 0; len(data) >= 1+n && k < 6; k++ {
+		r := make([]Int, 1+n)
+		r[0] = I(int64(data[0]%13) - 6)
+		for j := 1; j <= n; j++ {
+			r[j] = I(int64(data[j]%7) - 3)
+		}
+		data = data[1+n:]
+		if k == 0 && c.Ineq != nil && len(data)%2 == 1 {
+			c.AddEq(r)
+		} else {
+			c.AddIneq(r)
+		}
+	}
+	return c
+}
+
+// FuzzRemoveRedundant checks that RemoveRedundant and GistConj (against
+// the conj's own first half) keep the integer points, by brute force.
+func FuzzRemoveRedundant(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6})
+	f.Add([]byte{5, 9, 1, 250, 7, 3, 3, 3, 3, 12, 6, 0, 1})
+	f.Add([]byte{7, 0, 0, 0, 0, 12, 6, 6, 6, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := lpConjFromBytes(data)
+		if c == nil {
+			return
+		}
+		n := c.NVar + c.NExist
+		want := lpPoints(n, []*Conj{c}, -1, 5)
+		if got := lpPoints(n, []*Conj{c.RemoveRedundant()}, -1, 5); !cmp.Equal(want, got) {
+			t.Fatalf("RemoveRedundant changed the points of %s", lpRowsString(c))
+		}
+		ctx := &Conj{NVar: c.NVar, NExist: c.NExist, Ineq: c.Ineq[:len(c.Ineq)/2]}
+		g := c.GistConj(ctx)
+		if !cmp.Equal(want, lpPoints(n, []*Conj{lpIntersect(g, ctx)}, -1, 5)) {
+			t.Fatalf("GistConj: g ∩ ctx != c for %s", lpRowsString(c))
+		}
+		half := &Conj{NVar: c.NVar, NExist: c.NExist, Eq: c.Eq, Ineq: c.Ineq[len(c.Ineq)/2:]}
+		parts := []*Conj{c, half, ctx}
+		if !cmp.Equal(lpPoints(n, parts, -1, 5), lpPoints(n, CoalesceConjs(parts), -1, 5)) {
+			t.Fatalf("CoalesceConjs changed the union for %s", lpRowsString(c))
+		}
+	})
+}
