@@ -79,8 +79,11 @@ func newCoalescePiece(c *Conj) *coalescePiece {
 // as the union of cs, with fewer pieces where it can: every piece is first
 // passed through RemoveRedundant and dropped if rationally empty; then,
 // until nothing changes, a piece contained in another is dropped and a pair
-// whose union is a single conjunction F (case 2 above) is replaced by
-// F.RemoveRedundant(). The relative order of the pieces is kept (a fused
+// whose union is a single conjunction F (cases 2 and 3 above) is replaced
+// by F.RemoveRedundant(). Equality of integer points holds over all columns,
+// existentials included, hence also for the sets they project to. The
+// pieces returned are RemoveRedundant forms, not the inputs; a piece that
+// is empty over Z but not over Q may remain. The relative order of the pieces is kept (a fused
 // piece takes the place of the first of its pair). Nil entries are skipped.
 // All pieces must have the same NVar and NExist; if they do not, copies of
 // the non-nil pieces are returned unchanged. The result may be empty (no

@@ -6,10 +6,10 @@ import (
 )
 
 // This file is the exact rational linear-programming layer: a dense simplex
-// lpTableau in dictionary form over integer numerators with one positive
+// tableau in dictionary form over integer numerators with one positive
 // denominator per row.
 //
-// Variables. The lpTableau has one column per variable: column 0 is the
+// Variables. The tableau has one column per variable: column 0 is the
 // constant, columns 1..n are the Conj's variables (visible then existential;
 // all of them range over the rationals and have no sign restriction), then
 // one slack column per equality row, one per inequality row, and a last
@@ -48,6 +48,15 @@ import (
 // row is the one with the smallest ratio, ties broken by the lowest-numbered
 // basic variable. Bland's rule never cycles, so the simplex terminates even
 // on degenerate programs.
+//
+// Reuse (lpPoly, below). Redundancy removal, gist and coalescing ask many
+// questions of one polyhedron. They share one feasible tableau, as isl does:
+// an objective is rewritten in the current non-basic columns and optimised
+// from the current vertex, stopping as soon as the answer is known (a
+// vertex with a negative value refutes "row >= 0 is implied"). To test an
+// inequality for redundancy its own row is made unrestricted and minimised;
+// if it is redundant the row is deleted, otherwise the row is brought back
+// to a non-negative value (restore) before it is restricted again.
 
 // lpTableau is the simplex dictionary described above.
 type lpTableau struct {
