@@ -47,14 +47,19 @@ type token struct {
 	Text string
 	Pos  Pos
 	End  int
+	// Depth counts the macro expansions that produced the token (a bound on
+	// recursive macros).
+	Depth int
 }
 
 // define is an object-like or function-like #define.
 type define struct {
-	Name     string
-	FuncLike bool
-	Body     []token // replacement tokens (object-like)
-	Pos      Pos
+	Name      string
+	FuncLike  bool
+	Params    []string // parameter names of a function-like macro
+	BadParams bool     // a parameter list the frontend cannot read
+	Body      []token  // replacement tokens
+	Pos       Pos
 }
 
 // lexer turns a whole C file into tokens, handling preprocessor lines: it
@@ -394,6 +399,27 @@ func (lx *lexer) directive() {
 		// Function-like when '(' follows the name without a space.
 		if len(body) > 0 && body[0].Text == "(" && body[0].Kind == tPunct && body[0].Pos.Offset == args[0].End {
 			d.FuncLike = true
+			// Parameter list: identifiers separated by commas up to ')'.
+			k := 1
+			ok := false
+			for k < len(body) {
+				if body[k].Text == ")" {
+					ok = true
+					k++
+					break
+				}
+				if body[k].Kind == tIdent || body[k].Text == "..." {
+					d.Params = append(d.Params, body[k].Text)
+				} else if body[k].Text != "," {
+					break
+				}
+				k++
+			}
+			if ok {
+				d.Body = body[k:]
+			} else {
+				d.BadParams = true
+			}
 		} else {
 			d.Body = body
 		}

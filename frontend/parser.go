@@ -39,6 +39,8 @@ type parser struct {
 	globals  map[string]*varInfo
 	hasScops bool
 	typedefs map[string]cType // typedef names of the scalar types
+	// expansions counts macro expansions (see macro.go).
+	expansions int
 }
 
 // isType reports whether t starts a declaration (a type keyword, qualifier
@@ -326,7 +328,7 @@ func (p *parser) function(a, open int) {
 			stmtStart = true
 			p.next()
 			continue
-		case stmtStart && p.isType(t) && t.Text != "typedef":
+		case stmtStart && (p.isType(t) || p.macroType(t)) && t.Text != "typedef":
 			// A local declaration: up to ';' at depth 0.
 			s := p.i
 			d := 0
@@ -451,6 +453,7 @@ func (p *parser) functionScop(fb *funcBody) (*rawScop, ErrorList) {
 // ---- strict statements ----
 
 func (p *parser) stmt() cStmt {
+	p.expandHere(0)
 	t := p.tok()
 	switch t.Kind {
 	case tScop:
@@ -564,6 +567,7 @@ func (p *parser) declStmt(inits bool) *cDecl {
 	text := ""
 	isTypedef := false
 	for {
+		p.expandHere(0)
 		t := p.tok()
 		if t.Kind != tIdent {
 			break
@@ -628,6 +632,7 @@ func (p *parser) declStmt(inits bool) *cDecl {
 			}
 			p.next()
 		}
+		p.expandHere(0)
 		if p.is("(") { // function pointer or parenthesized declarator
 			p.fail(p.tok().Pos, "parenthesized declarators (function pointers) are not supported")
 		}
@@ -776,6 +781,7 @@ func (p *parser) unary() cExpr {
 			p.next()
 			return &cUnary{Op: t.Text, X: p.unary(), P: t.Pos}
 		case "(":
+			p.expandHere(1)
 			if p.isTypeName(1) {
 				p.next()
 				d := p.declSpecsOnly()
@@ -884,6 +890,7 @@ func (p *parser) postfix() cExpr {
 }
 
 func (p *parser) primary() cExpr {
+	p.expandHere(0)
 	t := p.tok()
 	switch t.Kind {
 	case tIdent:
@@ -905,4 +912,11 @@ func (p *parser) primary() cExpr {
 	}
 	p.fail(t.Pos, "expected an expression, found %s", describe(t))
 	return nil
+}
+
+// macroType reports whether t is an object-like macro whose body starts
+// with a type keyword (#define DATA_TYPE double).
+func (p *parser) macroType(t token) bool {
+	d, ok := p.defs[t.Text]
+	return ok && t.Kind == tIdent && !d.FuncLike && len(d.Body) > 0 && p.isType(d.Body[0])
 }

@@ -184,8 +184,8 @@ for (int i = 1; i < N; i++) {
 	}
 }
 
-// An object-like macro with an expression body is expanded in affine
-// positions (its parameters become the model's); in bodies it stays a name.
+// Macros with expression bodies are expanded at the token level, as C does
+// (the integer constants inside stay parameters); constants stay names.
 func TestExpressionMacros(t *testing.T) {
 	src := `#define N 10
 #define M (N + 2)
@@ -206,7 +206,7 @@ for (int i = 1; i <= HALF; i++)
 	if diff := cmp.Diff([]string{"N"}, sc.Params); diff != "" {
 		t.Errorf("params (-want +got):\n%s", diff)
 	}
-	if got := sc.Stmts[0].Body.String(); got != "A[i + 1] = ALPHA * A[M - 1 - i];" {
+	if got := sc.Stmts[0].Body.String(); got != "A[i + 1] = ALPHA * A[N + 2 - 1 - i];" {
 		t.Errorf("body %s", got)
 	}
 	want := poly.MustParseSet("[N] -> { S0[i] : 1 <= i and 2i <= N }")
@@ -227,4 +227,76 @@ for (int i = 1; i <= HALF; i++)
 	if d.SlopeNote != "no space dimension" {
 		t.Errorf("slope note %q", d.SlopeNote)
 	}
+}
+
+// Unparenthesized macro bodies keep C's precedence; function-like macros
+// expand without --cpp.
+func TestMacroPrecedence(t *testing.T) {
+	src := `#define N 8
+#define M N + 2
+#define SQ(x) x * x
+#define IDX(i, j) ((i) * 4 + (j))
+float A[100];
+void f(void) {
+#pragma scop
+for (int i = 0; i < N; i++)
+  A[2 * M + i] = SQ(A[i + 1]) + A[IDX(i, 1)];
+#pragma endscop
+}`
+	p, err := Parse("p.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Scops[0].Stmts[0]
+	if got := st.Body.String(); got != "A[2 * N + 2 + i] = A[i + 1] * A[i + 1] + A[i * 4 + 1];" {
+		t.Errorf("body %s", got)
+	}
+	w := poly.MustParseMap("[N] -> { S0[i] -> A[2N + 2 + i] : 0 <= i < N }")
+	if !st.Writes[0].Rel.IsEqual(w) {
+		t.Errorf("write %s, want %s", st.Writes[0].Rel, w)
+	}
+}
+
+// PolyBench-style macros work without the system preprocessor.
+func TestPolyBenchMacros(t *testing.T) {
+	src := `#define N 20
+#define TSTEPS 5
+#define DATA_TYPE double
+#define SCALAR_VAL(x) x
+#define POLYBENCH_2D(var, dim1, dim2, ddim1, ddim2) var[dim1][dim2]
+#define POLYBENCH_LOOP_BOUND(x, y) x
+#define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+static void kernel_jacobi_2d(int tsteps, int n, DATA_TYPE POLYBENCH_2D(A, N, N, n, n), DATA_TYPE POLYBENCH_2D(B, N, N, n, n))
+{
+  int t, i, j;
+#pragma scop
+  for (t = 0; t < TSTEPS; t++) {
+    for (i = 1; i < _PB_N - 1; i++)
+      for (j = 1; j < _PB_N - 1; j++)
+        B[i][j] = SCALAR_VAL(0.2) * (A[i][j] + A[i][j-1] + A[i][1+j] + A[1+i][j] + A[i-1][j]);
+    for (i = 1; i < _PB_N - 1; i++)
+      for (j = 1; j < _PB_N - 1; j++)
+        A[i][j] = SCALAR_VAL(0.2) * (B[i][j] + B[i][j-1] + B[i][1+j] + B[1+i][j] + B[i-1][j]);
+  }
+#pragma endscop
+}`
+	p, err := Parse("pb.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scops[0]
+	if diff := cmp.Diff([]string{"TSTEPS", "N"}, sc.Params); diff != "" {
+		t.Errorf("params (-want +got):\n%s", diff)
+	}
+	var decls []string
+	for _, a := range sc.Arrays {
+		decls = append(decls, a.Declaration())
+	}
+	if diff := cmp.Diff([]string{"double B[N][N]", "double A[N][N]"}, decls); diff != "" {
+		t.Errorf("arrays (-want +got):\n%s", diff)
+	}
+	if got := sc.Stmts[1].Body.String(); got != "A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][1 + j] + B[1 + i][j] + B[i - 1][j]);" {
+		t.Errorf("body %s", got)
+	}
+	checkBrute(t, sc)
 }

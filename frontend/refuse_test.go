@@ -57,7 +57,8 @@ func TestRefusals(t *testing.T) {
 		{"scalar parameter written", scop("for (int i = 0; i < @n; i++)\n  n = 2;"), "non-affine loop condition: n is assigned inside the scop"},
 		{"array declared in scop", scop("float @tmp[4];"), "array declarations are not supported"},
 		{"min lower bound", scop("for (int i = @min(n, 2); i < N; i++)\n  B[i] = 0.0f;"), "lower bound of i is a min"},
-		{"function-like macro", "#define SQ(x) ((x)*(x))\n" + scop("for (int i = 0; i < N; i++)\n  B[i] = @SQ(B[i]);"), "function-like macro SQ: run with --cpp"},
+		{"stringizing macro", "#define CAT(a, b) a ## b\n" + scop("for (int i = 0; i < N; i++)\n  B[i] = @CAT(B, x);"), "macro CAT uses the ## operator: run with --cpp"},
+		{"recursive macro", "#define LOOP LOOP + 1\n" + scop("for (int i = 0; i < N; i++)\n  B[i] = @LOOP;"), "macro LOOP expands recursively"},
 		{"nested same counter", scop("for (int i = 0; i < N; i++)\n  for (int @i = 0; i < N; i++)\n    B[i] = 0.0f;"), "already the counter of an enclosing loop"},
 		{"counter outside its loop", scop("for (int i = 0; i < N; i++)\n  B[i] = 0.0f;\nB[0] = @i;"), "loop counter i is used outside its loop"},
 		{"empty context", scop("for (int i = 0; i < N; i++)\n  for (int j = N; j < N - 2; j++)\n    B[i] = 0.0f;"), "empty context"},
@@ -97,5 +98,13 @@ func TestRefusals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestExponentialMacroIsRefused(t *testing.T) {
+	src := "#define A A A\nfloat B[4];\nvoid f(void) {\n#pragma scop\nB[0] = A;\n#pragma endscop\n}\n"
+	_, err := Parse("x.c", []byte(src), Options{})
+	if err == nil || !strings.Contains(err.Error(), "x.c:5:8: error: macro A expands recursively") {
+		t.Errorf("error %v", err)
 	}
 }
