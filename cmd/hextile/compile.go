@@ -32,6 +32,7 @@ type pipelineFlags struct {
 	sizes      string
 	noSeparate bool
 	unroll     int
+	block      []int
 }
 
 func (f *pipelineFlags) register(fs *pflag.FlagSet) {
@@ -42,6 +43,7 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: the scheduler's)")
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
+	fs.IntSliceVar(&f.block, "block", nil, "CUDA threads per block for the point dimensions, innermost (threadIdx.x) first")
 }
 
 // request turns the flags into a pipeline request for file.
@@ -95,7 +97,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
-	target := fs.String("target", "c", "output language: c (C99 with OpenMP pragmas)")
+	target := fs.String("target", "c", "output language: c (C99 with OpenMP pragmas) or cuda (-o names a directory)")
 	out := fs.StringP("output", "o", "", "output file (default: standard output)")
 	dumps := fs.StringSlice("dump", nil, "print a stage's result: "+strings.Join(codegen.StageNames(), ", ")+" (repeatable)")
 	harness := fs.Bool("harness", false, "emit a verification harness: original and tiled code, compared bit for bit")
@@ -113,8 +115,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintln(stderr, "hextile compile: want exactly one C file (hextile help compile)")
 		return 2
 	}
-	if *target != "c" {
-		fmt.Fprintf(stderr, "hextile compile: unknown --target %q (supported: c)\n", *target)
+	if *target != "c" && *target != "cuda" {
+		fmt.Fprintf(stderr, "hextile compile: unknown --target %q (supported: c, cuda)\n", *target)
 		return 2
 	}
 	dump := map[string]bool{}
@@ -141,6 +143,18 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	// With --dump and no -o, the dump is the output.
 	if len(dump) > 0 && *out == "" {
+		return 0
+	}
+	if *target == "cuda" {
+		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
+		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block})
+		if err == nil {
+			err = codegen.WriteCUDA(res, *out)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
 		return 0
 	}
 	var text string

@@ -28,7 +28,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
-	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP)")
+	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP) or emu (the CUDA code in the CPU emulator)")
 	cc := fs.String("cc", "", "C compiler (default $CC or cc)")
 	opt := fs.String("opt", "-O2", "optimisation flag of the C compiler")
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
@@ -48,8 +48,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintln(stderr, "hextile run: want exactly one C file (hextile help run)")
 		return 2
 	}
-	if *device != "cpu" {
-		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu)\n", *device)
+	if *device != "cpu" && *device != "emu" {
+		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu, emu)\n", *device)
 		return 2
 	}
 	req, overrides, err := pf.request(fs.Arg(0))
@@ -62,7 +62,14 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	src, err := codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
+	var src string
+	if *device == "emu" {
+		// The CUDA code run by the CPU emulator (race and bounds checks).
+		src, err = codegen.EmuProgram(c, paramValues(c, overrides), codegen.CUDAOptions{Block: pf.block})
+		*noOMP = true
+	} else {
+		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

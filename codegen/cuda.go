@@ -1,0 +1,796 @@
+package codegen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+// The CUDA back end (section 4 of the hybrid-tiling paper), printed from the
+// one loop AST the generator builds:
+//
+//   - host: the loops above the first parallel tile loop run on the host
+//     (for the hybrid schedule: T, then p); each parallel tile loop (with up
+//     to two parallel tile loops nested directly in it) becomes one kernel
+//     launch, its iterations mapped to blockIdx.x (.y, .z) cyclically, so a
+//     grid smaller than the loop still covers it;
+//   - kernel: the remaining tile loops (S1..Sn) and the point time loop t
+//     are sequential in every block; the point space loops s0..sn (the last
+//     three of them) are distributed over threadIdx.y/.x (.z) cyclically
+//     (for (s = lo + tid; s <= hi; s += blockDim)), the stride-one one on
+//     threadIdx.x; a __syncthreads() separates the thread work of two
+//     iterations of a sequential loop (time steps, successive S1 tiles) and
+//     two consecutive pieces of thread work, and nowhere else.
+//
+// Every control decision above the thread loops depends only on the block
+// index, the host's loop counters and sequential loop counters, so every
+// thread of a block reaches every barrier.
+//
+// The same kernel structure is printed in two modes: CUDA (the .cu files)
+// and emulation (C, where a block runs its uniform code once and each
+// piece of thread work runs every thread in turn; see emu.go).
+
+// CUDAOptions choose the thread block shape.
+type CUDAOptions struct {
+	// Block gives the threads per mapped point dimension, innermost
+	// (threadIdx.x) first; missing entries get defaults from the tile sizes.
+	Block []int
+}
+
+// cudaKernel is one kernel: the grid loops and the code below them.
+type cudaKernel struct {
+	name  string
+	grid  []*For // outermost first; grid[len-1] is on blockIdx.x
+	body  Node   // below the innermost grid loop (the whole subtree if grid is empty)
+	host  []string
+	block [3]int // threads on x, y, z
+	// axis maps a schedule level to its thread axis (0 = x).
+	axis map[int]int
+}
+
+// cudaScop is the CUDA form of one scop.
+type cudaScop struct {
+	k       int
+	sc      *ScopCode
+	sched   *schedule.Schedule
+	kernels []*cudaKernel
+	host    string // the host loop code (launches included), at depth 1
+	written map[string]bool
+	read    map[string]bool
+	threads [3]int
+}
+
+// isGridLoop reports whether f is a parallel tile loop that blocks can run.
+func isGridLoop(f *For) bool {
+	return f.Parallel && f.Dim.Role != schedule.RolePointSpace && f.Dim.Role != schedule.RolePointTime
+}
+
+// unwrap skips single-statement blocks and marks.
+func unwrap(n Node) Node {
+	for {
+		switch m := n.(type) {
+		case *Block:
+			if len(m.Stmts) != 1 {
+				return n
+			}
+			n = m.Stmts[0]
+		case *Mark:
+			n = m.Body
+		default:
+			return n
+		}
+	}
+}
+
+// hasWork reports whether n executes a statement.
+func hasWork(n Node) bool {
+	found := false
+	Walk(n, func(m Node) bool {
+		if _, ok := m.(*User); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// hasGridLoop reports whether a grid loop occurs in n.
+func hasGridLoop(n Node) bool {
+	found := false
+	Walk(n, func(m Node) bool {
+		if f, ok := m.(*For); ok && isGridLoop(f) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// threadShape picks the threads per mapped dimension.
+func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
+	sh := [3]int{1, 1, 1}
+	sizes := sched.Sizes     // h, w0, ..., wn
+	w := func(k int) int64 { // width of the k-th point space dim from the inside
+		i := len(sizes) - 1 - k
+		if i >= 1 && i < len(sizes) {
+			return sizes[i]
+		}
+		return 32
+	}
+	for a := 0; a < nmap && a < 3; a++ {
+		if a < len(opt.Block) && opt.Block[a] > 0 {
+			sh[a] = opt.Block[a]
+			continue
+		}
+		switch a {
+		case 0:
+			v := (w(0) + 31) / 32 * 32
+			if v > 256 {
+				v = 256
+			}
+			sh[0] = int(v)
+		default:
+			v := w(a)
+			if sched.Kind == schedule.Hybrid && a == nmap-1 && len(sizes) > 1 {
+				// The hexagon's widest row: w0 plus the slopes over the height.
+				v = sizes[1] + sizes[0] + 2
+			}
+			lim := int64(512 / (sh[0] * sh[1]))
+			if a == 2 {
+				lim = int64(1024 / (sh[0] * sh[1]))
+				if lim > 8 {
+					lim = 8
+				}
+			}
+			if v > lim {
+				v = lim
+			}
+			if v < 1 {
+				v = 1
+			}
+			sh[a] = int(v)
+		}
+	}
+	return sh
+}
+
+// BuildCUDA splits the scop's AST into host code and kernels.
+func buildCUDA(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
+	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}}
+	for _, st := range sc.Scop.Stmts {
+		for _, a := range st.Writes {
+			cs.written[a.Array] = true
+		}
+		for _, a := range st.Reads {
+			cs.read[a.Array] = true
+		}
+	}
+	for _, a := range sc.Scop.Arrays {
+		if len(a.Extents) == 0 && cs.written[a.Name] {
+			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", posString(a.Pos), a.Name)
+		}
+	}
+	// The point space levels mapped to threads: the last three.
+	var space []int
+	for i, d := range sched.Dims {
+		if d.Role == schedule.RolePointSpace {
+			space = append(space, i)
+		}
+	}
+	axis := map[int]int{}
+	nmap := len(space)
+	if nmap > 3 {
+		nmap = 3
+	}
+	for a := 0; a < nmap; a++ {
+		axis[space[len(space)-1-a]] = a
+	}
+	cs.threads = threadShape(sched, opt, nmap)
+	h := &hostGen{cs: cs, axis: axis}
+	h.node(sc.AST.Root, 1, nil)
+	cs.host = h.b.String()
+	return cs, nil
+}
+
+// hostGen prints the host part and collects kernels.
+type hostGen struct {
+	cs   *cudaScop
+	axis map[int]int
+	b    strings.Builder
+}
+
+func (h *hostGen) line(depth int, s string) {
+	h.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
+}
+
+func (h *hostGen) node(n Node, depth int, vars []string) {
+	switch n := n.(type) {
+	case nil:
+	case *Block:
+		for _, s := range n.Stmts {
+			h.node(s, depth, vars)
+		}
+	case *Mark:
+		h.line(depth, "/* "+n.Label+" */")
+		h.node(n.Body, depth, vars)
+	case *Let:
+		if !hasWork(n) {
+			return
+		}
+		h.line(depth, "{")
+		h.line(depth+1, fmt.Sprintf("int %s = %s;", n.Var, ExprString(n.Value)))
+		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Var))
+		h.line(depth, "}")
+	case *If:
+		if !hasGridLoop(n) && hasWork(n) {
+			h.launch(n, nil, depth, vars)
+			return
+		}
+		h.line(depth, "if ("+CondString(n.Cond)+") {")
+		h.node(n.Then, depth+1, vars)
+		if n.Else != nil {
+			h.line(depth, "} else {")
+			h.node(n.Else, depth+1, vars)
+		}
+		h.line(depth, "}")
+	case *For:
+		if isGridLoop(n) {
+			grid := []*For{n}
+			body := n.Body
+			for len(grid) < 3 {
+				f, ok := unwrap(body).(*For)
+				if !ok || !isGridLoop(f) {
+					break
+				}
+				grid = append(grid, f)
+				body = f.Body
+			}
+			h.launch(body, grid, depth, vars)
+			return
+		}
+		if !hasGridLoop(n) {
+			h.launch(n, nil, depth, vars)
+			return
+		}
+		h.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Iter))
+		h.line(depth, "}")
+	case *User:
+		h.launch(n, nil, depth, vars)
+	}
+}
+
+func stepString(f *For) string {
+	if f.Stride > 1 {
+		return fmt.Sprintf("%s += %d", f.Iter, f.Stride)
+	}
+	return f.Iter + "++"
+}
+
+// launch emits the launch of a new kernel for body under the grid loops.
+func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
+	cs := h.cs
+	kn := &cudaKernel{
+		name:  fmt.Sprintf("hx_kernel%d_%d", cs.k, len(cs.kernels)),
+		grid:  grid,
+		body:  body,
+		host:  append([]string(nil), vars...),
+		block: cs.threads,
+		axis:  h.axis,
+	}
+	if !hasThreadLoop(body, h.axis) {
+		kn.block = [3]int{1, 1, 1}
+	}
+	cs.kernels = append(cs.kernels, kn)
+	ng := len(grid)
+	h.line(depth, "{")
+	d := depth + 1
+	// Grid extents: the trip count of the outermost grid loop and the
+	// largest trip count of each nested one over the outer values.
+	names := []string{"hx_gx", "hx_gy", "hx_gz"}
+	gname := func(i int) string { return names[ng-1-i] } // grid[i] -> axis
+	if ng == 0 {
+		h.line(d, "long hx_gx = 1, hx_gy = 1, hx_gz = 1;")
+	} else {
+		decl := []string{}
+		for i := 0; i < 3; i++ {
+			decl = append(decl, names[i]+" = 1")
+		}
+		h.line(d, "long "+strings.Join(decl, ", ")+";")
+		h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(0), boundString(grid[0].Upper, false), boundString(grid[0].Lower, true)))
+		if ng > 1 {
+			for i := 1; i < ng; i++ {
+				h.line(d, gname(i)+" = 0;")
+			}
+			dd := d
+			for i := 0; i < ng-1; i++ {
+				f := grid[i]
+				h.line(dd, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", f.Iter, boundString(f.Lower, true), f.Iter, boundString(f.Upper, false), stepString(f)))
+				dd++
+				nf := grid[i+1]
+				h.line(dd, fmt.Sprintf("%s = hx_max(%s, (%s) - (%s) + 1);", gname(i+1), gname(i+1), boundString(nf.Upper, false), boundString(nf.Lower, true)))
+			}
+			for i := 0; i < ng-1; i++ {
+				dd--
+				h.line(dd, "}")
+			}
+		}
+	}
+	h.line(d, "if (hx_gx > 0 && hx_gy > 0 && hx_gz > 0) {")
+	h.line(d+1, "if (hx_gx > 2147483647L) hx_gx = 2147483647L;")
+	h.line(d+1, "if (hx_gy > 65535) hx_gy = 65535;")
+	h.line(d+1, "if (hx_gz > 65535) hx_gz = 65535;")
+	args := cs.kernelArgs(kn, false)
+	h.line(d+1, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), 0, %s);", kn.name, kn.block[0], kn.block[1], kn.block[2], strings.Join(args, ", ")))
+	h.line(d+1, "HX_CHECK(cudaGetLastError());")
+	h.line(d, "}")
+	h.line(depth, "}")
+}
+
+func hasThreadLoop(n Node, axis map[int]int) bool {
+	found := false
+	Walk(n, func(m Node) bool {
+		if f, ok := m.(*For); ok {
+			if _, ok := axis[f.Level]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// kernelArgs lists a kernel's arguments (decl: with their types).
+func (cs *cudaScop) kernelArgs(kn *cudaKernel, decl bool) []string {
+	var out []string
+	s := cs.sc.Scop
+	for _, p := range s.Params {
+		if decl {
+			out = append(out, "int "+p)
+		} else {
+			out = append(out, p)
+		}
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			if decl {
+				out = append(out, string(a.Elem)+" "+a.Name)
+			} else {
+				out = append(out, a.Name)
+			}
+			continue
+		}
+		if decl {
+			c := ""
+			if !cs.written[a.Name] {
+				c = "const "
+			}
+			out = append(out, fmt.Sprintf("%s%s *HX_RESTRICT %s", c, a.Elem, a.Name))
+		} else {
+			out = append(out, "hx_d_"+a.Name)
+		}
+	}
+	for _, v := range kn.host {
+		if decl {
+			out = append(out, "int "+v)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// kernelGen prints a kernel's code in CUDA or emulation mode.
+type kernelGen struct {
+	cs  *cudaScop
+	kn  *cudaKernel
+	emu bool
+	b   strings.Builder
+	tid [3]string
+}
+
+func (g *kernelGen) line(depth int, s string) {
+	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
+}
+
+// printKernel returns the kernel's definition.
+func (cs *cudaScop) printKernel(kn *cudaKernel, emu bool) string {
+	g := &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+	args := strings.Join(cs.kernelArgs(kn, true), ", ")
+	if emu {
+		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.name, args))
+		g.line(0, "{")
+		g.line(1, "int hx_tx, hx_ty, hx_tz;")
+		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz; (void)gridDim; (void)blockIdx;")
+	} else {
+		nt := kn.block[0] * kn.block[1] * kn.block[2]
+		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.name, args))
+		g.line(0, "{")
+		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
+		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
+	}
+	depth := 1
+	axes := []string{"x", "y", "z"}
+	ng := len(kn.grid)
+	for i, f := range kn.grid {
+		ax := axes[ng-1-i]
+		g.line(depth, fmt.Sprintf("for (int %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", f.Iter, boundString(f.Lower, true), ax, f.Iter, boundString(f.Upper, false), f.Iter, ax))
+		depth++
+	}
+	if ng == 0 {
+		g.line(depth, "if (blockIdx.x == 0) {")
+		depth++
+	}
+	g.uniform(kn.body, depth)
+	if ng == 0 {
+		depth--
+		g.line(depth, "}")
+	}
+	for range kn.grid {
+		depth--
+		g.line(depth, "}")
+	}
+	if emu {
+		g.line(0, "}")
+		// The launcher: every block in turn.
+		g.line(0, fmt.Sprintf("static void hx_emu_launch_%s(dim3 hx_grid, dim3 hx_block, %s)", kn.name, args))
+		g.line(0, "{")
+		g.line(1, fmt.Sprintf("hx_emu_begin_launch(\"%s\", hx_grid, hx_block, %d, %d, %d);", kn.name, kn.block[0], kn.block[1], kn.block[2]))
+		g.line(1, "for (unsigned hx_bz = 0; hx_bz < hx_grid.z; hx_bz++)")
+		g.line(2, "for (unsigned hx_by = 0; hx_by < hx_grid.y; hx_by++)")
+		g.line(3, "for (unsigned hx_bx = 0; hx_bx < hx_grid.x; hx_bx++) {")
+		g.line(4, "hx_emu_begin_block(hx_bx, hx_by, hx_bz);")
+		var call []string
+		call = append(call, "hx_grid", "hx_dim3(hx_bx, hx_by, hx_bz)")
+		for _, a := range cs.kernelArgs(kn, true) {
+			f := strings.Fields(a)
+			call = append(call, f[len(f)-1])
+		}
+		g.line(4, fmt.Sprintf("%s(%s);", kn.name, strings.Join(call, ", ")))
+		g.line(3, "}")
+		g.line(0, "}")
+	} else {
+		g.line(0, "}")
+	}
+	return g.b.String()
+}
+
+// uniform prints block-uniform code; it reports whether n does thread work
+// and whether all of it is followed by a barrier.
+func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
+	switch n := n.(type) {
+	case nil:
+		return false, true
+	case *Block:
+		// Work of one child must be separated from later work.
+		type res struct{ work, tb bool }
+		var rs []res
+		// Print children, inserting barriers between pieces of work.
+		pending := false // some work not followed by a barrier yet
+		tb = true
+		for i, s := range n.Stmts {
+			if pending && hasWork(s) {
+				g.barrier(depth)
+				pending = false
+			}
+			w, t := g.uniform(s, depth)
+			rs = append(rs, res{w, t})
+			_ = i
+			if w {
+				work = true
+				pending = !t
+				tb = t
+			}
+		}
+		if pending {
+			tb = false
+		}
+		return work, tb
+	case *Mark:
+		g.line(depth, "/* "+n.Label+" */")
+		return g.uniform(n.Body, depth)
+	case *Let:
+		if !hasWork(n) {
+			return false, true
+		}
+		g.line(depth, "{")
+		g.line(depth+1, fmt.Sprintf("const int %s = %s;", n.Var, ExprString(n.Value)))
+		work, tb = g.uniform(n.Body, depth+1)
+		g.line(depth, "}")
+		return work, tb
+	case *If:
+		if !hasWork(n) {
+			return false, true
+		}
+		if g.isThread(n) {
+			g.threads(n, depth)
+			return true, false
+		}
+		g.line(depth, "if ("+CondString(n.Cond)+") {")
+		w1, t1 := g.uniform(n.Then, depth+1)
+		w2, t2 := false, true
+		if n.Else != nil && hasWork(n.Else) {
+			g.line(depth, "} else {")
+			w2, t2 = g.uniform(n.Else, depth+1)
+		}
+		g.line(depth, "}")
+		return w1 || w2, t1 && t2
+	case *For:
+		if !hasWork(n) {
+			return false, true
+		}
+		if g.isThread(n) {
+			g.threads(n, depth)
+			return true, false
+		}
+		g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		w, t := g.uniform(n.Body, depth+1)
+		if w && !t {
+			g.barrier(depth + 1)
+		}
+		g.line(depth, "}")
+		return w, true
+	case *User:
+		g.threads(n, depth)
+		return true, false
+	}
+	return false, true
+}
+
+// isThread reports whether n starts thread work: a thread-mapped loop, or
+// a node whose thread work does not pass through a uniform loop first.
+func (g *kernelGen) isThread(n Node) bool {
+	switch n := n.(type) {
+	case *For:
+		if _, ok := g.kn.axis[n.Level]; ok {
+			return true
+		}
+		return n.Dim.Role == schedule.RolePointSpace
+	case *If:
+		// An If whose conditions involve thread loop counters cannot occur
+		// above them; a uniform If stays uniform.
+		return false
+	}
+	return false
+}
+
+func (g *kernelGen) barrier(depth int) {
+	g.line(depth, "__syncthreads();")
+}
+
+// threads prints thread work n (all threads of the block run it).
+func (g *kernelGen) threads(n Node, depth int) {
+	if g.emu {
+		bx, by, bz := g.kn.block[0], g.kn.block[1], g.kn.block[2]
+		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
+		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
+		g.thread(n, depth+1, [3]bool{})
+		g.line(depth, "}")
+		return
+	}
+	g.thread(n, depth, [3]bool{})
+}
+
+// thread prints per-thread code; used[a] says that axis a distributed an
+// enclosing loop already.
+func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
+	switch n := n.(type) {
+	case nil:
+	case *Block:
+		for _, s := range n.Stmts {
+			g.thread(s, depth, used)
+		}
+	case *Mark:
+		g.line(depth, "/* "+n.Label+" */")
+		g.thread(n.Body, depth, used)
+	case *Let:
+		g.line(depth, "{")
+		g.line(depth+1, fmt.Sprintf("const int %s = %s;", n.Var, ExprString(n.Value)))
+		g.thread(n.Body, depth+1, used)
+		g.line(depth, "}")
+	case *If:
+		g.line(depth, "if ("+CondString(n.Cond)+") {")
+		g.thread(n.Then, depth+1, used)
+		if n.Else != nil {
+			g.line(depth, "} else {")
+			g.thread(n.Else, depth+1, used)
+		}
+		g.line(depth, "}")
+	case *For:
+		a, ok := g.kn.axis[n.Level]
+		if ok && !used[a] && g.kn.block[a] > 0 {
+			used[a] = true
+			if g.kn.block[a] == 1 {
+				g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+			} else {
+				g.line(depth, fmt.Sprintf("for (int %s = %s + %s; %s <= %s; %s += %d) {", n.Iter, boundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, boundString(n.Upper, false), n.Iter, int64(g.kn.block[a])*n.Stride))
+			}
+			g.thread(n.Body, depth+1, used)
+			g.line(depth, "}")
+			return
+		}
+		g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		g.thread(n.Body, depth+1, used)
+		g.line(depth, "}")
+	case *User:
+		var guard []string
+		for a := 0; a < 3; a++ {
+			if !used[a] && g.kn.block[a] > 1 {
+				guard = append(guard, g.tid[a]+" == 0")
+			}
+		}
+		s := g.cs.userCUDA(n, g.emu)
+		if len(guard) > 0 {
+			s = "if (" + strings.Join(guard, " && ") + ") " + s
+		}
+		g.line(depth, s)
+	}
+}
+
+func (g *kernelGen) tidExpr(a int, stride int64) string {
+	if stride == 1 {
+		return g.tid[a]
+	}
+	return fmt.Sprintf("%d * %s", stride, g.tid[a])
+}
+
+// userCUDA prints a statement instance with flat array accesses.
+func (cs *cudaScop) userCUDA(u *User, emu bool) string {
+	subst := map[string]string{}
+	for i, it := range u.Stmt.Iters {
+		if i < len(u.Args) {
+			s := ExprString(u.Args[i])
+			if _, ok := u.Args[i].(*Aff); ok && !isIdent(s) {
+				s = "(" + s + ")"
+			}
+			subst[it] = s
+		}
+	}
+	if u.Stmt.Body == nil {
+		return "/* " + u.Stmt.Name + ": no body */;"
+	}
+	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}}
+	for _, a := range cs.sc.Scop.Arrays {
+		p.arrays[a.Name] = a
+	}
+	a := u.Stmt.Body
+	lhs := p.expr(a.LHS, a.Op != "=", true)
+	rhs := p.expr(a.RHS, false, false)
+	return lhs + " " + a.Op + " " + rhs + ";"
+}
+
+// flatPrinter prints statement expressions with array elements addressed
+// through the flat index macros HX_IDX_<array>; in emulation each element
+// access goes through the checker hx_chk.
+type flatPrinter struct {
+	subst  map[string]string
+	emu    bool
+	arrays map[string]*frontend.Array
+}
+
+func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
+	s, _ := p.cexpr(e, readToo, write)
+	return s
+}
+
+func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) {
+	switch e := e.(type) {
+	case *frontend.ArrayRef:
+		var ix []string
+		for _, x := range e.Index {
+			s, _ := cexpr(x, p.subst)
+			ix = append(ix, s)
+		}
+		idx := fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", "))
+		if len(ix) == 0 {
+			return e.Name, precPostfix
+		}
+		if p.emu {
+			mode := 0
+			if write {
+				mode = 1
+				if readToo {
+					mode = 2
+				}
+			}
+			idx = fmt.Sprintf("hx_chk(%s, %s, %d)", e.Name, idx, mode)
+		}
+		return e.Name + "[" + idx + "]", precPostfix
+	case *frontend.Binary:
+		pr := prec(e.Op)
+		l, lp := p.cexpr(e.X, false, false)
+		r, rp := p.cexpr(e.Y, false, false)
+		if lp < pr {
+			l = "(" + l + ")"
+		}
+		if rp <= pr {
+			r = "(" + r + ")"
+		}
+		return l + " " + e.Op + " " + r, pr
+	case *frontend.Unary:
+		x, xp := p.cexpr(e.X, false, false)
+		if xp < precUnary || strings.HasPrefix(x, e.Op) {
+			x = "(" + x + ")"
+		}
+		return e.Op + x, precUnary
+	case *frontend.Call:
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			args[i], _ = p.cexpr(a, false, false)
+		}
+		return e.Fun + "(" + strings.Join(args, ", ") + ")", precPostfix
+	case *frontend.Cast:
+		x, xp := p.cexpr(e.X, false, false)
+		if xp < precUnary {
+			x = "(" + x + ")"
+		}
+		return "(" + string(e.To) + ")" + x, precUnary
+	}
+	return cexpr(e, p.subst)
+}
+
+// flopCount counts the floating-point operations of a statement body:
+// binary + - * / and calls count one each (subscripts excluded); a compound
+// assignment adds one.
+func flopCount(a *frontend.Assign) int {
+	var cnt func(e frontend.Expr) int
+	cnt = func(e frontend.Expr) int {
+		switch e := e.(type) {
+		case *frontend.Binary:
+			return 1 + cnt(e.X) + cnt(e.Y)
+		case *frontend.Unary:
+			return cnt(e.X)
+		case *frontend.Call:
+			n := 1
+			for _, x := range e.Args {
+				n += cnt(x)
+			}
+			return n
+		case *frontend.Cast:
+			return cnt(e.X)
+		}
+		return 0
+	}
+	if a == nil {
+		return 0
+	}
+	n := cnt(a.RHS)
+	if a.Op != "=" {
+		n++
+	}
+	return n
+}
+
+// idxMacros defines the flat index macro of every array.
+func idxMacros(s *frontend.Scop) string {
+	var b strings.Builder
+	for _, a := range s.Arrays {
+		n := len(a.Extents)
+		if n == 0 {
+			continue
+		}
+		var ps []string
+		for i := 0; i < n; i++ {
+			ps = append(ps, fmt.Sprintf("i%d", i))
+		}
+		e := "(i0)"
+		for i := 1; i < n; i++ {
+			e = fmt.Sprintf("(%s * (%s) + (i%d))", e, CExpr(a.Extents[i], nil), i)
+		}
+		fmt.Fprintf(&b, "#define HX_IDX_%s(%s) (%s)\n", a.Name, strings.Join(ps, ", "), e)
+	}
+	return b.String()
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,487 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"hextile/frontend"
+)
+
+// The files of the CUDA target (ppcg's layout):
+//
+//	NAME.h         helpers, flat index macros, kernel prototypes
+//	NAME_kernel.cu the kernels
+//	NAME_host.cu   the host functions hx_gpu_K (allocation, copies, the
+//	               host loops with the launches, kernel timing with CUDA
+//	               events); without --harness the input file with each scop
+//	               replaced by a call, with --harness a main
+//	NAME_ref.c     (--harness) the original loop nests, compiled by the C
+//	               compiler: the reference the GPU result is compared with
+//
+// Build: cc -O2 -c NAME_ref.c && nvcc -O3 -arch=sm_90 NAME_host.cu
+// NAME_kernel.cu NAME_ref.o (add -fmad=false for a bit-exact check).
+
+// CUDAResult holds the generated files by name.
+type CUDAResult struct {
+	Name  string
+	Files map[string]string
+}
+
+// cudaScops builds the CUDA form of every scop of c.
+func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
+	var out []*cudaScop
+	for k, s := range c.Scops {
+		cs, err := buildCUDA(k, s.Code, s.Sched, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs)
+	}
+	return out, nil
+}
+
+// BaseName is the output name of a C file (its base name without .c).
+func BaseName(file string) string {
+	b := filepath.Base(file)
+	b = strings.TrimSuffix(b, filepath.Ext(b))
+	b = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, b)
+	if b == "" {
+		b = "hx"
+	}
+	return b
+}
+
+// EmitCUDA returns the CUDA files for c; params gives every parameter's
+// value (used by the harness's defaults).
+func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOptions) (*CUDAResult, error) {
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return nil, err
+	}
+	name := BaseName(c.Prog.File)
+	res := &CUDAResult{Name: name, Files: map[string]string{}}
+	// Header.
+	var h strings.Builder
+	guard := "HX_" + strings.ToUpper(name) + "_H"
+	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", c.Prog.File, guard, guard)
+	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
+	h.WriteString(cudaHelpers)
+	h.WriteString(scopDefines(c, css))
+	for _, cs := range css {
+		h.WriteString(idxMacros(cs.sc.Scop))
+		for _, kn := range cs.kernels {
+			nt := kn.block[0] * kn.block[1] * kn.block[2]
+			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.name, strings.Join(cs.kernelArgs(kn, true), ", "))
+		}
+	}
+	h.WriteString("#endif\n")
+	res.Files[name+".h"] = h.String()
+	// Kernels.
+	var kb strings.Builder
+	fmt.Fprintf(&kb, "#include \"%s.h\"\n\n", name)
+	for _, cs := range css {
+		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.k, posString(cs.sc.Scop.Pos), cs.sc.Note)
+		for _, kn := range cs.kernels {
+			kb.WriteString(cs.printKernel(kn, false))
+			kb.WriteString("\n")
+		}
+	}
+	res.Files[name+"_kernel.cu"] = kb.String()
+	// Host.
+	var hb strings.Builder
+	fmt.Fprintf(&hb, "#include \"%s.h\"\n#include <string.h>\n#include <stdint.h>\n#include <time.h>\n\n", name)
+	hb.WriteString(cudaHostHelpers)
+	for _, cs := range css {
+		hb.WriteString(cs.hostFunc())
+	}
+	if harness {
+		for _, cs := range css {
+			hb.WriteString(cs.refProto())
+		}
+		m, err := cudaMain(c, css, params, 5)
+		if err != nil {
+			return nil, err
+		}
+		hb.WriteString(m)
+		ref, err := refFile(c, css)
+		if err != nil {
+			return nil, err
+		}
+		res.Files[name+"_ref.c"] = ref
+		res.Files[name+"_host.cu"] = hb.String()
+		return res, nil
+	}
+	// The input file with each scop replaced by a call.
+	src := string(c.Prog.Source)
+	var out strings.Builder
+	codes := append([]*cudaScop(nil), css...)
+	sort.Slice(codes, func(i, j int) bool { return codes[i].sc.Scop.Start < codes[j].sc.Scop.Start })
+	var scs []*ScopCode
+	for _, cs := range codes {
+		scs = append(scs, cs.sc)
+	}
+	ins := preludeOffset(src, scs)
+	out.WriteString(src[:ins])
+	out.WriteString(hb.String())
+	last := ins
+	for _, cs := range codes {
+		s := cs.sc.Scop
+		out.WriteString(src[last:s.Start])
+		out.WriteString(cs.callText())
+		last = s.End
+	}
+	out.WriteString(src[last:])
+	res.Files[name+"_host.cu"] = out.String()
+	return res, nil
+}
+
+// scopDefines repeats the file's #defines that are not parameters.
+func scopDefines(c *Compilation, css []*cudaScop) string {
+	isParam := map[string]bool{}
+	for _, cs := range css {
+		for _, p := range cs.sc.Scop.Params {
+			isParam[p] = true
+		}
+	}
+	var b strings.Builder
+	for _, m := range defineRE.FindAllStringSubmatch(string(c.Prog.Source), -1) {
+		if !isParam[m[1]] {
+			b.WriteString("#ifndef " + m[1] + "\n" + strings.TrimSpace(m[0]) + "\n#endif\n")
+		}
+	}
+	return b.String()
+}
+
+// cudaHelpers are the integer helpers of the generated code and the macros
+// that the emulation redefines.
+const cudaHelpers = `
+#ifndef HX_EMU
+#define HX_RESTRICT __restrict__
+#define HX_CHECK(call) do { cudaError_t hx_e = (call); if (hx_e != cudaSuccess) { fprintf(stderr, "%s:%d: CUDA error: %s (%s)\n", __FILE__, __LINE__, cudaGetErrorString(hx_e), #call); exit(2); } } while (0)
+#define HX_LAUNCH(k, g, b, s, ...) k<<<g, b, s>>>(__VA_ARGS__)
+#define HX_NAME(p, n, sz)
+#define HX_EMU_REPORT(f)
+#endif
+__host__ __device__ static inline int hx_floord(int n, int d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+__host__ __device__ static inline int hx_ceild(int n, int d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
+__host__ __device__ static inline int hx_mod(int n, int d) { int r = n % d; return r < 0 ? r + d : r; }
+__host__ __device__ static inline int hx_min(int a, int b) { return a < b ? a : b; }
+__host__ __device__ static inline int hx_max(int a, int b) { return a > b ? a : b; }
+`
+
+// cudaHostHelpers is host-only code of NAME_host.cu.
+const cudaHostHelpers = `#ifndef HX_EMU
+static inline dim3 hx_dim3(long x, long y, long z) { return dim3((unsigned)x, (unsigned)y, (unsigned)z); }
+#endif
+
+`
+
+// hostSig is the parameter list of hx_gpu_K.
+func (cs *cudaScop) hostSig() string {
+	var ps []string
+	s := cs.sc.Scop
+	for _, p := range s.Params {
+		ps = append(ps, "int "+p)
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			ps = append(ps, string(a.Elem)+" "+a.Name)
+		} else {
+			ps = append(ps, fmt.Sprintf("%s *hx_h_%s", a.Elem, a.Name))
+		}
+	}
+	ps = append(ps, "double *hx_kernel_s")
+	return strings.Join(ps, ", ")
+}
+
+// hostFunc prints hx_gpu_K: device buffers, copies, the launches.
+func (cs *cudaScop) hostFunc() string {
+	var b strings.Builder
+	s := cs.sc.Scop
+	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, posString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
+	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, cs.hostSig())
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			fmt.Fprintf(&b, "  (void)%s;\n", a.Name)
+			continue
+		}
+		fmt.Fprintf(&b, "  %s *hx_d_%s = NULL;\n  size_t hx_n_%s = %s;\n", a.Elem, a.Name, a.Name, harnessSize(a))
+		fmt.Fprintf(&b, "  HX_CHECK(cudaMalloc((void **)&hx_d_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
+		fmt.Fprintf(&b, "  HX_NAME(hx_d_%s, \"%s\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
+		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_d_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
+	}
+	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
+	b.WriteString("  {\n")
+	b.WriteString(cs.host)
+	b.WriteString("  }\n")
+	b.WriteString("  HX_CHECK(cudaGetLastError());\n  HX_CHECK(cudaEventRecord(hx_e1, 0));\n  HX_CHECK(cudaEventSynchronize(hx_e1));\n")
+	b.WriteString("  float hx_ms = 0;\n  HX_CHECK(cudaEventElapsedTime(&hx_ms, hx_e0, hx_e1));\n  if (hx_kernel_s) *hx_kernel_s = 1e-3 * hx_ms;\n")
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 || !cs.written[a.Name] {
+			continue
+		}
+		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_h_%s, hx_d_%s, sizeof(%s) * hx_n_%s, cudaMemcpyDeviceToHost));\n", a.Name, a.Name, a.Elem, a.Name)
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) > 0 {
+			fmt.Fprintf(&b, "  HX_CHECK(cudaFree(hx_d_%s));\n", a.Name)
+		}
+	}
+	b.WriteString("  HX_CHECK(cudaEventDestroy(hx_e0));\n  HX_CHECK(cudaEventDestroy(hx_e1));\n}\n\n")
+	return b.String()
+}
+
+// callText replaces the scop in the input file.
+func (cs *cudaScop) callText() string {
+	var args []string
+	s := cs.sc.Scop
+	args = append(args, s.Params...)
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			args = append(args, a.Name)
+		} else {
+			args = append(args, fmt.Sprintf("(%s *)%s", a.Elem, a.Name))
+		}
+	}
+	args = append(args, "NULL")
+	return fmt.Sprintf("/* hextile: %s, on the GPU */\n\thx_gpu_%d(%s);\n", cs.sc.Note, cs.k, strings.Join(args, ", "))
+}
+
+// refSig is the reference function's parameter list as seen from C++.
+func (cs *cudaScop) refProto() string {
+	var ps []string
+	s := cs.sc.Scop
+	for _, p := range s.Params {
+		ps = append(ps, "int "+p)
+	}
+	for _, a := range s.Arrays {
+		ps = append(ps, "void *hx_p_"+a.Name)
+	}
+	var cp []string
+	for _, p := range s.Params {
+		cp = append(cp, "int "+p)
+	}
+	cp = append(cp, "long *hx_per")
+	return fmt.Sprintf("extern \"C\" void hx_orig_%d(%s);\nextern \"C\" long hx_count_%d(%s);\n", cs.k, strings.Join(ps, ", "), cs.k, strings.Join(cp, ", "))
+}
+
+// refFile is the C file with the original loop nests and the instance
+// counters.
+func refFile(c *Compilation, css []*cudaScop) (string, error) {
+	var b strings.Builder
+	b.WriteString("/* hextile: the original loop nests of " + c.Prog.File + " (the reference of the CUDA harness) */\n")
+	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
+	b.WriteString(CPrelude)
+	for _, m := range defineRE.FindAllStringSubmatch(string(c.Prog.Source), -1) {
+		isParam := false
+		for _, cs := range css {
+			for _, p := range cs.sc.Scop.Params {
+				isParam = isParam || p == m[1]
+			}
+		}
+		if !isParam {
+			b.WriteString(strings.TrimSpace(m[0]) + "\n")
+		}
+	}
+	for _, cs := range css {
+		s := cs.sc.Scop
+		text := string(c.Prog.Source[s.Start:s.End])
+		sig := refSigC(s)
+		fmt.Fprintf(&b, "void hx_orig_%d(%s)\n{\n%s%s\n%s}\n\n", cs.k, sig, scalarInRef(s), text, scalarOut(s))
+		b.WriteString(cs.countFunc())
+	}
+	return b.String(), nil
+}
+
+// refSigC declares the arrays as VLAs over void pointers' targets.
+func refSigC(s *frontend.Scop) string {
+	var ps []string
+	for _, p := range s.Params {
+		ps = append(ps, "int "+p)
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			ps = append(ps, fmt.Sprintf("%s *hx_p_%s", a.Elem, a.Name))
+			continue
+		}
+		var ext strings.Builder
+		for _, e := range a.Extents {
+			ext.WriteString("[" + CExpr(e, nil) + "]")
+		}
+		ps = append(ps, fmt.Sprintf("%s %s%s", a.Elem, a.Name, ext.String()))
+	}
+	return strings.Join(ps, ", ")
+}
+
+func scalarInRef(s *frontend.Scop) string { return scalarIn(s) }
+
+// countFunc prints hx_count_K: the statement instances of the original
+// program, per statement into hx_per[], and their total.
+func (cs *cudaScop) countFunc() string {
+	var b strings.Builder
+	s := cs.sc.Scop
+	var ps []string
+	for _, p := range s.Params {
+		ps = append(ps, "int "+p)
+	}
+	ps = append(ps, "long *hx_per")
+	fmt.Fprintf(&b, "long hx_count_%d(%s)\n{\n", cs.k, strings.Join(ps, ", "))
+	idx := map[*frontend.Stmt]int{}
+	for i, st := range s.Stmts {
+		idx[st] = i
+		fmt.Fprintf(&b, "  hx_per[%d] = 0;\n", i)
+	}
+	if cs.sc.Orig != nil {
+		cp := &Printer{Indent: "  ", Decl: "int",
+			User: func(u *User, _ *Printer) string { return fmt.Sprintf("hx_per[%d]++;", idx[u.Stmt]) },
+			Loop: func(f *For, _ *Printer) (string, bool) {
+				u, ok := f.Body.(*User)
+				if !ok || f.Stride != 1 {
+					return "", false
+				}
+				return fmt.Sprintf("hx_per[%d] += hx_max(0, (%s) - (%s) + 1);", idx[u.Stmt], boundString(f.Upper, false), boundString(f.Lower, true)), true
+			}}
+		b.WriteString(cp.Print(cs.sc.Orig.Root, 1))
+	}
+	b.WriteString("  long hx_n = 0;\n")
+	for i := range s.Stmts {
+		fmt.Fprintf(&b, "  hx_n += hx_per[%d];\n", i)
+	}
+	b.WriteString("  return hx_n;\n}\n\n")
+	return b.String()
+}
+
+// cudaMain prints the harness main: deterministic inputs, the reference
+// run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
+// first GPU run with the reference, medians of the kernel and total times.
+func cudaMain(c *Compilation, css []*cudaScop, params map[string]int64, reps int) (string, error) {
+	var b strings.Builder
+	b.WriteString(harnessRuntime)
+	b.WriteString(`
+static int hx_cmpd(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double hx_median(double *v, int n)
+{
+  if (n <= 0) return 0;
+  qsort(v, n, sizeof(double), hx_cmpd);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+`)
+	b.WriteString("int main(int argc, char **argv)\n{\n  int hx_fail = 0;\n  double hx_maxdiff = 0, hx_torig = 0, hx_tk = 0, hx_tw = 0, hx_flops = 0, hx_sum = 0;\n  long hx_updates = 0;\n")
+	fmt.Fprintf(&b, "  int hx_reps = (int)hx_arg(argc, argv, \"HX_REPS\", %d);\n  int hx_verify = (int)hx_arg(argc, argv, \"HX_VERIFY\", 1);\n", reps)
+	b.WriteString("  if (hx_reps < 0) hx_reps = 0;\n  if (hx_reps > 100) hx_reps = 100;\n")
+	for _, cs := range css {
+		s := cs.sc.Scop
+		k := cs.k
+		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, posString(s.Pos))
+		var args []string
+		for _, p := range s.Params {
+			v, ok := params[p]
+			if !ok {
+				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Pos), p, p)
+			}
+			fmt.Fprintf(&b, "    int %s = (int)hx_arg(argc, argv, \"%s\", %d);\n", p, p, v)
+			args = append(args, p)
+		}
+		argsO := append([]string(nil), args...)
+		argsG := append([]string(nil), args...)
+		for ai, a := range s.Arrays {
+			fmt.Fprintf(&b, "    size_t hx_n_%s = %s;\n", a.Name, harnessSize(a))
+			fmt.Fprintf(&b, "    %s *%s_i = (%s *)malloc(sizeof(%s) * hx_n_%s + 1), *%s_o = (%s *)malloc(sizeof(%s) * hx_n_%s + 1), *%s_g = (%s *)malloc(sizeof(%s) * hx_n_%s + 1);\n",
+				a.Elem, a.Name, a.Elem, a.Elem, a.Name, a.Name, a.Elem, a.Elem, a.Name, a.Name, a.Elem, a.Elem, a.Name)
+			fmt.Fprintf(&b, "    if (!%s_i || !%s_o || !%s_g) { fprintf(stderr, \"out of memory\\n\"); return 2; }\n", a.Name, a.Name, a.Name)
+			fmt.Fprintf(&b, "    hx_state = %dULL;\n", 1000003*(ai+1)+k)
+			if a.Elem == frontend.IntT {
+				fmt.Fprintf(&b, "    for (size_t i = 0; i < hx_n_%s; i++) %s_i[i] = (int)(hx_rand() * 100);\n", a.Name, a.Name)
+			} else {
+				fmt.Fprintf(&b, "    for (size_t i = 0; i < hx_n_%s; i++) %s_i[i] = (%s)(0.5 + hx_rand());\n", a.Name, a.Name, a.Elem)
+			}
+			fmt.Fprintf(&b, "    memcpy(%s_o, %s_i, sizeof(%s) * hx_n_%s);\n", a.Name, a.Name, a.Elem, a.Name)
+			argsO = append(argsO, "(void *)"+a.Name+"_o")
+			if len(a.Extents) == 0 {
+				argsG = append(argsG, "*"+a.Name+"_g")
+			} else {
+				argsG = append(argsG, a.Name+"_g")
+			}
+		}
+		fmt.Fprintf(&b, "    double hx_t0 = hx_now();\n    if (hx_verify) hx_orig_%d(%s);\n    hx_torig += hx_now() - hx_t0;\n", k, strings.Join(argsO, ", "))
+		b.WriteString("    double hx_ks[101], hx_ws[101];\n    int hx_nrec = 0;\n")
+		b.WriteString("    for (int hx_r = 0; hx_r <= hx_reps; hx_r++) {\n")
+		for _, a := range s.Arrays {
+			fmt.Fprintf(&b, "      memcpy(%s_g, %s_i, sizeof(%s) * hx_n_%s);\n", a.Name, a.Name, a.Elem, a.Name)
+		}
+		fmt.Fprintf(&b, "      double hx_k = 0, hx_w0 = hx_now();\n      hx_gpu_%d(%s, &hx_k);\n      double hx_w1 = hx_now();\n", k, strings.Join(argsG, ", "))
+		b.WriteString("      if (hx_r > 0 || hx_reps == 0) { hx_ks[hx_nrec] = hx_k; hx_ws[hx_nrec] = hx_w1 - hx_w0; hx_nrec++; }\n")
+		b.WriteString("      if (hx_r == 0 && hx_verify) {\n")
+		for _, a := range s.Arrays {
+			fmt.Fprintf(&b, "        for (size_t i = 0; i < hx_n_%s; i++) {\n", a.Name)
+			fmt.Fprintf(&b, "          double d = fabs((double)%s_o[i] - (double)%s_g[i]);\n          if (d > hx_maxdiff || d != d) hx_maxdiff = d;\n", a.Name, a.Name)
+			fmt.Fprintf(&b, "          if (memcmp(&%s_o[i], &%s_g[i], sizeof(%s)) != 0 && !hx_fail) {\n            hx_fail = 1;\n", a.Name, a.Name, a.Elem)
+			idx, f, fargs := harnessIndex(a)
+			b.WriteString(strings.ReplaceAll(idx, "        ", "            "))
+			fmt.Fprintf(&b, "            printf(\"verify: FAILED: %s%s: original %%.17g, gpu %%.17g\\n\"%s, (double)%s_o[i], (double)%s_g[i]);\n",
+				a.Name, f, fargs, a.Name, a.Name)
+			b.WriteString("          }\n        }\n")
+		}
+		b.WriteString("      }\n    }\n")
+		b.WriteString("    hx_tk += hx_median(hx_ks, hx_nrec);\n    hx_tw += hx_median(hx_ws, hx_nrec);\n")
+		fmt.Fprintf(&b, "    long hx_per[%d];\n    long hx_u = hx_count_%d(%s);\n    hx_updates += hx_u;\n", len(s.Stmts)+1, k, strings.Join(append(append([]string(nil), args...), "hx_per"), ", "))
+		for i, st := range s.Stmts {
+			fmt.Fprintf(&b, "    hx_flops += %d.0 * hx_per[%d]; /* %s: %d flops */\n", flopCount(st.Body), i, st.Name, flopCount(st.Body))
+		}
+		for _, a := range s.Arrays {
+			if cs.written[a.Name] && len(a.Extents) > 0 {
+				fmt.Fprintf(&b, "    for (size_t i = 0; i < hx_n_%s; i++) hx_sum += (double)%s_g[i];\n", a.Name, a.Name)
+			}
+		}
+		for _, a := range s.Arrays {
+			fmt.Fprintf(&b, "    free(%s_i); free(%s_o); free(%s_g);\n", a.Name, a.Name, a.Name)
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString(`  HX_EMU_REPORT(hx_fail);
+  if (!hx_verify) printf("verify: skipped\n");
+  else if (!hx_fail) printf("verify: ok\n");
+  printf("max-diff: %.17g\n", hx_maxdiff);
+  printf("time-original: %.6f\n", hx_torig);
+  printf("time-tiled: %.6f\n", hx_tk);
+  printf("time-gpu-kernel: %.6f\n", hx_tk);
+  printf("time-gpu-total: %.6f\n", hx_tw);
+  printf("reps: %d\n", hx_reps);
+  printf("updates: %ld\n", hx_updates);
+  printf("flops-per-update: %.4f\n", hx_updates > 0 ? hx_flops / hx_updates : 0.0);
+  if (hx_tk > 0) printf("gcells-kernel: %.3f\ngflops-kernel: %.3f\n", hx_updates / hx_tk * 1e-9, hx_flops / hx_tk * 1e-9);
+  if (hx_tw > 0) printf("gcells-total: %.3f\ngflops-total: %.3f\n", hx_updates / hx_tw * 1e-9, hx_flops / hx_tw * 1e-9);
+  printf("checksum: %.10e\n", hx_sum);
+  printf("threads: 1\n");
+  return hx_fail;
+}
+`)
+	return b.String(), nil
+}
+
+// WriteCUDA writes the files of res into dir (created if needed).
+func WriteCUDA(res *CUDAResult, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, text := range res.Files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
