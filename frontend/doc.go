@@ -14,6 +14,10 @@
 // element types and array extents are all the model needs); code outside the
 // scop regions is skipped; the regions themselves are parsed strictly. A file
 // without pragmas makes a scop of every function body that forms one.
+// Macros are expanded at the token level as C does (macro.go), except
+// integer and floating-point constants, which stay names; so PolyBench-style
+// sources (DATA_TYPE, POLYBENCH_2D(...), SCALAR_VAL(x)) read without the
+// system preprocessor unless they use # or ## or headers of their own.
 // Options.Cpp runs "cc -E -dD" first (macros are then expanded, so sizes
 // written as macros become constants; only the user's integer #defines are
 // kept in Scop.Defines).
