@@ -198,10 +198,15 @@ func (p *omega) solve(emit func(*omega) bool, decide bool) bool {
 			p.fourierMotzkin(z, nil)
 			continue
 		}
-		// Inexact: the dark shadow, then the splinters.
+		// Inexact: the dark shadow, then the splinters. When projecting,
+		// every branch is first decided (cheap), so that empty branches are
+		// not projected: their splinter trees can be large.
+		if !decide && !p.feasible() {
+			return false
+		}
 		dark := p.clone()
 		dark.fourierMotzkin(z, darkSlack)
-		if dark.solve(emit, decide) {
+		if (decide || dark.feasible()) && dark.solve(emit, decide) {
 			return true
 		}
 		if decide {
@@ -214,8 +219,47 @@ func (p *omega) solve(emit func(*omega) bool, decide bool) bool {
 				return false
 			}
 		}
-		return p.forSplinters(z, func(s *omega) bool { return s.solve(emit, decide) })
+		if decide {
+			return p.forSplinters(z, func(s *omega) bool { return s.solve(emit, decide) })
+		}
+		// A splinter that lies inside the dark shadow's rows projects into
+		// the dark shadow, already emitted: skip it.
+		slack := p.darkRows(z)
+		return p.forSplinters(z, func(s *omega) bool {
+			return s.feasible() && !s.inside(slack) && s.solve(emit, decide)
+		})
 	}
+}
+
+// inside reports whether every integer point of p satisfies every
+// inequality of rows (over p's columns), i.e. p ∧ (-r - 1 >= 0) is empty for
+// each r.
+func (p *omega) inside(rows [][]Int) bool {
+	for _, r := range rows {
+		q := p.clone()
+		n := q.newRow()
+		for t, a := range r {
+			n[t] = a.Neg()
+		}
+		n[0] = n[0].Sub(I(1))
+		q.ineq = append(q.ineq, n)
+		if q.feasible() {
+			return false
+		}
+	}
+	return true
+}
+
+// feasible decides whether p has an integer point (every column, kept and
+// stride ones included, ranging over the integers), on a copy.
+func (p *omega) feasible() bool {
+	q := p.clone()
+	for j := 1; j < q.w; j++ {
+		if q.kind[j] != colDead {
+			q.kind[j] = colElim
+		}
+	}
+	return q.solve(omStop, true)
 }
 
 // omAllElim returns column kinds that eliminate every variable of c.

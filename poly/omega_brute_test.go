@@ -8,7 +8,7 @@ import (
 // Helpers shared by the Omega-test tests: construction of conjunctions from
 // int64 rows, random boxed conjunctions, and brute-force membership.
 
-// cj builds a Conj from int64 rows (constant first).
+// omCj builds a Conj from int64 rows (constant first).
 func omCj(nvar, nexist int, eqs, ineqs [][]int64) *Conj {
 	c := NewConj(nvar, nexist)
 	for _, r := range eqs {
@@ -28,7 +28,7 @@ func omInts(r []int64) []Int {
 	return out
 }
 
-// dot evaluates row r at (1, pt) in int64 (test values are small).
+// omDot evaluates row r at (1, pt) in int64 (test values are small).
 func omDot(r []Int, pt []int64) int64 {
 	v, _ := r[0].Int64()
 	for j, x := range pt {
@@ -41,8 +41,8 @@ func omDot(r []Int, pt []int64) int64 {
 	return v
 }
 
-// satisfies reports whether the full point pt (visible then existential)
-// satisfies every row of c.
+// omSatisfies reports whether the full point pt (visible then existential)
+// omSatisfies every row of c.
 func omSatisfies(c *Conj, pt []int64) bool {
 	for _, r := range c.Eq {
 		if omDot(r, pt) != 0 {
@@ -57,7 +57,7 @@ func omSatisfies(c *Conj, pt []int64) bool {
 	return true
 }
 
-// forBox calls f with every point of [-b, b]^n (the slice is reused).
+// omForBox calls f with every point of [-b, b]^n (the slice is reused).
 func omForBox(n int, b int64, f func(pt []int64)) {
 	pt := make([]int64, n)
 	for i := range pt {
@@ -79,15 +79,19 @@ func omForBox(n int, b int64, f func(pt []int64)) {
 	}
 }
 
-// member reports whether the visible point x is in c. Existentials that
+// omMember reports whether the visible point x is in c. Existentials that
 // occur in exactly one equality and no inequality (strides) are solved by
-// divisibility; the others are enumerated in [-b, b], which is exact when c
-// bounds them there.
+// divisibility, integer divisions (a pair f - h·e >= 0, h·e + h - 1 - f >= 0)
+// are computed as floor(f/h); the others are enumerated in [-b, b], which
+// is exact when c bounds them there.
 func omMember(c *Conj, x []int64, b int64) bool {
 	w := c.Width()
 	isStride := make([]bool, w)
 	strideRow := make([]int, w)
+	divU := make([]int, w) // u row of a division, or -1
+	used := make([]bool, len(c.Ineq))
 	for j := 1 + c.NVar; j < w; j++ {
+		divU[j] = -1
 		nEq, row := 0, -1
 		for i, r := range c.Eq {
 			if !r[j].IsZero() {
@@ -101,25 +105,20 @@ func omMember(c *Conj, x []int64, b int64) bool {
 				inIneq = true
 			}
 		}
-		if nEq == 1 && !inIneq {
+		switch {
+		case nEq == 1 && !inIneq:
 			isStride[j], strideRow[j] = true, row
+		case inIneq:
+			if u, l := omFindDiv(c, j, used); u >= 0 {
+				divU[j] = u
+				used[u], used[l] = true, true
+			}
 		}
 	}
 	var free []int
 	for j := 1 + c.NVar; j < w; j++ {
-		if !isStride[j] {
+		if !isStride[j] && divU[j] < 0 {
 			free = append(free, j)
-		}
-	}
-	// a stride row must not contain another stride existential
-	for j := 1 + c.NVar; j < w; j++ {
-		if !isStride[j] {
-			continue
-		}
-		for t := 1 + c.NVar; t < w; t++ {
-			if t != j && isStride[t] && !c.Eq[strideRow[j]][t].IsZero() {
-				panic("member: stride row with two strides")
-			}
 		}
 	}
 	pt := make([]int64, w-1)
@@ -132,7 +131,37 @@ func omMember(c *Conj, x []int64, b int64) bool {
 		for i, j := range free {
 			pt[j-1] = v[i]
 		}
-		// solve strides
+		// divisions, in dependency order (repeat until stable)
+		done := make([]bool, w)
+		for progress := true; progress; {
+			progress = false
+			for j := 1 + c.NVar; j < w; j++ {
+				if divU[j] < 0 || done[j] {
+					continue
+				}
+				u := c.Ineq[divU[j]]
+				ready := true
+				for t := 1 + c.NVar; t < w; t++ {
+					if t != j && !u[t].IsZero() && divU[t] >= 0 && !done[t] {
+						ready = false
+					}
+				}
+				if !ready {
+					continue
+				}
+				pt[j-1] = 0
+				f := omDot(u, pt)
+				h, _ := u[j].Int64()
+				h = -h
+				q := f / h
+				if f%h != 0 && f < 0 {
+					q--
+				}
+				pt[j-1] = q
+				done[j], progress = true, true
+			}
+		}
+		// strides
 		for j := 1 + c.NVar; j < w; j++ {
 			if !isStride[j] {
 				continue
@@ -153,7 +182,7 @@ func omMember(c *Conj, x []int64, b int64) bool {
 	return found
 }
 
-// randBoxed returns a random conjunction with every variable (visible and
+// omRandBoxed returns a random conjunction with every variable (visible and
 // existential) bounded by [-b, b], and b.
 func omRandBoxed(rng *rand.Rand) (*Conj, int64) {
 	nv := 1 + rng.Intn(4)
@@ -200,7 +229,7 @@ func omRandConj(rng *rand.Rand, nv, ne int, b int64, k int) *Conj {
 	return c
 }
 
-// bruteProjection returns the set of visible points of c (all variables in
+// omBrute returns the set of visible points of c (all variables in
 // [-b, b]), keyed by fmt of the point.
 func omBrute(c *Conj, b int64) map[string]bool {
 	out := map[string]bool{}
@@ -212,7 +241,7 @@ func omBrute(c *Conj, b int64) map[string]bool {
 	return out
 }
 
-// conjString prints c's rows for failure messages.
+// omStr prints c's rows for failure messages.
 func omStr(c *Conj) string {
 	return fmt.Sprintf("NVar=%d NExist=%d Eq=%v Ineq=%v", c.NVar, c.NExist, c.Eq, c.Ineq)
 }

@@ -200,6 +200,33 @@ func (p *omega) fourierMotzkin(z int, slack func(a, b Int) Int) {
 	p.lows, p.ups = lows[:0], ups[:0]
 }
 
+// darkRows returns the dark-shadow rows of the pairs of bounds on z whose
+// tightening (a-1)(b-1) is positive (the other pairs give real-shadow rows,
+// implied by p).
+func (p *omega) darkRows(z int) [][]Int {
+	var out [][]Int
+	for _, l := range p.ineq {
+		b := l[z]
+		if b.Sign() <= 0 || b.IsOne() {
+			continue
+		}
+		for _, u := range p.ineq {
+			if u[z].Sign() >= 0 || u[z].Neg().IsOne() {
+				continue
+			}
+			a := u[z].Neg()
+			r := make([]Int, p.w)
+			for t := range r {
+				r[t] = l[t].Mul(a).Add(u[t].Mul(b))
+			}
+			r[z] = Int{}
+			r[0] = r[0].Sub(darkSlack(a, b))
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // splinterPlan returns how many splinters eliminating z needs when they
 // follow the lower bounds of z (lower=true) or, symmetrically (z -> -z),
 // its upper bounds, choosing the side with fewer.
