@@ -11,7 +11,10 @@ package poly
 //
 // Also, an existential bounded on one side only (occurring in no equality
 // and in inequalities of a single sign) is dropped with those rows, which
-// is exact over the integers; an inequality implied by the single-variable
+// is exact over the integers, and so is one whose rows always admit an
+// integer value (every pair of a lower and an upper bound on it sums to a
+// constant that leaves room for an integer, as the two rows of an integer
+// division e = floor(f/h) do when e is used nowhere else); an inequality implied by the single-variable
 // bounds through interval arithmetic is dropped, and a row that the bounds
 // make unsatisfiable reports empty (omega_bounds.go).
 //
@@ -39,6 +42,9 @@ func (c *Conj) Simplify() (d *Conj, empty bool) {
 			continue
 		}
 		if p.dropOneSidedExist() {
+			continue
+		}
+		if p.dropFreeDivs() {
 			continue
 		}
 		break
@@ -132,4 +138,63 @@ func (p *omega) colUsed(j int) bool {
 		}
 	}
 	return false
+}
+
+// dropFreeDivs drops the columns to eliminate that occur in no equality
+// and whose inequalities always admit an integer value: every pair of a
+// lower bound b·e + β >= 0 and an upper bound α - a·e >= 0 has
+// a·β + b·α equal to a constant k >= (a-1)(b-1), so by the dark-shadow
+// argument an integer e exists for every value of the other variables.
+// It reports whether it dropped one.
+func (p *omega) dropFreeDivs() bool {
+	did := false
+	for j := 1; j < p.w; j++ {
+		if p.kind[j] != colElim || !p.colUsed(j) {
+			continue
+		}
+		inEq := false
+		for _, r := range p.eq {
+			if !r[j].IsZero() {
+				inEq = true
+				break
+			}
+		}
+		if inEq || !p.pairsConstant(j) {
+			continue
+		}
+		p.dropRowsWith(j)
+		p.kind[j] = colDead
+		did = true
+	}
+	return did
+}
+
+// pairsConstant reports whether every lower/upper pair of inequalities on
+// z combines (z eliminated) into a constant row that is at least the dark
+// shadow's (a-1)(b-1), and z has bounds on both sides.
+func (p *omega) pairsConstant(z int) bool {
+	lo, up := false, false
+	for _, l := range p.ineq {
+		b := l[z]
+		if b.Sign() <= 0 {
+			up = up || b.Sign() < 0
+			continue
+		}
+		lo = true
+		for _, u := range p.ineq {
+			if u[z].Sign() >= 0 {
+				continue
+			}
+			a := u[z].Neg()
+			for t := 1; t < p.w; t++ {
+				if t != z && !l[t].Mul(a).Add(u[t].Mul(b)).IsZero() {
+					return false
+				}
+			}
+			if l[0].Mul(a).Add(u[0].Mul(b)).Cmp(darkSlack(a, b)) < 0 {
+				return false
+			}
+		}
+	}
+	return lo && up
 }
