@@ -261,12 +261,3 @@ func (p *omega) feasible() bool {
 	}
 	return q.solve(omStop, true)
 }
-
-// omAllElim returns column kinds that eliminate every variable of c.
-func omAllElim(c *Conj) []colKind {
-	k := make([]colKind, c.Width())
-	for j := 1; j < len(k); j++ {
-		k[j] = colElim
-	}
-	return k
-}
