@@ -393,6 +393,61 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 			rows = append(rows, r)
 		}
 	}
+	// Existentials with a unit coefficient in an equality are substituted
+	// away (the substitution of dimensions above can create them).
+	for {
+		bi, bc := -1, 0
+		for i, r := range rows {
+			if !r.eq {
+				continue
+			}
+			for j := first; j < w; j++ {
+				if r.row[j].IsOne() || r.row[j].Eq(I(-1)) {
+					bi, bc = i, j
+					break
+				}
+			}
+			if bi >= 0 {
+				break
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		q, s := rows[bi].row, rows[bi].row[bc]
+		var kept []pcons
+		seen = map[string]bool{}
+		for i, o := range rows {
+			if i == bi {
+				continue
+			}
+			if a := o.row[bc]; !a.IsZero() {
+				n := make([]Int, w)
+				f := a.Mul(s)
+				for j := range n {
+					n[j] = o.row[j].Sub(f.Mul(q[j]))
+				}
+				nn, ok, triv := normRow(n, o.eq)
+				if !ok {
+					return "", false
+				}
+				if triv {
+					continue
+				}
+				if o.eq && nn[lastNonZero(nn)].Sign() < 0 {
+					for k := range nn {
+						nn[k] = nn[k].Neg()
+					}
+				}
+				o = pcons{eq: o.eq, row: nn, pivot: lastNonZero(nn)}
+			}
+			if key := fmt.Sprint(o.eq, o.row); !seen[key] {
+				seen[key] = true
+				kept = append(kept, o)
+			}
+		}
+		rows = kept
+	}
 	// Strides: an existential that occurs in exactly one row, an equality.
 	occ := make([]int, w)
 	last := make([]int, w)
