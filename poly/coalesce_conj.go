@@ -39,8 +39,7 @@ import "math/big"
 //     lemma). These hold on both pieces, so F stays a superset of A ∪ B,
 //     and the test of case 2 is repeated. Example: { x = 0, 0 <= y <= 2 } ∪
 //     { x = 1, 0 <= y <= 3 } = { 0 <= x <= 1, 0 <= y <= x + 2 }. To bound
-//     the cost this is only tried with at most two non-valid constraints in
-//     each piece and at most coalesceMaxWraps LPs.
+//     the cost this is only tried when it takes at most coalesceMaxWraps LPs.
 //
 // Pairs where a constraint r of one piece is <= -2 on all of the other (a
 // gap of integer points between them; isl's "separate") are not tried.
@@ -224,7 +223,7 @@ func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
 			okB = append(okB, r)
 		}
 	}
-	if len(cutA) > 2 || len(cutB) > 2 || len(cutA)*len(okA)+len(cutB)*len(okB) > coalesceMaxWraps {
+	if len(cutA)*len(okA)+len(cutB)*len(okB) > coalesceMaxWraps {
 		return coalesceKeepBoth, nil
 	}
 	g := append([][]Int(nil), f...)

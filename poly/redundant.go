@@ -86,7 +86,91 @@ func lpTightenedRows(c *Conj) (eqs, ineqs [][]Int, empty bool) {
 			ineqs = append(ineqs, t)
 		}
 	}
-	return eqs, ineqs, false
+	eqs, ineqs, empty, _ = lpTightenSystem(eqs, ineqs)
+	return eqs, ineqs, empty
+}
+
+// lpTightenSystem tightens the constants of the inequalities modulo the
+// equalities (rows already gcd-normalised). Every equality with a
+// coefficient ±1 (after reduction by the earlier ones) is a pivot; an
+// inequality r >= 0 reduced by the pivots is x = r - Σ m·eq, which equals r
+// on every point of the equalities. If the variable coefficients of x have
+// gcd g, then at integer points r ≡ x0 (mod g), so r >= 0 implies
+// r >= δ = x0 mod g, and r - δ >= 0 replaces r (the row keeps its shape;
+// only its constant drops). Example: with x = 4, the row x - 2y + 3 >= 0
+// reduces to 7 - 2y, δ = 1, and becomes x - 2y + 2 >= 0 (so y <= 3).
+// Reduced equalities whose gcd does not divide their constant, and reduced
+// inequalities that are negative constants, show that there is no integer
+// point (empty). changed reports that some constant dropped. The rows are
+// not modified; changed ones are copied.
+func lpTightenSystem(eqs, ineqs [][]Int) (outEqs, outIneqs [][]Int, empty, changed bool) {
+	type pivot struct {
+		row []Int
+		col int
+	}
+	var pivots []pivot
+	reduce := func(r []Int) []Int {
+		x := r
+		for _, pv := range pivots {
+			f := x[pv.col]
+			if f.IsZero() {
+				continue
+			}
+			if &x[0] == &r[0] {
+				x = append([]Int(nil), r...)
+			}
+			m := f.Mul(pv.row[pv.col]) // pv.row[pv.col] = ±1 is its own inverse
+			for j, a := range pv.row {
+				if !a.IsZero() {
+					x[j] = x[j].Sub(m.Mul(a))
+				}
+			}
+		}
+		return x
+	}
+	varGcd := func(x []Int) Int {
+		g := Int{}
+		for _, a := range x[1:] {
+			if !a.IsZero() {
+				g = Gcd(g, a)
+			}
+		}
+		return g
+	}
+	for _, e := range eqs {
+		x := reduce(e)
+		g := varGcd(x)
+		if g.IsZero() {
+			if !x[0].IsZero() {
+				return nil, nil, true, false
+			}
+		} else if !g.Divides(x[0]) {
+			return nil, nil, true, false
+		} else {
+			for j := len(x) - 1; j >= 1; j-- {
+				if a := x[j].Abs(); a.IsOne() {
+					pivots = append(pivots, pivot{x, j})
+					break
+				}
+			}
+		}
+		outEqs = append(outEqs, e)
+	}
+	for _, r := range ineqs {
+		x := reduce(r)
+		g := varGcd(x)
+		if g.IsZero() {
+			if x[0].Sign() < 0 {
+				return nil, nil, true, false
+			}
+		} else if d := x[0].Mod(g); !d.IsZero() {
+			r = append([]Int(nil), r...)
+			r[0] = r[0].Sub(d)
+			changed = true
+		}
+		outIneqs = append(outIneqs, r)
+	}
+	return outEqs, outIneqs, false, changed
 }
 
 // lpEmptyConj is the obviously empty conjunction { -1 >= 0 } over the columns
@@ -168,7 +252,9 @@ func lpIndependentRows(rows [][]Int) [][]Int {
 // RemoveRedundant returns a conjunction with the same integer points as c
 // (over the visible and the existential variables alike) in which
 //
-//   - every row is tightened (see above) and constant rows are gone;
+//   - every row is tightened (see above), the constants of inequalities
+//     also modulo the equalities with a unit coefficient (lpTightenSystem),
+//     and constant rows are gone;
 //   - every inequality that is tight on the whole rational polyhedron (an
 //     implicit equality) has become an equality, and equalities that are
 //     linear combinations of the others are dropped;
@@ -177,85 +263,102 @@ func lpIndependentRows(rows [][]Int) [][]Int {
 // The order of the surviving rows is kept; implicit equalities follow the
 // original equalities. When c is empty over Q (or a tightened row shows it
 // empty over Z) the result is the obviously empty { -1 >= 0 }. The result
-// may still be empty over the integers without looking so. c is not modified.
+// may still be empty over the integers without looking so. The result is
+// not unique in general: it depends on the order of the rows. c is not
+// modified.
 func (c *Conj) RemoveRedundant() *Conj {
 	c.lpCheckRows("Conj.RemoveRedundant", nil)
+	return c.removeRedundant(false)
+}
+
+// removeRedundant is RemoveRedundant. With slow set, every question is
+// answered by an LP solved from scratch (the reference that the
+// tableau-reusing version is tested against); otherwise one feasible
+// tableau answers them all (isl's approach): first the implicit equalities
+// (the maximum of the slack is 0), which are then fixed at 0, then the
+// redundant inequalities (the minimum of the slack over the others is >= 0),
+// which are then removed. New equalities can tighten more rows (see
+// lpTightenSystem), which can expose more equalities, so that part is
+// repeated (a few rounds at most).
+func (c *Conj) removeRedundant(slow bool) *Conj {
 	n := c.NVar + c.NExist
 	eqs, ineqs, empty := lpTightenedRows(c)
 	if empty {
 		return lpEmptyConj(c)
 	}
-	// One feasible tableau answers every question (isl's approach): first
-	// the implicit equalities (maximum of the slack is 0), which are then
-	// fixed at 0, then the redundant inequalities (minimum of the slack
-	// over the others is >= 0), which are then removed.
-	p, ok := newLPPoly(n, eqs, ineqs)
-	if !ok {
-		return lpEmptyConj(c)
-	}
-	tight := make([]bool, len(ineqs))
-	for i := range ineqs {
-		if p.isTight(i) {
-			tight[i] = true
-			p.makeEquality(i)
+	for round := 0; ; round++ {
+		var p *lpPoly
+		if slow {
+			if solveLP(n, eqs, ineqs, make([]Int, 1+n), false).status == LPInfeasible {
+				return lpEmptyConj(c)
+			}
+		} else {
+			var ok bool
+			if p, ok = newLPPoly(n, eqs, ineqs); !ok {
+				return lpEmptyConj(c)
+			}
 		}
-	}
-	dropped := make([]bool, len(ineqs))
-	for i := range ineqs {
-		if !tight[i] {
-			dropped[i] = p.dropIfRedundant(i)
+		tight := make([]bool, len(ineqs))
+		anyTight := false
+		for i, r := range ineqs {
+			if slow {
+				s := solveLP(n, eqs, ineqs, r, false)
+				tight[i] = s.status == LPOptimal && s.value.Sign() == 0
+			} else if tight[i] = p.isTight(i); tight[i] {
+				p.makeEquality(i)
+			}
+			anyTight = anyTight || tight[i]
 		}
-	}
-	if p.unsound {
-		return c.removeRedundantSlow()
-	}
-	for i, r := range ineqs {
-		if tight[i] {
-			eqs = append(eqs, r)
+		var eqs2, rest [][]Int
+		eqs2 = append(eqs2, eqs...)
+		for i, r := range ineqs {
+			if tight[i] {
+				eqs2 = append(eqs2, r)
+			} else {
+				rest = append(rest, r)
+			}
 		}
-	}
-	d := &Conj{NVar: c.NVar, NExist: c.NExist, Eq: lpIndependentRows(eqs)}
-	for i, r := range ineqs {
-		if !tight[i] && !dropped[i] {
-			d.Ineq = append(d.Ineq, r)
+		if anyTight && round < 4 {
+			e3, r3, empty, changed := lpTightenSystem(eqs2, rest)
+			if empty {
+				return lpEmptyConj(c)
+			}
+			if changed {
+				eqs, ineqs = e3, r3
+				continue
+			}
 		}
+		// Redundant inequalities, one at a time against all the others
+		// still present (the polyhedron never changes, so each removal is
+		// sound whatever the order).
+		dropped := make([]bool, len(ineqs))
+		for i, r := range ineqs {
+			switch {
+			case tight[i]:
+			case slow:
+				dropped[i] = lpImpliesRows(n, eqs2, lpOthers(ineqs, i, lpOr(tight, dropped)), r)
+			default:
+				dropped[i] = p.dropIfRedundant(i)
+			}
+		}
+		if !slow && p.unsound {
+			return c.removeRedundant(true)
+		}
+		d := &Conj{NVar: c.NVar, NExist: c.NExist, Eq: lpIndependentRows(eqs2)}
+		for i, r := range ineqs {
+			if !tight[i] && !dropped[i] {
+				d.Ineq = append(d.Ineq, r)
+			}
+		}
+		return d
 	}
-	return d
 }
 
-// removeRedundantSlow is RemoveRedundant with one LP from scratch per
-// question: the reference the tableau-reusing version is tested against.
-func (c *Conj) removeRedundantSlow() *Conj {
-	n := c.NVar + c.NExist
-	eqs, ineqs, empty := lpTightenedRows(c)
-	if empty || solveLP(n, eqs, ineqs, make([]Int, 1+n), false).status == LPInfeasible {
-		return lpEmptyConj(c)
+// lpOr returns a[i] || b[i] for every i.
+func lpOr(a, b []bool) []bool {
+	out := make([]bool, len(a))
+	for i := range a {
+		out[i] = a[i] || b[i]
 	}
-	// Implicit equalities: max of the row over the polyhedron is 0.
-	var rest [][]Int
-	for _, r := range ineqs {
-		s := solveLP(n, eqs, ineqs, r, false)
-		if s.status == LPOptimal && s.value.Sign() == 0 {
-			eqs = append(eqs, r)
-		} else {
-			rest = append(rest, r)
-		}
-	}
-	eqs = lpIndependentRows(eqs)
-	// Redundant inequalities, one at a time against all the others still
-	// present (the polyhedron never changes, so the order is immaterial for
-	// soundness).
-	dropped := make([]bool, len(rest))
-	for i, r := range rest {
-		if lpImpliesRows(n, eqs, lpOthers(rest, i, dropped), r) {
-			dropped[i] = true
-		}
-	}
-	d := &Conj{NVar: c.NVar, NExist: c.NExist, Eq: eqs}
-	for i, r := range rest {
-		if !dropped[i] {
-			d.Ineq = append(d.Ineq, r)
-		}
-	}
-	return d
+	return out
 }
