@@ -34,12 +34,11 @@ func CounterPrefix(src []byte) string {
 	}
 	for _, p := range []string{"c", "hx_c", "hx_c_"} {
 		clash := false
+		// The generator names prefix0, prefix1, ..., prefix4b (strided
+		// bases) and prefix_d0, ... (divisions).
 		for id := range used {
-			if strings.HasPrefix(id, p) && len(id) > len(p) && strings.Trim(id[len(p):], "0123456789") == "" {
-				clash = true
-				break
-			}
-			if strings.HasPrefix(id, p+"_d") {
+			rest := strings.TrimPrefix(id, p)
+			if rest != id && rest != "" && (rest[0] >= '0' && rest[0] <= '9' || strings.HasPrefix(rest, "_d")) {
 				clash = true
 				break
 			}

@@ -44,6 +44,7 @@ type gen struct {
 	inFull  bool
 	noSep   bool
 	divSeq  int
+	known   map[string]bool // congruences the enclosing strided loops enforce
 }
 
 // Generate builds the loop AST that executes every statement instance of
@@ -578,6 +579,12 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 			return out
 		}
 	}
+	// Statements interleaved by residues of this dimension (c ≡ r mod k,
+	// as in the canonical schedule k*t + i of several statements): one loop
+	// with stride k, each residue's statements at base + r.
+	if n := g.residueLoop(d, ps, ctx); n != nil {
+		return n
+	}
 	// A loop.
 	var all []pb
 	same := true
@@ -867,6 +874,9 @@ func (g *gen) leaves(ps []*piece, ctx *system) []Node {
 			inner = append(inner, Cond{Kind: EQ0, X: g.exprN(r, names)})
 		}
 		for _, q := range p.congs {
+			if g.known[congKey(q)] {
+				continue
+			}
 			inner = append(inner, Cond{Kind: DivBy, X: g.exprN(q.f, names), D: q.d})
 		}
 		if len(inner) > 0 {
@@ -964,4 +974,158 @@ func tightest(rs []row) []row {
 		out = append(out, r)
 	}
 	return out
+}
+
+func congKey(q cong) string { return fmt.Sprintf("%d:%s", q.d, keyOf(q.f)) }
+
+// residueOf returns, when p has a congruence c ≡ r (mod k) on column c
+// alone (constant r), the congruence, k and r in [0, k).
+func residueOf(p *piece, c int) (cong, int64, int64, bool) {
+	for _, q := range p.congs {
+		if lastCol(q.f) != c || abs64(q.f[c]) != 1 {
+			continue
+		}
+		rest := q.f.clone()
+		rest[c] = 0
+		if !rest.isConst() {
+			continue
+		}
+		// ±c + r0 ≡ 0  ->  c ≡ ∓r0.
+		r := -rest[0]
+		if q.f[c] < 0 {
+			r = rest[0]
+		}
+		r = ((r % q.d) + q.d) % q.d
+		return q, q.d, r, true
+	}
+	return cong{}, 0, 0, false
+}
+
+// shiftRow rewrites a row on column c for c = b + r (b in column c).
+func shiftRow(x row, c int, r int64) row {
+	y := x.clone()
+	y[0] = add(y[0], mul(y[c], r))
+	return y
+}
+
+// residueLoop emits
+//
+//	for (cb = k*ceild(L, k); cb <= U; cb += k) { c = cb + r0: ...; c = cb + r1: ... }
+//
+// when every piece fixes c modulo the same k (2 <= k <= 16) to a constant
+// residue; the residue's statements need no modulo guard, and when their
+// shifted bounds agree, no bound guard either.
+func (g *gen) residueLoop(d int, ps []*piece, ctx *system) []Node {
+	c := g.col(d)
+	type res struct {
+		r      int64
+		q      []cong
+		ps     []*piece
+		lo, hi []row
+	}
+	var k int64
+	byR := map[int64]*res{}
+	var shiftedLo, shiftedHi [][]row
+	for _, p := range ps {
+		q, kk, r, ok := residueOf(p, c)
+		if !ok || kk < 2 || kk > 16 || (k != 0 && kk != k) {
+			return nil
+		}
+		k = kk
+		lo, hi, _ := g.bounds(p, d, ctx)
+		if len(lo) == 0 || len(hi) == 0 {
+			return nil
+		}
+		x := byR[r]
+		if x == nil {
+			x = &res{r: r}
+			byR[r] = x
+		}
+		x.q = append(x.q, q)
+		x.ps = append(x.ps, p)
+		x.lo, x.hi = lo, hi
+		var sl, sh []row
+		for _, b := range lo {
+			sl = append(sl, shiftRow(b, c, r))
+		}
+		for _, b := range hi {
+			sh = append(sh, shiftRow(b, c, r))
+		}
+		shiftedLo = append(shiftedLo, sl)
+		shiftedHi = append(shiftedHi, sh)
+	}
+	if k == 0 {
+		return nil
+	}
+	same := true
+	for i := range shiftedLo {
+		if !sameRows(shiftedLo[i], shiftedLo[0]) || !sameRows(shiftedHi[i], shiftedHi[0]) {
+			same = false
+		}
+	}
+	iter := g.names[c]
+	base := iter + "b"
+	// Bounds of the base loop: the hull of the shifted bounds.
+	var los, his []Expr
+	for i := range shiftedLo {
+		var l, h []Expr
+		for _, r := range shiftedLo[i] {
+			l = append(l, g.lowerExpr(r, c))
+		}
+		for _, r := range shiftedHi[i] {
+			h = append(h, g.upperExpr(r, c))
+		}
+		los = append(los, maxOf(l))
+		his = append(his, minOf(h))
+		if same {
+			break
+		}
+	}
+	lower := minOf(dedupExprs(los))
+	upper := maxOf(dedupExprs(his))
+	f := &For{Iter: base, Level: d, Stride: k, Lower: []Expr{&Scale{K: k, X: &CeilDiv{X: lower, D: k}}}, Upper: []Expr{upper}}
+	if d < len(g.dims) {
+		f.Dim = g.dims[d]
+		f.Parallel = g.dims[d].Parallel
+	}
+	var rs []*res
+	for _, x := range byR {
+		rs = append(rs, x)
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].r < rs[j].r })
+	if g.known == nil {
+		g.known = map[string]bool{}
+	}
+	var body []Node
+	for _, x := range rs {
+		inner := ctx.clone()
+		e := make(row, g.nv+1)
+		e[c] = 1
+		e[0] = -x.r // c - r ≡ 0 (mod k) is known; bounds below
+		if same {
+			inner.ineq = append(inner.ineq, x.lo...)
+			inner.ineq = append(inner.ineq, x.hi...)
+		}
+		var added []string
+		for _, q := range x.q {
+			key := congKey(q)
+			if !g.known[key] {
+				g.known[key] = true
+				added = append(added, key)
+			}
+		}
+		sub := g.scan(d+1, x.ps, inner)
+		for _, key := range added {
+			delete(g.known, key)
+		}
+		if len(sub) == 0 {
+			continue
+		}
+		body = append(body, &Let{Var: iter, Value: &Aff{Terms: []Term{{1, base}}, Const: x.r}, Body: block(sub)})
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	f.Body = block(body)
+	return []Node{f}
 }
