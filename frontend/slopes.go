@@ -12,7 +12,9 @@ import (
 //
 // The paper's input form (section 3.2) is an outer time loop around k >= 1
 // loop nests; statement L_i (the i-th in textual order) is scheduled by the
-// canonical schedule L_i[t, s0, ..., sn] -> [k*t + i, s0, ..., sn]. The
+// canonical schedule L_i[t, s0, ..., sn] -> [k*t + i, s0, ..., sn], where
+// consecutive statements with disjoint instances share a slot i when every
+// dependence still advances in k*t + i (the schedule stage's rule). The
 // distances are the differences canon(sink) - canon(source) over all flow,
 // anti and output dependences, and for each space dimension s the slopes
 // are
@@ -29,12 +31,28 @@ import (
 // overestimate; SlopeNote says when the optimum is not attained by an
 // integer distance.
 
-// CanonicalSchedule returns the canonical schedule of sc, or an error saying
+// CanonicalSchedule returns the canonical schedule of sc with every
+// statement in its own slot (k = number of statements), or an error saying
 // why the scop is not of the form "outer time loop around loop nests".
 func CanonicalSchedule(sc *Scop) (poly.Map, error) {
-	k := len(sc.Stmts)
-	if k == 0 {
+	own := make([]int, len(sc.Stmts))
+	for i := range own {
+		own[i] = i
+	}
+	return canonicalWithSlots(sc, own)
+}
+
+// canonicalWithSlots builds L_i[t, s...] -> [k*t + slot_i, 0.., s...] with
+// k the number of distinct slots. Statements with fewer space loops are
+// aligned to the innermost dimensions, missing outer ones fixed to 0 (FDTD's
+// row ey[0][j] = fict[t] becomes [., 0, j], the row i = 0 it writes).
+func canonicalWithSlots(sc *Scop, slots []int) (poly.Map, error) {
+	if len(sc.Stmts) == 0 {
 		return poly.Map{}, fmt.Errorf("no statements")
+	}
+	k := 0
+	for _, sl := range slots {
+		k = max(k, sl+1)
 	}
 	n := 0
 	for _, st := range sc.Stmts {
@@ -53,7 +71,7 @@ func CanonicalSchedule(sc *Scop) (poly.Map, error) {
 		for j := range in {
 			in[j] = fmt.Sprintf("i%d", j)
 		}
-		out := []string{fmt.Sprintf("%d*i0 + %d", k, i)}
+		out := []string{fmt.Sprintf("%d*i0 + %d", k, slots[i])}
 		for j := 0; j < n-(d-1); j++ {
 			out = append(out, "0")
 		}
@@ -68,15 +86,58 @@ func CanonicalSchedule(sc *Scop) (poly.Map, error) {
 	return m, nil
 }
 
+// sharedSlots gives consecutive statements one slot while their padded
+// instances [t, s...] are disjoint (FDTD: the row i = 0 and the rows i >= 1
+// of ey), as the schedule stage does, so that tiles stay full.
+func sharedSlots(sc *Scop) ([]int, error) {
+	one := make([]int, len(sc.Stmts))
+	m, err := canonicalWithSlots(sc, one)
+	if err != nil {
+		return nil, err
+	}
+	var padded []poly.Set
+	for _, st := range sc.Stmts {
+		padded = append(padded, st.Domain.Apply(m).IntersectParams(sc.Context))
+	}
+	slots := make([]int, len(sc.Stmts))
+	for i := 1; i < len(slots); i++ {
+		slots[i] = slots[i-1] + 1
+		ok := true
+		for j := i - 1; j >= 0 && slots[j] == slots[i-1]; j-- {
+			if !padded[i].Intersect(padded[j]).IsEmpty() {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			slots[i] = slots[i-1]
+		}
+	}
+	return slots, nil
+}
+
 func (d *Deps) computeSlopes(sc *Scop) error {
 	canon, err := CanonicalSchedule(sc)
 	if err != nil {
 		d.SlopeNote = "no canonical schedule: " + err.Error()
 		return nil
 	}
+	all := d.All()
+	distOf := func(c poly.Map) poly.Set {
+		return all.ApplyDomain(c).ApplyRange(c).Deltas().IntersectParams(sc.Context)
+	}
+	dist := distOf(canon)
+	// Prefer shared slots when every dependence still advances in time.
+	if slots, err := sharedSlots(sc); err == nil && slots[len(slots)-1] != len(slots)-1 {
+		if shared, err := canonicalWithSlots(sc, slots); err == nil {
+			sd := distOf(shared)
+			if len(sd.Basics) == 0 || withRows(sd, nil, [][]int64{dtRow(sd, 0)}).IsEmpty() {
+				canon, dist = shared, sd
+			}
+		}
+	}
 	d.Canonical = canon
-	dist := d.All().ApplyDomain(canon).ApplyRange(canon).Deltas()
-	dist = dropCoveredPieces(simplifySet(dist.IntersectParams(sc.Context)))
+	dist = dropCoveredPieces(simplifySet(dist))
 	d.Distances = dist
 	n := 0
 	for _, b := range canon.Basics {
@@ -95,6 +156,15 @@ func (d *Deps) computeSlopes(sc *Scop) error {
 	}
 	d.SlopeNote = strings.Join(notes, "; ")
 	return nil
+}
+
+// dtRow is the row "c - dt >= 0" (dt <= c) over the distance set's columns.
+func dtRow(s poly.Set, c int64) []int64 {
+	w := 1 + len(s.Params) + s.Basics[0].Tuple.Arity()
+	r := make([]int64, w)
+	r[0] = c
+	r[1+len(s.Params)] = -1
+	return r
 }
 
 // withRows returns s with extra constraints on its pieces; rows are given

@@ -40,7 +40,7 @@ func TestDepsTextFDTD(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"flow:", "anti:", "output:", "distances:",
-		"slopes s0: delta0 = 1/2, delta1 = 1/2", "slopes s1: delta0 = 1/3, delta1 = 1"} {
+		"slopes s0: delta0 = 1, delta1 = 1/2", "slopes s1: delta0 = 1/2, delta1 = 1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
