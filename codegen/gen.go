@@ -32,6 +32,10 @@ type AST struct {
 	Params []string
 }
 
+// genError carries an error out of the recursive generator (by panic,
+// recovered in Generate).
+type genError struct{ err error }
+
 // gen holds the state of one generation.
 type gen struct {
 	np, m   int
@@ -55,6 +59,10 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 		if r := recover(); r != nil {
 			if r == errOverflow {
 				err = fmt.Errorf("%s: %v", posString(scop.Pos), errOverflow)
+				return
+			}
+			if ge, ok := r.(genError); ok {
+				err = fmt.Errorf("%s: %v", posString(scop.Pos), ge.err)
 				return
 			}
 			panic(r)
@@ -138,7 +146,11 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 				for ci, cc := range ctxConjs {
 					p, empty, err := g.makePiece(st, sched.Map.Params, scop, bm, st.Domain.Params, bs, cc, ctxCols[ci], paramCol)
 					if err != nil {
-						return nil, fmt.Errorf("%s: %v", posString(st.Pos), err)
+						pos := st.Pos
+						if pos.Line == 0 {
+							pos = scop.Pos
+						}
+						return nil, fmt.Errorf("%s: %v", posString(pos), err)
 					}
 					if empty {
 						continue
@@ -591,8 +603,8 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 	for i, p := range ps {
 		lo, hi, _ := g.bounds(p, d, ctx)
 		if len(lo) == 0 || len(hi) == 0 {
-			// Unbounded: cannot happen for a bounded domain.
-			panic(fmt.Sprintf("codegen: dimension %d of %s is unbounded", d, p.stmt.Name))
+			// Unbounded: the scheduled domain of a bounded scop never is.
+			panic(genError{fmt.Errorf("schedule dimension %d of %s is unbounded", d, p.stmt.Name)})
 		}
 		all = append(all, pb{lo, hi})
 		if i > 0 && (!sameRows(lo, all[0].lo) || !sameRows(hi, all[0].hi)) {

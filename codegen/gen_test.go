@@ -160,3 +160,25 @@ func TestPrintExpr(t *testing.T) {
 	}
 	_ = strings.TrimSpace
 }
+
+// TestGenerateErrors: bad input is an error with a position, never a panic.
+func TestGenerateErrors(t *testing.T) {
+	cases := []struct {
+		name, dom, sched, want string
+	}{
+		{"not-injective", "[N] -> { S0[i, j] : 0 <= i < N and 0 <= j < N }", "[N] -> { S0[i, j] -> [i] }", "does not determine iterator"},
+		{"unbounded", "[N] -> { S0[i] : i >= 0 }", "[N] -> { S0[i] -> [i] }", "unbounded"},
+		{"unknown-param", "[N] -> { S0[i] : 0 <= i < N }", "[M] -> { S0[i] -> [i + M] }", "unknown parameter"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			scop := handScop(t, []string{"N"}, "[N] -> { : N >= 1 }", c.dom)
+			scop.Pos = frontend.Pos{File: "x.c", Line: 3, Col: 1}
+			sched := &schedule.Schedule{Map: poly.MustParseMap(c.sched), Dims: dims("ss")}
+			_, err := Generate(scop, sched, Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x.c:3:1") {
+				t.Fatalf("err = %v, want %q with a position", err, c.want)
+			}
+		})
+	}
+}

@@ -283,7 +283,7 @@ func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error
 				continue
 			}
 			if colMap[i] < 0 {
-				panic(fmt.Sprintf("codegen: column %d left in a piece", i))
+				panic(genError{fmt.Errorf("internal error: column %d left in a piece of %s", i, stmt.Name)})
 			}
 			out[colMap[i]] = x
 		}
