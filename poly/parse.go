@@ -168,6 +168,17 @@ type node struct {
 	edefs  []*node // exists: optional "= expr" per name (nil when absent)
 }
 
+// start returns the position where the text of n begins.
+func (n *node) start() int {
+	switch n.k {
+	case nAdd, nSub, nMul, nDiv, nMod, nAnd, nOr, nImplies:
+		if n.a != nil && n.a.start() < n.pos {
+			return n.a.start()
+		}
+	}
+	return n.pos
+}
+
 func (n *node) isBool() bool {
 	switch n.k {
 	case nCmp, nAnd, nOr, nNot, nImplies, nTrue, nFalse, nExists:
@@ -1024,7 +1035,7 @@ func (p *parser) evalAff(n *node) (aff, *perr) {
 		q := p.floor(a.scale(new(big.Rat).Inv(b.c)))
 		return a.sub(q.scale(b.c)), nil
 	}
-	return aff{}, p.fail(n.pos, "expected an affine expression, found a condition")
+	return aff{}, p.fail(n.start(), "expected an affine expression, found a condition")
 }
 
 // floor returns floor(a) as an affine expression, creating (or reusing) an
@@ -1233,7 +1244,7 @@ func (p *parser) evalBool(n *node) (dnf, bool, *perr) {
 		r, e := p.and(defs, body, n.pos)
 		return r, true, e
 	}
-	return nil, false, p.fail(n.pos, "expected a condition, found an affine expression")
+	return nil, false, p.fail(n.start(), "expected a condition, found an affine expression")
 }
 
 // tidy applies exact, cheap clean-ups to a parsed conjunction so that what

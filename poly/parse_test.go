@@ -456,9 +456,9 @@ func TestParseErrors(t *testing.T) {
 		{"{ [i] : min(i, 2) > 0 }", "1:9: min is not supported"},
 		{"{ [i] : i > 0\n and (j < 1) }", "2:7: unknown identifier \"j\""},
 		{"{ [i] : i + (i > 0) = 1 }", "1:14: expected an affine expression, found a condition"},
-		{"{ [i] : 1 + 2 }", "1:11: expected a condition, found an affine expression"},
-		{"{ [i] : (i = 1) + 2 = 3 }", "expected an affine expression, found a condition"},
-		{"{ [i] : i = 1 and 2 }", "expected a condition, found an affine expression"},
+		{"{ [i] : 1 + 2 }", "1:9: expected a condition, found an affine expression"},
+		{"{ [i] : (i = 1) + 2 = 3 }", "1:10: expected an affine expression, found a condition"},
+		{"{ [i] : i = 1 and 2 }", "1:19: expected a condition, found an affine expression"},
 	} {
 		_, err := ParseSet(tc.in)
 		if err == nil {
