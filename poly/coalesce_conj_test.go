@@ -3,6 +3,7 @@ package poly
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -207,5 +208,108 @@ func BenchmarkCoalesceConjs(b *testing.B) {
 				CoalesceConjs(cs)
 			}
 		})
+	}
+}
+
+// lpIslSet prints a union of conjunctions over the same columns in isl
+// notation: { [x0, ...] : (exists (e0, ...: rows)) or ... }.
+func lpIslSet(cs []*Conj, nvar int) string {
+	var xs []string
+	for i := 0; i < nvar; i++ {
+		xs = append(xs, fmt.Sprintf("x%d", i))
+	}
+	var parts []string
+	for _, c := range cs {
+		names := append([]string(nil), xs...)
+		for i := 0; i < c.NExist; i++ {
+			names = append(names, fmt.Sprintf("e%d", i))
+		}
+		var cons []string
+		row := func(r []Int, op string) string {
+			s := r[0].String()
+			for j := 1; j < len(r); j++ {
+				if !r[j].IsZero() {
+					s += fmt.Sprintf(" + %s*%s", r[j], names[j-1])
+				}
+			}
+			return s + op
+		}
+		for _, r := range c.Eq {
+			cons = append(cons, row(r, " = 0"))
+		}
+		for _, r := range c.Ineq {
+			cons = append(cons, row(r, " >= 0"))
+		}
+		body := "0 = 0"
+		if len(cons) > 0 {
+			body = strings.Join(cons, " and ")
+		}
+		if c.NExist > 0 {
+			body = fmt.Sprintf("exists (%s : %s)", strings.Join(names[nvar:], ", "), body)
+		}
+		parts = append(parts, "("+body+")")
+	}
+	if len(parts) == 0 {
+		parts = []string{"1 = 0"}
+	}
+	return fmt.Sprintf("{ [%s] : %s }", strings.Join(xs, ", "), strings.Join(parts, " or "))
+}
+
+// TestCoalesceConjsVersusIsl coalesces random unions of boxes and adjacent
+// boxes (some cut by a random row) with CoalesceConjs and with
+// isl_union_set_coalesce: isl must find our result equal to the input, and
+// we must not need more pieces than isl (counted as the disjuncts isl
+// prints) but in rare cases.
+func TestCoalesceConjsVersusIsl(t *testing.T) {
+	o := getOracle(t)
+	rng := rand.New(rand.NewSource(8))
+	iters := 300
+	if testing.Short() {
+		iters = 60
+	}
+	more, fewer := 0, 0
+	for it := 0; it < iters; it++ {
+		nvar := 1 + rng.Intn(3)
+		var pieces []*Conj
+		for k := 2 + rng.Intn(3); k > 0; k-- {
+			p := lpRandPiece(rng, nvar, 0, 5)
+			pieces = append(pieces, p)
+			if rng.Intn(2) == 0 {
+				q := p.Clone()
+				j := rng.Intn(nvar)
+				lo, hi := q.Ineq[2*j], q.Ineq[2*j+1]
+				q.Ineq[2*j] = append([]Int(nil), lo...)
+				q.Ineq[2*j][0] = hi[0].Add(I(1)).Neg()
+				q.Ineq[2*j+1] = append([]Int(nil), hi...)
+				q.Ineq[2*j+1][0] = hi[0].Add(I(1 + rng.Int63n(3)))
+				pieces = append(pieces, q)
+			}
+		}
+		in := lpIslSet(pieces, nvar)
+		ours := CoalesceConjs(pieces)
+		if eq := o.ask("set_is_equal", in, lpIslSet(ours, nvar)); eq != "true" {
+			t.Fatalf("iteration %d: isl says %q for\n in:   %s\n ours: %s", it, eq, in, lpIslSet(ours, nvar))
+		}
+		theirs := o.ask("set_coalesce", in)
+		if strings.HasPrefix(theirs, "ERROR") {
+			t.Fatalf("isl: %s", theirs)
+		}
+		// isl prints pieces with fixed coordinates as separate entries:
+		// "{ [x0, x1] : ... or ...; [x0 = 4, x1] : ... }".
+		n := 1 + strings.Count(theirs, " or ") + strings.Count(theirs, "; ")
+		if theirs == "{  }" {
+			n = 0
+		}
+		switch {
+		case len(ours) > n:
+			more++
+			t.Logf("iteration %d: %d pieces, isl %d: %s", it, len(ours), n, in)
+		case len(ours) < n:
+			fewer++
+		}
+	}
+	t.Logf("%d cases: we need more pieces than isl in %d, fewer in %d", iters, more, fewer)
+	if more > iters/50 {
+		t.Errorf("more pieces than isl in %d of %d cases", more, iters)
 	}
 }
