@@ -25,7 +25,12 @@ import (
 
 // ComputeDeps computes the flow, anti and output dependences of sc, and the
 // distance vectors and cone slopes in the canonical schedule.
-func ComputeDeps(sc *Scop) (*Deps, error) {
+func ComputeDeps(sc *Scop) (deps *Deps, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			deps, err = nil, fmt.Errorf("%s: error: internal error in dependence analysis: %v", sc.Pos, r)
+		}
+	}()
 	d := &Deps{}
 	params := sc.Params
 	if len(sc.Stmts) == 0 {

@@ -27,6 +27,7 @@ type depsJSON struct {
 	Flow      string      `json:"flow"`
 	Anti      string      `json:"anti"`
 	Output    string      `json:"output"`
+	Canonical string      `json:"canonical,omitempty"`
 	Distances string      `json:"distances,omitempty"`
 	Slopes    []slopeJSON `json:"slopes"`
 	SlopeNote string      `json:"slope_note,omitempty"`
@@ -35,7 +36,7 @@ type depsJSON struct {
 func runDeps(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var asJSON bool
 	prog, code := parseCommand("deps", args, stdout, stderr, func(fs *pflag.FlagSet) {
-		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields flow, anti, output, distances, slopes")
+		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields flow, anti, output, canonical, distances, slopes (and slope_note)")
 	})
 	if prog == nil {
 		return code
@@ -44,7 +45,7 @@ func runDeps(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	for _, sc := range prog.Scops {
 		d, err := frontend.ComputeDeps(sc)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: error: %v\n", sc.Pos, err)
+			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		all = append(all, d)
@@ -55,6 +56,7 @@ func runDeps(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			j := depsJSON{Flow: d.Flow.String(), Anti: d.Anti.String(), Output: d.Output.String(),
 				SlopeNote: d.SlopeNote, Slopes: []slopeJSON{}}
 			if len(d.Canonical.Basics) > 0 {
+				j.Canonical = d.Canonical.String()
 				j.Distances = d.Distances.String()
 			}
 			for _, s := range d.Slopes {
