@@ -1,5 +1,10 @@
 package poly
 
+import (
+	"fmt"
+	"sort"
+)
+
 // Exact integer projection of one conjunction, by the Omega test (omega.go).
 //
 // The result of projecting out variables is in general not one conjunction
@@ -25,24 +30,114 @@ func omProject(c *Conj, kind []colKind, vis, ex []int) []*Conj {
 	p := newOmega(c, kind)
 	var out []*Conj
 	p.solve(func(q *omega) bool {
-		d := q.toConj(vis, ex)
-		if !d.IsEmpty() {
+		if d := q.toConj(vis, ex); d != nil && !d.IsEmpty() {
 			out = append(out, d)
 		}
 		return false
 	}, false)
+	return omDropSyntacticSubsets(omMergeResidues(out, 1+len(vis)+len(ex)), 1+len(vis)+len(ex))
+}
+
+// omDropSyntacticSubsets drops a piece Q when another piece P without
+// stride columns has only rows that Q has too (over the columns below
+// firstNew, Q's row having zeros beyond): then Q ⊆ P. Of equal pieces the
+// first is kept.
+func omDropSyntacticSubsets(ds []*Conj, firstNew int) []*Conj {
+	type rowSet struct{ eq, ineq map[string]bool }
+	sets := make([]rowSet, len(ds))
+	for i, d := range ds {
+		rs := rowSet{map[string]bool{}, map[string]bool{}}
+		add := func(m map[string]bool, r []Int) {
+			for _, a := range r[firstNew:] {
+				if !a.IsZero() {
+					return
+				}
+			}
+			m[fmt.Sprint(r[:firstNew])] = true
+		}
+		for _, r := range d.Eq {
+			add(rs.eq, r)
+		}
+		for _, r := range d.Ineq {
+			add(rs.ineq, r)
+		}
+		sets[i] = rs
+	}
+	within := func(a, b map[string]bool) bool {
+		for k := range a {
+			if !b[k] {
+				return false
+			}
+		}
+		return true
+	}
+	gone := make([]bool, len(ds))
+	for i, p := range ds {
+		if gone[i] || p.Width() != firstNew || len(sets[i].eq) != len(p.Eq) || len(sets[i].ineq) != len(p.Ineq) {
+			continue
+		}
+		for j := range ds {
+			if j == i || gone[j] {
+				continue
+			}
+			if within(sets[i].eq, sets[j].eq) && within(sets[i].ineq, sets[j].ineq) {
+				gone[j] = true
+			}
+		}
+	}
+	var out []*Conj
+	for i, d := range ds {
+		if !gone[i] {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 
 // toConj converts a solved problem (no column left to eliminate) into a
-// conjunction over vis, ex and the stride columns, canonicalising strides.
+// conjunction over vis, ex and the stride columns, canonicalising strides
+// and dropping a stride equal to another one (with its column). It returns
+// nil when two strides contradict each other.
 func (p *omega) toConj(vis, ex []int) *Conj {
+	var eqs, strideRows [][]Int
 	var strides []int
-	for j := 1; j < p.w; j++ {
-		if p.kind[j] == colStride {
-			strides = append(strides, j)
+	for _, r := range p.eq {
+		s := -1
+		for j := 1; j < p.w; j++ {
+			if p.kind[j] == colStride && !r[j].IsZero() {
+				s = j
+				break
+			}
+		}
+		if s < 0 {
+			eqs = append(eqs, r)
+			continue
+		}
+		canonStride(r, s)
+		dup := false
+		for i, t := range strides {
+			e := strideRows[i]
+			same := r[s].Eq(e[t])
+			for j := 1; same && j < p.w; j++ {
+				if j != s && j != t && !r[j].Eq(e[j]) {
+					same = false
+				}
+			}
+			if same {
+				if !r[0].Eq(e[0]) {
+					return nil // one residue class required twice, with different residues
+				}
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			strides = append(strides, s)
+			strideRows = append(strideRows, r)
+			eqs = append(eqs, r)
 		}
 	}
+	sort.Ints(strides)
 	cols := make([]int, 0, 1+len(vis)+len(ex)+len(strides))
 	cols = append(cols, 0)
 	cols = append(cols, vis...)
@@ -56,23 +151,125 @@ func (p *omega) toConj(vis, ex []int) *Conj {
 		}
 		return out
 	}
-	for _, r := range p.eq {
-		s := -1
-		for _, j := range strides {
-			if !r[j].IsZero() {
-				s = j
-				break
-			}
-		}
-		if s >= 0 {
-			canonStride(r, s)
-		}
+	for _, r := range eqs {
 		d.Eq = append(d.Eq, project(r))
 	}
 	for _, r := range p.ineq {
 		d.Ineq = append(d.Ineq, project(r))
 	}
 	return d
+}
+
+// omMergeResidues merges pieces that are equal except for the constant of
+// one stride equality "f + c - m·e = 0" when their constants cover every
+// residue modulo m: their union is the piece without that stride. Columns
+// below firstNew are never stride columns (visible variables and kept
+// existentials). It repeats until nothing merges.
+func omMergeResidues(ds []*Conj, firstNew int) []*Conj {
+	for {
+		type entry struct {
+			piece int
+			res   Int
+		}
+		groups := map[string][]entry{}
+		without := map[string]*Conj{}
+		modulus := map[string]Int{}
+		var order []string
+		for i, d := range ds {
+			for k, r := range d.Eq {
+				s := -1
+				for j := firstNew; j < d.Width(); j++ {
+					if !r[j].IsZero() {
+						s = j
+						break
+					}
+				}
+				if s < 0 {
+					continue
+				}
+				m := r[s].Abs()
+				rest := omDropStride(d, k, s)
+				coefs := append([]Int(nil), r...)
+				coefs[0] = Int{}
+				key := fmt.Sprint(m, coefs[:s], coefs[s+1:], "|", omConjKey(rest))
+				if _, ok := groups[key]; !ok {
+					order = append(order, key)
+					without[key] = rest
+					modulus[key] = m
+				}
+				groups[key] = append(groups[key], entry{i, r[0].Mod(m)})
+			}
+		}
+		merged := false
+		gone := make([]bool, len(ds))
+		var out []*Conj
+		for _, key := range order {
+			g := groups[key]
+			m, small := modulus[key].Int64()
+			if !small || int64(len(g)) < m {
+				continue
+			}
+			seen := map[int64]bool{}
+			ok := true
+			for _, e := range g {
+				if gone[e.piece] {
+					ok = false
+					break
+				}
+				v, _ := e.res.Int64()
+				seen[v] = true
+			}
+			if !ok || int64(len(seen)) < m {
+				continue
+			}
+			for _, e := range g {
+				gone[e.piece] = true
+			}
+			out = append(out, without[key])
+			merged = true
+		}
+		if !merged {
+			return ds
+		}
+		for i, d := range ds {
+			if !gone[i] {
+				out = append(out, d)
+			}
+		}
+		ds = out
+	}
+}
+
+// omDropStride returns d without its equality k and existential column s.
+func omDropStride(d *Conj, k, s int) *Conj {
+	out := NewConj(d.NVar, d.NExist-1)
+	drop := func(r []Int) []Int {
+		n := make([]Int, 0, len(r)-1)
+		n = append(n, r[:s]...)
+		return append(n, r[s+1:]...)
+	}
+	for i, r := range d.Eq {
+		if i != k {
+			out.Eq = append(out.Eq, drop(r))
+		}
+	}
+	for _, r := range d.Ineq {
+		out.Ineq = append(out.Ineq, drop(r))
+	}
+	return out
+}
+
+// omConjKey is a canonical text of d's rows (sorted), for grouping.
+func omConjKey(d *Conj) string {
+	rows := func(rs [][]Int) []string {
+		out := make([]string, len(rs))
+		for i, r := range rs {
+			out[i] = fmt.Sprint(r)
+		}
+		sort.Strings(out)
+		return out
+	}
+	return fmt.Sprint(d.NVar, d.NExist, rows(d.Eq), rows(d.Ineq))
 }
 
 // canonStride rewrites the stride equality r of stride column s as
@@ -101,7 +298,9 @@ func canonStride(r []Int, s int) {
 // Each result has c's NVar visible variables in the same columns and only
 // stride existentials (canonical as described in this file's comment); rows
 // are new (no sharing with c). Empty pieces are dropped: the result is
-// empty (nil) exactly when c is empty. The pieces may overlap.
+// empty (nil) exactly when c is empty. The pieces may overlap; pieces equal
+// but for a stride residue that cover every residue are merged, and pieces
+// syntactically inside a stride-free piece are dropped.
 func (c *Conj) ElimExistentials() []*Conj {
 	kind := make([]colKind, c.Width())
 	vis := make([]int, c.NVar)
@@ -119,6 +318,10 @@ func (c *Conj) ElimExistentials() []*Conj {
 // remaining variables (if col was visible, NVar is one less; if it was
 // existential, NExist is one less); they may carry new existentials, which
 // appear only in stride equalities.
+//
+// Pieces that are equal except for a stride's residue and together cover
+// every residue are merged, and a piece whose rows include all rows of a
+// stride-free piece is dropped (both exact).
 //
 // Layout of each piece: the visible variables of c other than col, in order;
 // then c's existentials other than col, in order; then the new stride

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// checkStrideForm fails unless every existential of d occurs in exactly one
+// omCheckStride fails unless every existential of d occurs in exactly one
 // equality, with |coefficient| >= 2, and in no inequality.
 func omCheckStride(t *testing.T, d *Conj) {
 	t.Helper()
@@ -31,7 +31,7 @@ func omCheckStride(t *testing.T, d *Conj) {
 	}
 }
 
-// unionPoints enumerates the visible points of the union in [-b, b]^nvar.
+// omUnionPoints enumerates the visible points of the union in [-b, b]^nvar.
 func omUnionPoints(ds []*Conj, nvar int, b int64) map[string]bool {
 	out := map[string]bool{}
 	omForBox(nvar, b, func(x []int64) {
@@ -187,6 +187,24 @@ func TestConjEliminateTable(t *testing.T) {
 	ds = c.ElimExistentials()
 	if len(ds) != 1 || ds[0].NExist != 0 || omStr(ds[0]) != "NVar=1 NExist=0 Eq=[] Ineq=[[11 -1] [0 1]]" {
 		t.Errorf("floor division with bounds: want 0 <= t <= 11, got %s", omPieces(ds))
+	}
+	// two tiles of a skewed tiling containing the same point (t, i) with
+	// P2 >= P: the splinters' residue classes merge back into the box
+	// 0 <= t, i < N, one piece
+	h := int64(3)
+	w := h + 1
+	c = omCj(3, 4, nil, [][]int64{
+		{0, 0, 1, 0, -h, 0, 0, 0}, {h - 1, 0, -1, 0, h, 0, 0, 0},
+		{0, 0, 2, 1, -2 * h, -w, 0, 0}, {w - 1, 0, -2, -1, 2 * h, w, 0, 0},
+		{0, 0, 1, 0, 0, 0, -h, 0}, {h - 1, 0, -1, 0, 0, 0, h, 0},
+		{0, 0, 2, 1, 0, 0, -2 * h, -w}, {w - 1, 0, -2, -1, 0, 0, 2 * h, w},
+		{0, 0, 1, 0, 0, 0, 0, 0}, {-1, 1, -1, 0, 0, 0, 0, 0},
+		{0, 0, 0, 1, 0, 0, 0, 0}, {-1, 1, 0, -1, 0, 0, 0, 0},
+		{0, 0, 0, 0, 0, -1, 0, 1},
+	})
+	ds = c.ElimExistentials()
+	if len(ds) != 1 || ds[0].NExist != 0 || len(ds[0].Ineq) != 4 {
+		t.Errorf("tile identity: want the box, got %s", omPieces(ds))
 	}
 	// unbounded: { [x, y] : y >= 0 and x = 3y + 1 } eliminate y -> x >= 1, x = 1 mod 3
 	c = omCj(2, 0, [][]int64{{1, -1, 3}}, [][]int64{{0, 0, 1}})
