@@ -185,9 +185,11 @@ type Deps struct {
 	Anti   poly.Map // memory-based write-after-read
 	Output poly.Map // memory-based write-after-write
 	// Canonical is the canonical schedule the distances and slopes refer
-	// to: L_i[t, s...] -> [k*t + i, s...] for the k statements of the outer
-	// time loop in textual order (statements with fewer space dimensions are
-	// padded with leading zeros). Empty if the scop has no such form.
+	// to: L_i[t, s...] -> [k*t + i, s...] with slots i in textual order
+	// (consecutive statements with disjoint instances share a slot when all
+	// dependences still advance in k*t + i; statements with fewer space
+	// dimensions are padded with leading zeros). Empty if the scop has no
+	// such form (see SlopeNote).
 	Canonical poly.Map
 	// Distances is the set of dependence distance vectors (dt, ds0, ...) of
 	// flow, anti and output dependences in the canonical schedule.
