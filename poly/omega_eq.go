@@ -24,7 +24,7 @@ package poly
 // 7 mod^ 8 = -1, 12 mod^ 8 = 4 - 8 = -4, 31 mod^ 8 = -1, 17 mod^ 8 = 1, so
 // -x - 4y - z - 1 = 8σ, x = -8σ - 4y - z - 1 and the equality becomes
 // -56σ - 16y + 24z = 24, i.e. -7σ - 2y + 3z = 3: coefficients (7, 2, 3)
-// instead of (7, 12, 31); one more step gives a unit.
+// instead of (7, 12, 31); further steps (m = 3 for y) give a unit.
 //
 // When projecting (some columns kept), only the coefficients of the
 // variables to eliminate matter. If just one of them, e, occurs, with
@@ -35,8 +35,8 @@ package poly
 // unimodularly instead (Euclid's algorithm on the columns: e_k absorbs
 // round(a_i/a_k)·e_i), which concentrates the coefficient g on one variable.
 
-// elimCols lists the columns to eliminate that occur in r, and returns the
-// first with a unit coefficient (or -1) and the one with the smallest
+// eqInfo counts the columns to eliminate that occur in r (n) and returns
+// one with a unit coefficient (or -1) and the one with the smallest
 // absolute coefficient.
 func (p *omega) eqInfo(r []Int) (n, unit, kmin int) {
 	unit, kmin = -1, -1
