@@ -75,20 +75,25 @@ func newCoalescePiece(c *Conj) *coalescePiece {
 }
 
 // CoalesceConjs returns a union of conjunctions with the same integer points
-// as the union of cs, with fewer pieces where it can: every piece is first
-// passed through RemoveRedundant and dropped if rationally empty; then,
-// until nothing changes, a piece contained in another is dropped and a pair
-// whose union is a single conjunction F (cases 2 and 3 above) is replaced
-// by F.RemoveRedundant(). Equality of integer points holds over all columns,
-// existentials included, hence also for the sets they project to. The
-// pieces returned are RemoveRedundant forms, not the inputs; a piece that
-// is empty over Z but not over Q may remain. The relative order of the pieces is kept (a fused
-// piece takes the place of the first of its pair). Nil entries are skipped.
-// All pieces must have the same NVar and NExist; if they do not, copies of
-// the non-nil pieces are returned unchanged. The result may be empty (no
-// pieces); cs is not modified.
+// as the union of cs (the same set of visible points x, each piece read as
+// { x : exists e : piece(x, e) }), with fewer pieces where it can: every
+// piece is first passed through RemoveRedundant and dropped if rationally
+// empty; then, until nothing changes, a piece contained in another is
+// dropped and a pair whose union is a single conjunction F (cases 2 and 3
+// above) is replaced by F.RemoveRedundant(). The pieces returned are
+// RemoveRedundant forms, not the inputs; a piece that is empty over Z but
+// not over Q may remain. The relative order of the pieces is kept (a fused
+// piece takes the place of the first of its pair). Nil entries are skipped;
+// the result may be empty (no pieces); cs is not modified.
+//
+// All pieces must have the same NVar; if they do not, copies of the non-nil
+// pieces are returned unchanged. They may have different NExist: pieces with
+// fewer existentials get unused existential columns appended, and in every
+// piece returned the existential columns that no row uses are removed (so
+// the NExist of the results may differ from that of the inputs).
 func CoalesceConjs(cs []*Conj) []*Conj {
 	var first *Conj
+	maxExist := 0
 	for _, c := range cs {
 		if c == nil {
 			continue
@@ -96,7 +101,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 		c.lpCheckRows("CoalesceConjs", nil)
 		if first == nil {
 			first = c
-		} else if c.NVar != first.NVar || c.NExist != first.NExist {
+		} else if c.NVar != first.NVar {
 			out := make([]*Conj, 0, len(cs))
 			for _, c := range cs {
 				if c != nil {
@@ -105,13 +110,14 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 			}
 			return out
 		}
+		maxExist = max(maxExist, c.NExist)
 	}
 	var ps []*coalescePiece
 	for _, c := range cs {
 		if c == nil {
 			continue
 		}
-		d := c.RemoveRedundant()
+		d := lpPadExist(c, maxExist).RemoveRedundant()
 		if d.lpObviouslyEmpty() {
 			continue
 		}
@@ -119,7 +125,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 	}
 	n := 0
 	if first != nil {
-		n = first.NVar + first.NExist
+		n = first.NVar + maxExist
 	}
 	for changed := true; changed; {
 		changed = false
@@ -146,7 +152,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 	}
 	out := make([]*Conj, len(ps))
 	for i, p := range ps {
-		out[i] = p.c
+		out[i] = lpDropUnusedExist(p.c)
 	}
 	return out
 }
@@ -339,4 +345,56 @@ func coalesceLambda(n int, r, q []Int, c *Conj) (*big.Rat, bool) {
 		return nil, false
 	}
 	return s.value.Neg(s.value), true
+}
+
+// lpPadExist returns c with unused existential columns appended up to
+// nexist (c itself when it has them already). An unused existential is an
+// unconstrained variable, so the set is the same.
+func lpPadExist(c *Conj, nexist int) *Conj {
+	if c.NExist >= nexist {
+		return c
+	}
+	d := &Conj{NVar: c.NVar, NExist: nexist}
+	pad := func(r []Int) []Int { return append(append([]Int(nil), r...), make([]Int, nexist-c.NExist)...) }
+	for _, r := range c.Eq {
+		d.Eq = append(d.Eq, pad(r))
+	}
+	for _, r := range c.Ineq {
+		d.Ineq = append(d.Ineq, pad(r))
+	}
+	return d
+}
+
+// lpDropUnusedExist removes the existential columns that no row of c uses.
+func lpDropUnusedExist(c *Conj) *Conj {
+	var keep []int
+	for j := 1; j < c.Width(); j++ {
+		used := j <= c.NVar
+		for _, rows := range [][][]Int{c.Eq, c.Ineq} {
+			for _, r := range rows {
+				used = used || !r[j].IsZero()
+			}
+		}
+		if used {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == c.Width()-1 {
+		return c
+	}
+	d := &Conj{NVar: c.NVar, NExist: len(keep) - c.NVar}
+	sel := func(r []Int) []Int {
+		out := []Int{r[0]}
+		for _, j := range keep {
+			out = append(out, r[j])
+		}
+		return out
+	}
+	for _, r := range c.Eq {
+		d.Eq = append(d.Eq, sel(r))
+	}
+	for _, r := range c.Ineq {
+		d.Ineq = append(d.Ineq, sel(r))
+	}
+	return d
 }

@@ -3,6 +3,7 @@ package poly
 import (
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 
@@ -74,8 +75,8 @@ func TestCoalesceConjsTable(t *testing.T) {
 			if len(nonNil) == 0 {
 				return
 			}
-			n := nonNil[0].NVar + nonNil[0].NExist
-			if diff := cmp.Diff(lpPoints(n, nonNil, -2, 12), lpPoints(n, got, -2, 12)); diff != "" {
+			nv := nonNil[0].NVar
+			if diff := cmp.Diff(lpProjectedPoints(nv, nonNil, -2, 12), lpProjectedPoints(nv, got, -2, 12)); diff != "" {
 				t.Errorf("points changed (-want +got):\n%s", diff)
 			}
 			for i, p := range nonNil {
@@ -92,6 +93,58 @@ func TestCoalesceConjsMismatchedColumns(t *testing.T) {
 	got := CoalesceConjs(in)
 	if len(got) != 2 || lpRowsString(got[0]) != lpRowsString(in[0]) || lpRowsString(got[1]) != lpRowsString(in[1]) {
 		t.Errorf("mismatched columns: got %d pieces", len(got))
+	}
+}
+
+// lpProjectedPoints lists the visible points x in [lo, hi]^nvar of the union
+// of cs for which some existential values in [lo, hi] satisfy a piece.
+func lpProjectedPoints(nvar int, cs []*Conj, lo, hi int64) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range cs {
+		for _, p := range lpPoints(c.NVar+c.NExist, []*Conj{c}, lo, hi) {
+			// p prints as [x0 x1 ... e0 ...]: keep the first nvar fields.
+			f := strings.Fields(strings.Trim(p, "[]"))
+			k := "[" + strings.Join(f[:nvar], " ") + "]"
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCoalesceConjsDifferentExistentials(t *testing.T) {
+	evens := lpConj(1, 1, [][]int64{{0, 1, -2}}, [][]int64{{0, 1, 0}, {10, -1, 0}})
+	box := lpConj(1, 0, nil, [][]int64{{0, 1}, {10, -1}})
+	threes := lpConj(1, 2, [][]int64{{0, 1, 0, -3}}, [][]int64{{-11, 1, 0, 0}, {20, -1, 0, 0}})
+	unused := lpConj(1, 2, nil, [][]int64{{-21, 1, 0, 0}, {25, -1, 0, 0}, {0, 0, 1, 0}})
+	for _, tc := range []struct {
+		name   string
+		pieces []*Conj
+		want   int
+		exists []int // NExist of the results
+	}{
+		{"evens in a box", []*Conj{evens, box}, 1, []int{0}},
+		{"box then evens", []*Conj{box, evens}, 1, []int{0}},
+		{"evens and multiples of three", []*Conj{evens, threes}, 2, []int{1, 1}},
+		{"unused existential dropped", []*Conj{unused}, 1, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := CoalesceConjs(tc.pieces)
+			var ex []int
+			for _, g := range got {
+				ex = append(ex, g.NExist)
+			}
+			if len(got) != tc.want || !cmp.Equal(ex, tc.exists) {
+				t.Errorf("got %d pieces with NExist %v, want %d with %v", len(got), ex, tc.want, tc.exists)
+			}
+			if diff := cmp.Diff(lpProjectedPoints(1, tc.pieces, -2, 30), lpProjectedPoints(1, got, -2, 30)); diff != "" {
+				t.Errorf("points changed (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -135,7 +188,6 @@ func TestCoalesceConjsRandom(t *testing.T) {
 	for it := 0; it < iters; it++ {
 		nvar := 1 + rng.Intn(2)
 		nexist := rng.Intn(2)
-		n := nvar + nexist
 		var pieces []*Conj
 		for k := 2 + rng.Intn(3); k > 0; k-- {
 			p := lpRandPiece(rng, nvar, nexist, 4)
@@ -155,7 +207,7 @@ func TestCoalesceConjsRandom(t *testing.T) {
 			}
 		}
 		got := CoalesceConjs(pieces)
-		if diff := cmp.Diff(lpPoints(n, pieces, -1, 8), lpPoints(n, got, -1, 8)); diff != "" {
+		if diff := cmp.Diff(lpProjectedPoints(nvar, pieces, -1, 8), lpProjectedPoints(nvar, got, -1, 8)); diff != "" {
 			t.Logf("in:")
 			for _, p := range pieces {
 				t.Logf("  %s", lpRowsString(p))
