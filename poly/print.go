@@ -448,6 +448,65 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 		}
 		rows = kept
 	}
+	// An existential that occurs only in rows on it alone is a separate
+	// one-dimensional system: when it has an integer solution its rows say
+	// nothing about the other variables and are left out; when it has none
+	// the piece is empty.
+	for j := first; j < w; j++ {
+		var lo, hi *Int
+		alone, any := true, false
+		for _, r := range rows {
+			if r.row[j].IsZero() {
+				continue
+			}
+			any = true
+			for k := 1; k < w; k++ {
+				if k != j && !r.row[k].IsZero() {
+					alone = false
+				}
+			}
+			if !alone {
+				break
+			}
+			a, c := r.row[j], r.row[0]
+			setLo := func(v Int) {
+				if lo == nil || v.Cmp(*lo) > 0 {
+					lo = &v
+				}
+			}
+			setHi := func(v Int) {
+				if hi == nil || v.Cmp(*hi) < 0 {
+					hi = &v
+				}
+			}
+			switch {
+			case r.eq: // a e + c = 0
+				if !a.Divides(c) {
+					return "", false
+				}
+				v := c.Neg().FloorDiv(a)
+				setLo(v)
+				setHi(v)
+			case a.Sign() > 0: // e >= -c/a
+				setLo(c.Neg().CeilDiv(a))
+			default: // e <= c/|a|
+				setHi(c.FloorDiv(a.Neg()))
+			}
+		}
+		if !alone || !any {
+			continue
+		}
+		if lo != nil && hi != nil && lo.Cmp(*hi) > 0 {
+			return "", false
+		}
+		var kept []pcons
+		for _, r := range rows {
+			if r.row[j].IsZero() {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
 	// Strides: an existential that occurs in exactly one row, an equality.
 	occ := make([]int, w)
 	last := make([]int, w)
@@ -465,8 +524,15 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 		if occ[j] != 1 {
 			continue
 		}
+		// Of several candidates in one row, the largest coefficient wins
+		// (then the first), so that the printed "rest mod m" reads back to
+		// the same choice.
 		i := last[j]
-		if rows[i].eq && stride[i] == 0 && rows[i].row[j].Abs().Cmp(I(2)) >= 0 {
+		a := rows[i].row[j].Abs()
+		if rows[i].eq && a.Cmp(I(2)) >= 0 && (stride[i] == 0 || a.Cmp(rows[i].row[stride[i]].Abs()) > 0) {
+			if stride[i] != 0 {
+				isStride[stride[i]] = false
+			}
 			stride[i] = j
 			isStride[j] = true
 		}
