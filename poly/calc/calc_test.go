@@ -275,7 +275,28 @@ func TestAgainstIsl(t *testing.T) {
 		check{script: maps[1] + " * " + maps[2] + ";", islOp: "map_intersect", args: []string{maps[1], maps[2]}, isMap: true},
 		check{script: maps[2] + " <= " + maps[1] + ";", islOp: "map_is_subset", args: []string{maps[2], maps[1]}, isBool: true},
 	)
+	// Gist is not unique: isl judges (A % B) * B = A * B; sample lies in A.
+	checks = append(checks,
+		check{script: fmt.Sprintf("A := %s; B := %s; (A %% B) * B;", A, B), islOp: "set_intersect", args: []string{A, B}},
+		check{script: fmt.Sprintf("M := %s; P := %s; (M %% P) * P;", maps[1], maps[2]), islOp: "map_intersect", args: []string{maps[1], maps[2]}, isMap: true},
+		check{script: fmt.Sprintf("A := %s; (sample A) * A;", A), islOp: "set", args: []string{"SAMPLE"}},
+	)
 	for _, c := range checks {
+		if c.args[0] == "SAMPLE" {
+			var out strings.Builder
+			if err := Run("<stdin>", strings.Replace(c.script, "(sample A) * A", "sample A", 1), &out); err != nil {
+				t.Errorf("%s: %v", c.script, err)
+				continue
+			}
+			got := strings.TrimSpace(out.String())
+			if sub := o.ask("set_is_subset", got, A); sub != "true" {
+				t.Errorf("sample %s is not in %s (isl: %s)", got, A, sub)
+			}
+			if empty := o.ask("set_is_empty", got); empty != "false" {
+				t.Errorf("sample %s of a non-empty set is empty (isl: %s)", got, empty)
+			}
+			continue
+		}
 		var out strings.Builder
 		if err := Run("<stdin>", c.script, &out); err != nil {
 			t.Errorf("%s: %v", c.script, err)
