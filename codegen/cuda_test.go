@@ -1,0 +1,247 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hextile/frontend"
+	"hextile/runtime"
+	"hextile/schedule"
+)
+
+// The CUDA back end is checked without a GPU: every generated program runs
+// through the emulator (a C translation that executes every block and
+// thread and checks races and bounds) and must be bit-identical to the
+// original loop nest; every kernel file must compile with clang's CUDA
+// front end.
+
+// cudaCompile runs the pipeline on file with the given tiling.
+func cudaCompile(t *testing.T, file string, kind schedule.Kind, sizes []int64) *Compilation {
+	t.Helper()
+	c, err := Run(Request{File: file, Tile: kind, Sizes: sizes, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	if err != nil {
+		t.Fatalf("%s %s %v: %v", file, kind, sizes, err)
+	}
+	return c
+}
+
+// emuRun builds the emulated program and runs it at each problem size.
+func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt CUDAOptions, sizes [][]string) {
+	t.Helper()
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
+	if err != nil {
+		t.Fatalf("%s: %v", tag, err)
+	}
+	exe, _, err := cc.Compile(src, dir, tag)
+	if err != nil {
+		t.Fatalf("%s: %v", tag, err)
+	}
+	for _, args := range sizes {
+		r, err := runtime.RunHarness(exe, args, time.Minute, nil)
+		if err != nil {
+			t.Fatalf("%s %v: %v", tag, args, err)
+		}
+		if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") {
+			os.WriteFile(filepath.Join(os.TempDir(), tag+".c"), []byte(src), 0o644)
+			t.Errorf("%s %v: %s\n%s(program kept in %s)", tag, args, r.Failure, r.Output, os.TempDir())
+		}
+		if r.Updates <= 0 {
+			t.Errorf("%s %v: no updates counted", tag, args)
+		}
+	}
+}
+
+func testFiles(t *testing.T) []string {
+	files, _ := filepath.Glob("../testdata/*.c")
+	if len(files) == 0 {
+		t.Skip("no testdata stencils")
+	}
+	sort.Strings(files)
+	return files
+}
+
+// TestCUDAEmuMatrix: every testdata stencil under the hybrid schedule with
+// up to three tile sizes, plus none and classical with the default sizes,
+// at problem sizes that divide no tile size (and one smaller than a tile),
+// bit-identical and race-free in the emulator.
+func TestCUDAEmuMatrix(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	for _, f := range testFiles(t) {
+		f := f
+		name := strings.TrimSuffix(filepath.Base(f), ".c")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			prog, err := frontend.ParseFile(f, frontend.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := prog.Scops[0]
+			deps, err := frontend.ComputeDeps(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical} {
+				sizes, err := sizeChoices(sc, deps, kind)
+				if err != nil || len(sizes) == 0 {
+					t.Logf("%s: %s refused by the scheduler", name, kind)
+					continue
+				}
+				if kind != schedule.Hybrid || testing.Short() {
+					sizes = sizes[:1]
+				}
+				for i, sz := range sizes {
+					c := cudaCompile(t, f, kind, sz)
+					tag := fmt.Sprintf("emu_%s_%s_%d", name, kind, i)
+					opt := CUDAOptions{}
+					if i == 1 {
+						// Fewer threads than iterations: the cyclic distribution.
+						opt.Block = []int{32, 2, 2}
+					}
+					emuRun(t, cc, dir, tag, c, opt, problemSizes(sc.Params))
+				}
+			}
+		})
+	}
+}
+
+// TestEmuDetectsErrors: the emulator must report a missing barrier as a
+// race and a shifted index as an out-of-bounds access.
+func TestEmuDetectsErrors(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	c := cudaCompile(t, "../testdata/heat2d.c", schedule.Hybrid, nil)
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(src, "__syncthreads();") {
+		t.Fatal("hybrid kernel without barriers")
+	}
+	idx := regexp.MustCompile(`HX_IDX_A\(\(c(\d+) \+ 1\) % 2, c(\d+), c(\d+)\)`)
+	if !idx.MatchString(src) {
+		t.Fatal("no write access found to mutate")
+	}
+	cases := []struct{ name, src, want string }{
+		{"no-barrier", strings.ReplaceAll(src, "__syncthreads();", ""), "race"},
+		{"oob", idx.ReplaceAllString(src, "HX_IDX_A((c$1 + 1) % 2, c$2, c$3 + 6)"), "out-of-bounds"},
+		{"neighbour", idx.ReplaceAllString(src, "HX_IDX_A((c$1 + 1) % 2, c$2, c$3 + 1)"), "race"},
+	}
+	for _, tc := range cases {
+		exe, _, err := cc.Compile(tc.src, dir, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := runtime.RunHarness(exe, []string{"N=37", "T=11"}, time.Minute, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.OK || !strings.Contains(r.Output, tc.want) {
+			t.Errorf("%s: emulator did not report %q:\n%s", tc.name, tc.want, r.Output)
+		}
+	}
+}
+
+var clangOnce sync.Once
+var clangErr error
+
+// clangCUDA compiles a kernel file to PTX with clang's CUDA front end.
+func clangCUDA(t *testing.T, dir, kernel string) {
+	t.Helper()
+	shim := filepath.Join(dir, "hx_cuda_shim.h")
+	if err := os.WriteFile(shim, []byte(CUDAShim), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("clang", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
+		"-Werror=implicit-function-declaration", "-O1", "-S", "-include", shim, "-o", kernel+".ptx", kernel)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("clang %s: %v\n%s", kernel, err, out)
+		return
+	}
+	ptx, _ := os.ReadFile(kernel + ".ptx")
+	if !strings.Contains(string(ptx), ".entry") {
+		t.Errorf("%s: no kernel entry in the PTX", kernel)
+	}
+}
+
+// TestCUDAClang compiles the kernels of every testdata stencil (hybrid,
+// none, classical) with clang's CUDA front end, as nvcc would.
+func TestCUDAClang(t *testing.T) {
+	if _, err := exec.LookPath("clang"); err != nil {
+		t.Skip("clang not installed (apt package clang): kernels not compiled")
+	}
+	dir := t.TempDir()
+	for _, f := range testFiles(t) {
+		name := strings.TrimSuffix(filepath.Base(f), ".c")
+		for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical} {
+			c, err := Run(Request{File: f, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			if err != nil {
+				continue // refused by the scheduler
+			}
+			res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, kind, err)
+			}
+			for _, want := range []string{name + ".h", name + "_kernel.cu", name + "_host.cu", name + "_ref.c"} {
+				if _, ok := res.Files[want]; !ok {
+					t.Errorf("%s %s: no %s", name, kind, want)
+				}
+			}
+			sub := filepath.Join(dir, name+"_"+string(kind))
+			if err := WriteCUDA(res, sub); err != nil {
+				t.Fatal(err)
+			}
+			clangCUDA(t, sub, filepath.Join(sub, name+"_kernel.cu"))
+		}
+	}
+}
+
+// TestCUDABarriers: kernels of the none schedule (one time step per launch)
+// need no barrier; hybrid kernels have barriers only in sequential loops.
+func TestCUDABarriers(t *testing.T) {
+	for _, tc := range []struct {
+		kind schedule.Kind
+		min  int
+		max  int
+	}{{schedule.None, 0, 0}, {schedule.Hybrid, 1, 100}} {
+		c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", tc.kind, nil)
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := res.Files["jacobi2d_mod2_kernel.cu"]
+		n := strings.Count(k, "__syncthreads()")
+		if n < tc.min || n > tc.max {
+			t.Errorf("%s: %d barriers, want %d..%d:\n%s", tc.kind, n, tc.min, tc.max, k)
+		}
+		// A barrier is never inside a thread-mapped loop.
+		depth := 0
+		for _, line := range strings.Split(k, "\n") {
+			if strings.Contains(line, "hx_tx;") || strings.Contains(line, "hx_ty;") {
+				depth++
+			}
+			if strings.Contains(line, "__syncthreads") && strings.Contains(line, "hx_t") {
+				t.Errorf("barrier in thread code: %s", line)
+			}
+		}
+		host := res.Files["jacobi2d_mod2_host.cu"]
+		if !strings.Contains(host, "hx_gpu_0(") || !strings.Contains(host, "HX_CHECK(cudaMalloc") {
+			t.Errorf("%s: host code lacks the call or checked allocation", tc.kind)
+		}
+	}
+}
