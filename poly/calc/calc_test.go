@@ -26,6 +26,7 @@ func TestParsePrecedence(t *testing.T) {
 		{"S := [N] -> { [i] : 0 <= i < N }; S <= S = S;", "S := [N] -> { [i] : 0 <= i < N };\n((S <= S) = S);\n"},
 		{"# comment\nA := {[i]}; # another\n;; A % A;", "A := { [i] };\n(A % A);\n"},
 		{"{ }", "{  };\n"},
+		{"M := { [i] -> [i] }; M(dom M)^-1;", "M := { [i] -> [i] };\n((M)(dom (M)))^-1;\n"},
 	} {
 		s, err := Parse("<stdin>", tc.src)
 		if err != nil {
@@ -54,6 +55,7 @@ func TestErrors(t *testing.T) {
 		{"M := { [i] -> [j] }; A := { [i] }; A + M;", "<stdin>:1:38: operator + does not apply to a set and a map"},
 		{"A := { [i] }; (A <= A) + A;", "<stdin>:1:24: operator + does not apply to a boolean"},
 		{"dom := { [i] };", "<stdin>:1:1: cannot assign to the operator \"dom\""},
+		{"A := { [i] }; A(A);", "<stdin>:1:16: application M(S) needs a map and a set, found a set and a set"},
 		{"A := { [i] } @ ;", "<stdin>:1:14: unexpected character '@'"},
 		{"A := { [i] -> [j]; [k] };", "<stdin>:1:20: expected a map piece, found a set piece"},
 	} {
@@ -107,8 +109,8 @@ func TestRun(t *testing.T) {
 			[]string{"{ [i] : 0 <= i <= 19 }", "{ [i] : 5 <= i <= 9 }", "{ [i] : 0 <= i <= 4 }", "false", "true", "true", "false", "true", "false"},
 		},
 		{
-			"M := { [i] -> [i + 1] : 0 <= i < 5 }; M^-1; dom M; ran M; deltas M; { [i] : i >= 3 } . M; M . M; M * { [i] : i < 2 }; M - { [i] : i < 2 };",
-			[]string{"{ [i] -> [i - 1] : 1 <= i <= 5 }", "{ [i] : 0 <= i <= 4 }", "{ [i] : 1 <= i <= 5 }", "{ [1] }",
+			"M := { [i] -> [i + 1] : 0 <= i < 5 }; M({ [i] : i >= 3 }); M^-1; dom M; ran M; deltas M; { [i] : i >= 3 } . M; M . M; M * { [i] : i < 2 }; M - { [i] : i < 2 };",
+			[]string{"{ [i] : 4 <= i <= 5 }", "{ [i] -> [i - 1] : 1 <= i <= 5 }", "{ [i] : 0 <= i <= 4 }", "{ [i] : 1 <= i <= 5 }", "{ [1] }",
 				"{ [i] : 4 <= i <= 5 }", "{ [i] -> [i + 2] : 0 <= i <= 3 }", "{ [i] -> [i + 1] : 0 <= i <= 1 }", "{ [i] -> [i + 1] : 2 <= i <= 4 }"},
 		},
 		{

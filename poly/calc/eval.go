@@ -151,6 +151,19 @@ func (s *Script) check(e *expr, env map[string]kind) (kind, error) {
 			return 0, s.errAt(e.pos, "^-1 does not apply to %s", a)
 		}
 		return kMap, nil
+	case eApply:
+		m, err := s.check(e.a, env)
+		if err != nil {
+			return 0, err
+		}
+		x, err := s.check(e.b, env)
+		if err != nil {
+			return 0, err
+		}
+		if (m != kMap && m != kEmpty) || (x != kSet && x != kEmpty) {
+			return 0, s.errAt(e.pos, "application M(S) needs a map and a set, found %s and %s", m, x)
+		}
+		return kSet, nil
 	case ePrefix:
 		a, err := s.check(e.a, env)
 		if err != nil {
@@ -227,6 +240,16 @@ func (s *Script) eval(e *expr, env map[string]value) (value, error) {
 			return value{}, err
 		}
 		return value{k: kMap, m: a.asMap().Reverse()}, nil
+	case eApply:
+		m, err := s.eval(e.a, env)
+		if err != nil {
+			return value{}, err
+		}
+		x, err := s.eval(e.b, env)
+		if err != nil {
+			return value{}, err
+		}
+		return setv(x.asSet().Apply(m.asMap())), nil
 	case ePrefix:
 		a, err := s.eval(e.a, env)
 		if err != nil {
@@ -397,6 +420,8 @@ func exprString(e *expr) string {
 		return e.name
 	case eReverse:
 		return "(" + exprString(e.a) + ")^-1"
+	case eApply:
+		return "(" + exprString(e.a) + ")(" + exprString(e.b) + ")"
 	case ePrefix:
 		return e.op + " (" + exprString(e.a) + ")"
 	case eBinary:

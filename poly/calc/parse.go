@@ -15,6 +15,7 @@
 //	A - B    difference             A . B    join: B after A (set . map: image)
 //	A % B    gist of A in context B A <= B   subset (also <, >=, >)
 //	A = B    equality               M^-1     reverse of a map
+//	M(S)     image of S under M (S . M)
 //	dom M, ran M (also domain, range), lexmin X, lexmax X, deltas M,
 //	coalesce X, sample X, params S
 //
@@ -295,6 +296,7 @@ const (
 	ePrefix
 	eBinary
 	eReverse
+	eApply // a(b): b . a
 )
 
 type expr struct {
@@ -407,7 +409,20 @@ func (p *parser) unary(depth int) (*expr, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	for p.tok().k == tCaret {
+	for p.tok().k == tCaret || p.tok().k == tLParen {
+		if p.tok().k == tLParen { // M(S): the image of S under M, as in iscc
+			lp := p.next()
+			arg, err := p.expr(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			if p.tok().k != tRParen {
+				return nil, p.expected("')' or a binary operator")
+			}
+			p.next()
+			e = &expr{k: eApply, pos: lp.pos, a: e, b: arg}
+			continue
+		}
 		c := p.next()
 		if p.tok().k != tMinus {
 			return nil, p.expected("'-1' after '^'")
