@@ -507,6 +507,26 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 		}
 		rows = kept
 	}
+	// Parallel inequalities (same variable part): only the tightest, the
+	// one with the smallest constant, matters.
+	tight := map[string]int{}
+	var par []pcons
+	for _, r := range rows {
+		if r.eq {
+			par = append(par, r)
+			continue
+		}
+		key := fmt.Sprint(r.row[1:])
+		if k, ok := tight[key]; ok {
+			if r.row[0].Cmp(par[k].row[0]) < 0 {
+				par[k] = r
+			}
+			continue
+		}
+		tight[key] = len(par)
+		par = append(par, r)
+	}
+	rows = par
 	// Strides: an existential that occurs in exactly one row, an equality.
 	occ := make([]int, w)
 	last := make([]int, w)
