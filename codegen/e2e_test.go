@@ -40,12 +40,23 @@ func problemSizes(params []string) [][]string {
 	return out
 }
 
+// scheduleChoices returns the schedules of sizeChoices.
+func scheduleChoices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([]*schedule.Schedule, error) {
+	_, scheds, err := choices(scop, deps, kind)
+	return scheds, err
+}
+
 // sizeChoices returns up to three tile sizes the scheduler accepts: the
 // default and two variants (taller and narrower tiles).
 func sizeChoices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([][]int64, error) {
+	sizes, _, err := choices(scop, deps, kind)
+	return sizes, err
+}
+
+func choices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([][]int64, []*schedule.Schedule, error) {
 	def, err := schedule.DefaultSizes(scop, deps, kind)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cands := [][]int64{def}
 	if len(def) > 0 {
@@ -69,6 +80,7 @@ func sizeChoices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) (
 		cands = append(cands, v1, v2, v3)
 	}
 	var out [][]int64
+	var scheds []*schedule.Schedule
 	seen := map[string]bool{}
 	for _, c := range cands {
 		key := fmt.Sprint(c)
@@ -76,15 +88,17 @@ func sizeChoices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) (
 			continue
 		}
 		seen[key] = true
-		if _, err := schedule.Compute(scop, deps, schedule.Options{Kind: kind, Sizes: c}); err != nil {
+		sched, err := schedule.Compute(scop, deps, schedule.Options{Kind: kind, Sizes: c})
+		if err != nil {
 			continue
 		}
 		out = append(out, c)
+		scheds = append(scheds, sched)
 		if len(out) == 3 {
 			break
 		}
 	}
-	return out, nil
+	return out, scheds, nil
 }
 
 func TestEndToEndMatrix(t *testing.T) {
@@ -107,53 +121,38 @@ func TestEndToEndMatrix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(prog.Scops) != 1 {
+				t.Fatalf("%s: the matrix handles one scop per file", name)
+			}
+			sc := prog.Scops[0]
+			deps, err := frontend.ComputeDeps(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig, err := Generate(sc, OriginalSchedule(sc), Options{Prefix: CounterPrefix(prog.Source)})
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, kind := range e2eKinds {
-				var codes []*ScopCode
-				var sizes [][]int64
-				refused := false
-				for _, sc := range prog.Scops {
-					deps, err := frontend.ComputeDeps(sc)
-					if err != nil {
-						t.Fatal(err)
-					}
-					sz, err := sizeChoices(sc, deps, kind)
-					if err != nil || len(sz) == 0 {
-						// The scheduler refuses this input (e.g. in-place
-						// Gauss-Seidel); nothing to generate.
-						refused = true
-						break
-					}
-					sizes = sz
-					_ = codes
-				}
-				if refused {
+				scheds, err := scheduleChoices(sc, deps, kind)
+				if err != nil || len(scheds) == 0 {
+					// The scheduler refuses this input (e.g. in-place
+					// Gauss-Seidel); nothing to generate.
 					t.Logf("%s: %s refused by the scheduler", name, kind)
 					continue
 				}
-				if len(prog.Scops) != 1 {
-					t.Fatalf("%s: the matrix handles one scop per file", name)
-				}
-				if len(sizes) < 3 && !testing.Short() {
-					t.Errorf("%s %s: only %d tile size choices accepted: %v", name, kind, len(sizes), sizes)
+				if len(scheds) < 3 && !testing.Short() {
+					t.Errorf("%s %s: only %d tile size choices accepted", name, kind, len(scheds))
 				}
 				if testing.Short() {
-					sizes = sizes[:1]
+					scheds = scheds[:1]
 				}
-				sc := prog.Scops[0]
-				deps, _ := frontend.ComputeDeps(sc)
-				for _, sz := range sizes {
-					sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: kind, Sizes: sz})
-					if err != nil {
-						t.Fatal(err)
-					}
+				for _, sched := range scheds {
+					sz := sched.Sizes
 					t0 := time.Now()
 					a, err := Generate(sc, sched, Options{SeparateFullTiles: true, Unroll: 4, Prefix: CounterPrefix(prog.Source)})
 					if err != nil {
 						t.Fatalf("%s %s %v: %v", name, kind, sz, err)
-					}
-					orig, err := Generate(sc, OriginalSchedule(sc), Options{Prefix: CounterPrefix(prog.Source)})
-					if err != nil {
-						t.Fatal(err)
 					}
 					gen := time.Since(t0)
 					src, err := Harness(prog, []*ScopCode{{Scop: sc, AST: a, Orig: orig}}, sc.Defines)
@@ -166,7 +165,7 @@ func TestEndToEndMatrix(t *testing.T) {
 						t.Fatalf("%s: %v", tag, err)
 					}
 					for _, args := range problemSizes(sc.Params) {
-						r, err := runtime.RunHarness(exe, args, time.Minute, []string{"OMP_NUM_THREADS=2"})
+						r, err := runtime.RunHarness(exe, args, time.Minute, []string{"OMP_NUM_THREADS=2", "OMP_WAIT_POLICY=passive"})
 						if err != nil {
 							t.Fatalf("%s %v: %v", tag, args, err)
 						}

@@ -646,6 +646,17 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 				}
 			}
 		}
+	} else if lo, hi := g.hullBounds(d, ps, all, ctx); lo != nil {
+		// Bounds valid for every piece: a simpler loop over a superset of
+		// the union; each piece's own bounds are checked inside.
+		for _, r := range lo {
+			f.Lower = append(f.Lower, g.lowerExpr(r, c))
+		}
+		for _, r := range hi {
+			f.Upper = append(f.Upper, g.upperExpr(r, c))
+		}
+		inner.ineq = append(inner.ineq, lo...)
+		inner.ineq = append(inner.ineq, hi...)
 	} else {
 		var los, his []Expr
 		for _, b := range all {
@@ -1095,7 +1106,17 @@ func (g *gen) residueLoop(d int, ps []*piece, ctx *system) []Node {
 	}
 	lower := minOf(dedupExprs(los))
 	upper := maxOf(dedupExprs(his))
-	f := &For{Iter: base, Level: d, Stride: k, Lower: []Expr{&Scale{K: k, X: &CeilDiv{X: lower, D: k}}}, Upper: []Expr{upper}}
+	var start Expr = &Scale{K: k, X: &CeilDiv{X: lower, D: k}}
+	if a, ok := lower.(*Aff); ok && a.Const%k == 0 {
+		aligned := true
+		for _, t := range a.Terms {
+			aligned = aligned && t.Coef%k == 0
+		}
+		if aligned {
+			start = a // already a multiple of k
+		}
+	}
+	f := &For{Iter: base, Level: d, Stride: k, Lower: []Expr{start}, Upper: []Expr{upper}}
 	if d < len(g.dims) {
 		f.Dim = g.dims[d]
 		f.Parallel = g.dims[d].Parallel
@@ -1140,4 +1161,52 @@ func (g *gen) residueLoop(d int, ps []*piece, ctx *system) []Node {
 	}
 	f.Body = block(body)
 	return []Node{f}
+}
+
+// hullBounds returns lower and upper bounds on dimension d that every
+// piece's projection implies (so the loop they define covers the union),
+// taken from the pieces' own bounds, each relaxed to the weakest constant
+// among the pieces; nil when none is found on one side.
+func (g *gen) hullBounds(d int, ps []*piece, all []pb, ctx *system) (lo, hi []row) {
+	pick := func(lower bool) []row {
+		weakest := map[string]row{}
+		var order []string
+		for _, b := range all {
+			rs := b.hi
+			if lower {
+				rs = b.lo
+			}
+			for _, r := range rs {
+				k := keyOf(r[1:])
+				if w, ok := weakest[k]; !ok {
+					weakest[k] = r
+					order = append(order, k)
+				} else if r[0] > w[0] {
+					weakest[k] = r
+				}
+			}
+		}
+		var out []row
+		for _, k := range order {
+			r := weakest[k]
+			ok := true
+			for _, p := range ps {
+				if !p.proj[d].and(ctx).implies(r, false) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	lo, hi = pick(true), pick(false)
+	if len(lo) == 0 || len(hi) == 0 {
+		return nil, nil
+	}
+	lo = pruneBounds(lo, ctx.and(&system{n: g.nv, ineq: hi}))
+	hi = pruneBounds(hi, ctx.and(&system{n: g.nv, ineq: lo}))
+	return lo, hi
 }
