@@ -1154,6 +1154,12 @@ func (g *gen) residueLoop(d int, ps []*piece, ctx *system) []Node {
 		if len(sub) == 0 {
 			continue
 		}
+		if len(rs) == 1 && x.r == 0 {
+			// One residue 0: a plain strided loop over c itself.
+			f.Iter = iter
+			body = append(body, sub...)
+			continue
+		}
 		body = append(body, &Let{Var: iter, Value: &Aff{Terms: []Term{{1, base}}, Const: x.r}, Body: block(sub)})
 	}
 	if len(body) == 0 {
