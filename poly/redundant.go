@@ -198,7 +198,7 @@ func (c *Conj) lpObviouslyEmpty() bool {
 	return false
 }
 
-// others returns rows without index skip and without the dropped ones.
+// lpOthers returns rows without index skip and without the dropped ones.
 func lpOthers(rows [][]Int, skip int, dropped []bool) [][]Int {
 	out := make([][]Int, 0, len(rows))
 	for i, r := range rows {
