@@ -19,8 +19,12 @@ const (
 // Options choose the schedule.
 type Options struct {
 	Kind Kind
-	// Sizes are h, w0, w1, ..., wn; nil means the documented default.
+	// Sizes are h, w0, w1, ..., wn; nil means the documented default
+	// (see DefaultSizes).
 	Sizes []int64
+	// Offsets o0..on translate the space dimensions before tiling
+	// (s_i + o_i, the alignment of section 4.3.1); nil means all 0.
+	Offsets []int64
 }
 
 // DimRole says what a schedule dimension is.
@@ -54,4 +58,11 @@ type Schedule struct {
 	// Canonical is the canonical initial schedule L_i[t, s...] -> [k*t + i, s...]
 	// the tiling was applied to (section 3.2).
 	Canonical poly.Map
+	// Offsets o0..on as used (4.3.1).
+	Offsets []int64
+	// K is the number of statement slots of the canonical schedule.
+	K int64
+
+	tl *tiler
+	cn *canon
 }
