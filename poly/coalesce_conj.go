@@ -43,6 +43,10 @@ import "math/big"
 //
 // Pairs where a constraint r of one piece is <= -2 on all of the other (a
 // gap of integer points between them; isl's "separate") are not tried.
+// Before all this, existentials that are easy to project out exactly (a unit
+// coefficient in an equality, or unit coefficients on one side of their
+// bounds) are eliminated (coalesceElimExist), and existential columns that no row uses are
+// removed from the pieces returned.
 // Whatever candidate F is tried, the test of case 2 is what makes the fusion
 // sound, so the heuristics only decide how often it succeeds.
 
@@ -117,7 +121,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 		if c == nil {
 			continue
 		}
-		d := lpPadExist(c, maxExist).RemoveRedundant()
+		d := coalesceElimExist(lpPadExist(c, maxExist)).RemoveRedundant()
 		if d.lpObviouslyEmpty() {
 			continue
 		}
@@ -395,6 +399,94 @@ func lpDropUnusedExist(c *Conj) *Conj {
 	}
 	for _, r := range c.Ineq {
 		d.Ineq = append(d.Ineq, sel(r))
+	}
+	return d
+}
+
+// coalesceMaxFM bounds the rows one Fourier-Motzkin step may create.
+const coalesceMaxFM = 16
+
+// coalesceElimExist removes, exactly, the existentials of c that are easy
+// to remove, so that pieces whose existentials are mere witnesses compare in
+// the space of the visible variables. An existential e is removed
+//
+//   - when an equality has coefficient ±1 on it: e equals an integer affine
+//     function of the other variables, which is substituted for it;
+//   - when it occurs in no equality and all its lower bounds have
+//     coefficient 1 (e >= L with L an integer affine function) or all its
+//     upper bounds coefficient -1. Say the former, with upper bounds
+//     b·e <= U: an integer e exists exactly when L <= floor(U/b) for all
+//     pairs, i.e. b·L <= U because L is an integer, which is the
+//     Fourier-Motzkin combination of the pair. So Fourier-Motzkin is exact
+//     here, and the combinations replace the rows of e (only when there are
+//     at most coalesceMaxFM of them).
+//
+// The columns stay (unused). c is not modified.
+func coalesceElimExist(c *Conj) *Conj {
+	d := c.Clone()
+	for changed := true; changed; {
+		changed = false
+		for j := 1 + d.NVar; j < d.Width() && !changed; j++ {
+			for k, e := range d.Eq {
+				if !e[j].Abs().IsOne() {
+					continue
+				}
+				sub := func(r []Int) {
+					if f := r[j]; !f.IsZero() {
+						m := f.Mul(e[j])
+						for i := range r {
+							r[i] = r[i].Sub(m.Mul(e[i]))
+						}
+					}
+				}
+				d.Eq = append(d.Eq[:k:k], d.Eq[k+1:]...)
+				for _, r := range d.Eq {
+					sub(r)
+				}
+				for _, r := range d.Ineq {
+					sub(r)
+				}
+				changed = true
+				break
+			}
+			if changed {
+				break
+			}
+			inEq := false
+			for _, e := range d.Eq {
+				inEq = inEq || !e[j].IsZero()
+			}
+			var lo, up, rest [][]Int
+			unitLo, unitUp := true, true
+			for _, r := range d.Ineq {
+				switch r[j].Sign() {
+				case 0:
+					rest = append(rest, r)
+				case 1:
+					lo = append(lo, r)
+					unitLo = unitLo && r[j].IsOne()
+				default:
+					up = append(up, r)
+					unitUp = unitUp && r[j].Eq(I(-1))
+				}
+			}
+			if inEq || !(unitLo || unitUp) || len(lo)+len(up) == 0 || len(lo)*len(up) > coalesceMaxFM {
+				continue
+			}
+			for _, l := range lo {
+				for _, u := range up {
+					// a·e + l' >= 0 and -b·e + u' >= 0 give b·l' + a·u' >= 0.
+					a, b := l[j], u[j].Neg()
+					r := make([]Int, len(l))
+					for i := range r {
+						r[i] = b.Mul(l[i]).Add(a.Mul(u[i]))
+					}
+					rest = append(rest, r)
+				}
+			}
+			d.Ineq = rest
+			changed = true
+		}
 	}
 	return d
 }

@@ -130,7 +130,7 @@ func TestCoalesceConjsDifferentExistentials(t *testing.T) {
 		{"evens in a box", []*Conj{evens, box}, 1, []int{0}},
 		{"box then evens", []*Conj{box, evens}, 1, []int{0}},
 		{"evens and multiples of three", []*Conj{evens, threes}, 2, []int{1, 1}},
-		{"unused existential dropped", []*Conj{unused}, 1, []int{1}},
+		{"witness existentials dropped", []*Conj{unused}, 1, []int{0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := CoalesceConjs(tc.pieces)
