@@ -446,3 +446,14 @@ func singleValued(scop *frontend.Scop, sched *Schedule) string {
 	}
 	return ""
 }
+
+// FullTilePoints proves that all tiles of a schedule built by Compute are
+// translates of one shape per phase and returns its number of points (see
+// Check, property (d)).
+func FullTilePoints(s *Schedule) (int64, error) {
+	if s.tl == nil {
+		return 0, fmt.Errorf("schedule was not built by Compute")
+	}
+	n, _, err := fullTileProof(s.tl)
+	return n, err
+}

@@ -21,8 +21,6 @@ func lexLess(a, b []int64) bool {
 	return false
 }
 
-func key(v []int64) string { return fmt.Sprint(v) }
-
 // oracle checks a tiler on a finite set of canonical points (the image of
 // the domain) and a finite list of dependence pairs between them:
 //

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+func init() {
+	register(command{
+		name:    "schedule",
+		summary: "print the tile schedule (hybrid, hexagonal, classical or none) of a C file in isl notation",
+		usage:   "hextile schedule FILE.c [--tile=hybrid|hexagonal|classical|none] [--sizes=h,w0,...] [--json]",
+		run:     runSchedule,
+	})
+}
+
+// tileFlags are the flags that choose a schedule.
+type tileFlags struct {
+	tile  string
+	sizes string
+}
+
+func (f *tileFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical or none")
+	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: see schedule.DefaultSizes)")
+}
+
+func (f *tileFlags) options() (schedule.Options, error) {
+	o := schedule.Options{Kind: schedule.Kind(f.tile)}
+	switch o.Kind {
+	case schedule.Hybrid, schedule.Hexagonal, schedule.Classical, schedule.None:
+	default:
+		return o, fmt.Errorf("unknown --tile=%s (want hybrid, hexagonal, classical or none)", f.tile)
+	}
+	if f.sizes != "" {
+		for _, s := range strings.Split(f.sizes, ",") {
+			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				return o, fmt.Errorf("bad --sizes=%s: %q is not an integer", f.sizes, s)
+			}
+			o.Sizes = append(o.Sizes, v)
+		}
+	}
+	return o, nil
+}
+
+// scheduled is one scop with its dependences and schedule.
+type scheduled struct {
+	scop  *frontend.Scop
+	deps  *frontend.Deps
+	sched *schedule.Schedule
+}
+
+// parseAndSchedule reads the file and computes the schedule of every scop.
+// It returns the exit status to use when the result is nil.
+func parseAndSchedule(name string, args []string, stdout, stderr io.Writer, extra func(*pflag.FlagSet)) ([]scheduled, int) {
+	var tf tileFlags
+	prog, code := parseCommand(name, args, stdout, stderr, func(fs *pflag.FlagSet) {
+		tf.register(fs)
+		if extra != nil {
+			extra(fs)
+		}
+	})
+	if prog == nil {
+		return nil, code
+	}
+	opts, err := tf.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "hextile %s: %v\n", name, err)
+		return nil, 2
+	}
+	if len(prog.Scops) == 0 {
+		fmt.Fprintf(stderr, "%s: no scop (#pragma scop region) found\n", prog.File)
+		return nil, 1
+	}
+	var out []scheduled
+	for _, sc := range prog.Scops {
+		deps, err := frontend.ComputeDeps(sc)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return nil, 1
+		}
+		s, err := schedule.Compute(sc, deps, opts)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return nil, 1
+		}
+		out = append(out, scheduled{sc, deps, s})
+	}
+	return out, 0
+}
+
+type scheduleJSON struct {
+	Kind      string   `json:"kind"`
+	Schedule  string   `json:"schedule"`
+	Parallel  []int    `json:"parallel"`
+	Dims      []string `json:"dims"`
+	Sizes     []int64  `json:"sizes"`
+	Slopes    []string `json:"slopes"`
+	Canonical string   `json:"canonical"`
+}
+
+func runSchedule(args []string, stdout, stderr io.Writer, _ io.Reader) int {
+	var asJSON bool
+	all, code := parseAndSchedule("schedule", args, stdout, stderr, func(fs *pflag.FlagSet) {
+		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields schedule, parallel, kind, dims, sizes, slopes, canonical")
+	})
+	if all == nil {
+		return code
+	}
+	if asJSON {
+		var out []scheduleJSON
+		for _, s := range all {
+			j := scheduleJSON{Kind: string(s.sched.Kind), Schedule: s.sched.Map.String(), Parallel: []int{},
+				Sizes: s.sched.Sizes, Canonical: s.sched.Canonical.String()}
+			for i, d := range s.sched.Dims {
+				j.Dims = append(j.Dims, d.Name)
+				if d.Parallel {
+					j.Parallel = append(j.Parallel, i)
+				}
+			}
+			for _, sl := range s.sched.Slopes {
+				j.Slopes = append(j.Slopes, sl[0].RatString()+","+sl[1].RatString())
+			}
+			out = append(out, j)
+		}
+		writeJSON(stdout, out)
+		return 0
+	}
+	for i, s := range all {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		var names, par []string
+		for _, d := range s.sched.Dims {
+			names = append(names, d.Name)
+			if d.Parallel {
+				par = append(par, d.Name)
+			}
+		}
+		fmt.Fprintf(stdout, "# %s schedule, sizes %s, dims [%s], parallel [%s]\n", s.sched.Kind, joinInts(s.sched.Sizes), strings.Join(names, ", "), strings.Join(par, ", "))
+		fmt.Fprintln(stdout, s.sched.Map.String())
+	}
+	return 0
+}
+
+func joinInts(v []int64) string {
+	var s []string
+	for _, x := range v {
+		s = append(s, strconv.FormatInt(x, 10))
+	}
+	return strings.Join(s, ",")
+}
