@@ -81,12 +81,13 @@ func newCoalescePiece(c *Conj) *coalescePiece {
 // CoalesceConjs returns a union of conjunctions with the same integer points
 // as the union of cs (the same set of visible points x, each piece read as
 // { x : exists e : piece(x, e) }), with fewer pieces where it can: every
-// piece is first passed through RemoveRedundant and dropped if rationally
-// empty; then, until nothing changes, a piece contained in another is
-// dropped and a pair whose union is a single conjunction F (cases 2 and 3
-// above) is replaced by F.RemoveRedundant(). The pieces returned are
-// RemoveRedundant forms, not the inputs; a piece that is empty over Z but
-// not over Q may remain. The relative order of the pieces is kept (a fused
+// piece is first passed through RemoveRedundant, with its easy existentials
+// projected out (coalescePrepare), and dropped if rationally empty; then,
+// until nothing changes, a piece contained in another is dropped and a pair
+// whose union is a single conjunction F (cases 2 and 3 above) is replaced
+// by F, prepared the same way. The pieces returned are such RemoveRedundant
+// forms, not the inputs; a piece that is empty over Z but not over Q may
+// remain. The relative order of the pieces is kept (a fused
 // piece takes the place of the first of its pair). Nil entries are skipped;
 // the result may be empty (no pieces); cs is not modified.
 //
@@ -121,7 +122,7 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 		if c == nil {
 			continue
 		}
-		d := coalesceElimExist(lpPadExist(c, maxExist)).RemoveRedundant()
+		d := coalescePrepare(lpPadExist(c, maxExist))
 		if d.lpObviouslyEmpty() {
 			continue
 		}
@@ -214,8 +215,7 @@ func coalescePair(n int, a, b *coalescePiece) (coalesceOutcome, *Conj) {
 		return coalesceKeepBoth, nil
 	}
 	fused := func(f [][]Int) *Conj {
-		fc := &Conj{NVar: a.c.NVar, NExist: a.c.NExist, Ineq: f}
-		return fc.RemoveRedundant()
+		return coalescePrepare(&Conj{NVar: a.c.NVar, NExist: a.c.NExist, Ineq: f})
 	}
 	if coalesceCovered(n, f, cutA, cutB) || coalesceCovered(n, f, cutB, cutA) {
 		return coalesceKeepFused, fused(f)
@@ -403,6 +403,66 @@ func lpDropUnusedExist(c *Conj) *Conj {
 	return d
 }
 
+// coalescePrepare returns c.RemoveRedundant() after the easy existentials
+// are projected out; since RemoveRedundant can expose new equalities that
+// make more existentials easy, this is repeated a few times.
+func coalescePrepare(c *Conj) *Conj {
+	d := c.RemoveRedundant()
+	for round := 0; round < 3 && !d.lpObviouslyEmpty(); round++ {
+		e, changed := coalesceElimExist(d)
+		if !changed {
+			break
+		}
+		d = e.RemoveRedundant()
+	}
+	return d
+}
+
+// coalesceReduceEqs returns an equivalent list of equalities: each one
+// reduced by the earlier ones that have a coefficient ±1 (which eliminates
+// that column from it) and divided by the gcd of its coefficients when that
+// divides its constant. This exposes unit coefficients: from x - 2e - 1 = 0
+// and x - 1 = 0 it makes x - 2e - 1 = 0 and e = 0.
+func coalesceReduceEqs(eqs [][]Int) [][]Int {
+	type pivot struct {
+		row []Int
+		col int
+	}
+	var pivots []pivot
+	out := make([][]Int, 0, len(eqs))
+	for _, e := range eqs {
+		x := append([]Int(nil), e...)
+		for _, pv := range pivots {
+			if f := x[pv.col]; !f.IsZero() {
+				m := f.Mul(pv.row[pv.col])
+				for j, a := range pv.row {
+					x[j] = x[j].Sub(m.Mul(a))
+				}
+			}
+		}
+		g := Int{}
+		for _, a := range x {
+			g = Gcd(g, a)
+		}
+		if g.IsZero() {
+			continue // 0 = 0
+		}
+		if !g.IsOne() {
+			for j := range x {
+				x[j] = x[j].ExactDiv(g)
+			}
+		}
+		for j := len(x) - 1; j >= 1; j-- {
+			if x[j].Abs().IsOne() {
+				pivots = append(pivots, pivot{x, j})
+				break
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 // coalesceMaxFM bounds the rows one Fourier-Motzkin step may create.
 const coalesceMaxFM = 16
 
@@ -421,9 +481,11 @@ const coalesceMaxFM = 16
 //     here, and the combinations replace the rows of e (only when there are
 //     at most coalesceMaxFM of them).
 //
-// The columns stay (unused). c is not modified.
-func coalesceElimExist(c *Conj) *Conj {
-	d := c.Clone()
+// The columns stay (unused); elim reports that something was eliminated.
+// c is not modified.
+func coalesceElimExist(c *Conj) (d *Conj, elim bool) {
+	d = c.Clone()
+	d.Eq = coalesceReduceEqs(d.Eq)
 	for changed := true; changed; {
 		changed = false
 		for j := 1 + d.NVar; j < d.Width() && !changed; j++ {
@@ -487,6 +549,7 @@ func coalesceElimExist(c *Conj) *Conj {
 			d.Ineq = rest
 			changed = true
 		}
+		elim = elim || changed
 	}
-	return d
+	return d, elim
 }

@@ -308,7 +308,7 @@ func lpIslSet(cs []*Conj, nvar int) string {
 }
 
 // TestCoalesceConjsVersusIsl coalesces random unions of boxes and adjacent
-// boxes (some cut by a random row) with CoalesceConjs and with
+// boxes (some cut by a random row, some with an existential) with CoalesceConjs and with
 // isl_union_set_coalesce: isl must find our result equal to the input, and
 // we must not need more pieces than isl (counted as the disjuncts isl
 // prints) but in rare cases.
@@ -322,13 +322,14 @@ func TestCoalesceConjsVersusIsl(t *testing.T) {
 	more, fewer := 0, 0
 	for it := 0; it < iters; it++ {
 		nvar := 1 + rng.Intn(3)
+		nexist := it % 2 // every other union has an existential in each piece
 		var pieces []*Conj
 		for k := 2 + rng.Intn(3); k > 0; k-- {
-			p := lpRandPiece(rng, nvar, 0, 5)
+			p := lpRandPiece(rng, nvar, nexist, 5)
 			pieces = append(pieces, p)
 			if rng.Intn(2) == 0 {
 				q := p.Clone()
-				j := rng.Intn(nvar)
+				j := rng.Intn(nvar + nexist)
 				lo, hi := q.Ineq[2*j], q.Ineq[2*j+1]
 				q.Ineq[2*j] = append([]Int(nil), lo...)
 				q.Ineq[2*j][0] = hi[0].Add(I(1)).Neg()
