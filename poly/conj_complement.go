@@ -38,7 +38,7 @@ package poly
 // conjunction; of the universe, nil. Rows are never shared with c.
 func (c *Conj) Complement() []*Conj {
 	s, empty := c.Simplify()
-	if empty {
+	if empty || s.IsEmpty() {
 		return []*Conj{NewConj(c.NVar, 0)}
 	}
 	if out, ok := omComplementDivs(s); ok {
@@ -48,28 +48,35 @@ func (c *Conj) Complement() []*Conj {
 	if len(pieces) == 0 {
 		return []*Conj{NewConj(c.NVar, 0)}
 	}
-	var acc []*Conj
-	for idx, d := range pieces {
-		comp, ok := omComplementDivs(d)
-		if !ok {
-			panic("poly: Complement: ElimExistentials did not give stride form") // unreachable
-		}
-		if idx == 0 {
-			acc = comp
-		} else {
-			var next []*Conj
-			for _, a := range acc {
-				for _, b := range comp {
-					if s := omNonEmpty(omIntersect(a, b)); s != nil {
-						next = append(next, s)
-					}
-				}
-			}
-			acc = next
-		}
+	// acc = complement(D_1) \ D_2 \ ... \ D_n: a piece of acc disjoint
+	// from D_j is kept whole; only the others are split by complement(D_j).
+	acc, ok := omComplementDivs(pieces[0])
+	if !ok {
+		panic("poly: Complement: ElimExistentials did not give stride form") // unreachable
+	}
+	for _, d := range pieces[1:] {
 		if len(acc) == 0 {
 			return nil
 		}
+		var comp []*Conj
+		var next []*Conj
+		for _, a := range acc {
+			if omIntersect(a, d).IsEmpty() {
+				next = append(next, a)
+				continue
+			}
+			if comp == nil {
+				if comp, ok = omComplementDivs(d); !ok {
+					panic("poly: Complement: ElimExistentials did not give stride form") // unreachable
+				}
+			}
+			for _, b := range comp {
+				if s := omNonEmpty(omIntersect(a, b)); s != nil {
+					next = append(next, s)
+				}
+			}
+		}
+		acc = next
 	}
 	return acc
 }

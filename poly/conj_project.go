@@ -27,6 +27,9 @@ import (
 // variables, in that order), then ex (as existentials), then the stride
 // columns of the piece (as further existentials).
 func omProject(c *Conj, kind []colKind, vis, ex []int) []*Conj {
+	if c.IsEmpty() {
+		return nil // cheap, and projecting an empty set can be costly
+	}
 	p := newOmega(c, kind)
 	var out []*Conj
 	p.solve(func(q *omega) bool {
