@@ -23,7 +23,8 @@ package poly
 //
 // Otherwise c is first brought into stride form (ElimExistentials), a union
 // D_1 ∪ ... ∪ D_n, and the complement of the union is the intersection of
-// the complements, formed piece by piece, which keeps the pieces disjoint.
+// the complements, formed piece by piece, which keeps the pieces disjoint
+// (a piece already disjoint from D_j is kept whole).
 //
 // Example: { [x] : exists e : x = 2e and 0 <= x <= 10 } has the
 // constraints x >= 0, 10 - x >= 0 and x = 2e; its complement is the three
