@@ -380,7 +380,7 @@ static double hx_median(double *v, int n)
 }
 
 `)
-	b.WriteString("int main(int argc, char **argv)\n{\n  int hx_fail = 0;\n  double hx_maxdiff = 0, hx_torig = 0, hx_tk = 0, hx_tw = 0, hx_flops = 0, hx_sum = 0;\n  long hx_updates = 0;\n")
+	b.WriteString("int main(int argc, char **argv)\n{\n  int hx_fail = 0;\n  double hx_maxdiff = 0, hx_torig = 0, hx_tk = 0, hx_tw = 0, hx_flops = 0, hx_sum = 0, hx_e2 = 0, hx_r2 = 0;\n  long hx_updates = 0;\n")
 	fmt.Fprintf(&b, "  int hx_reps = (int)hx_arg(argc, argv, \"HX_REPS\", %d);\n  int hx_verify = (int)hx_arg(argc, argv, \"HX_VERIFY\", 1);\n", reps)
 	b.WriteString("  if (hx_reps < 0) hx_reps = 0;\n  if (hx_reps > 100) hx_reps = 100;\n")
 	for _, cs := range css {
@@ -429,6 +429,7 @@ static double hx_median(double *v, int n)
 		for _, a := range s.Arrays {
 			fmt.Fprintf(&b, "        for (size_t i = 0; i < hx_n_%s; i++) {\n", a.Name)
 			fmt.Fprintf(&b, "          double d = fabs((double)%s_o[i] - (double)%s_g[i]);\n          if (d > hx_maxdiff || d != d) hx_maxdiff = d;\n", a.Name, a.Name)
+			fmt.Fprintf(&b, "          hx_e2 += d * d; hx_r2 += (double)%s_o[i] * (double)%s_o[i];\n", a.Name, a.Name)
 			fmt.Fprintf(&b, "          if (memcmp(&%s_o[i], &%s_g[i], sizeof(%s)) != 0 && !hx_fail) {\n            hx_fail = 1;\n", a.Name, a.Name, a.Elem)
 			idx, f, fargs := harnessIndex(a)
 			b.WriteString(strings.ReplaceAll(idx, "        ", "            "))
@@ -456,6 +457,7 @@ static double hx_median(double *v, int n)
   if (!hx_verify) printf("verify: skipped\n");
   else if (!hx_fail) printf("verify: ok\n");
   printf("max-diff: %.17g\n", hx_maxdiff);
+  printf("rel-error: %.3g\n", hx_r2 > 0 ? sqrt(hx_e2 / hx_r2) : sqrt(hx_e2));
   printf("time-original: %.6f\n", hx_torig);
   printf("time-tiled: %.6f\n", hx_tk);
   printf("time-gpu-kernel: %.6f\n", hx_tk);

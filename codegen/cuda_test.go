@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -73,7 +72,7 @@ func testFiles(t *testing.T) []string {
 // at problem sizes that divide no tile size (and one smaller than a tile),
 // bit-identical and race-free in the emulator.
 func TestCUDAEmuMatrix(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := runtime.CC{Opt: "-O0"}
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -156,9 +155,6 @@ func TestEmuDetectsErrors(t *testing.T) {
 	}
 }
 
-var clangOnce sync.Once
-var clangErr error
-
 // clangCUDA compiles a kernel file to PTX with clang's CUDA front end.
 func clangCUDA(t *testing.T, dir, kernel string) {
 	t.Helper()
@@ -187,28 +183,42 @@ func TestCUDAClang(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, f := range testFiles(t) {
+		f := f
 		name := strings.TrimSuffix(filepath.Base(f), ".c")
-		for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical} {
-			c, err := Run(Request{File: f, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
-			if err != nil {
-				continue // refused by the scheduler
+		kinds := []schedule.Kind{schedule.Hybrid}
+		if strings.Contains(name, "fdtd") || strings.Contains(name, "3d_mod2") || strings.Contains(name, "1d_twonest") {
+			// The other schedules print the same constructs; three files suffice.
+			kinds = append(kinds, schedule.None, schedule.Classical)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, kind := range kinds {
+				clangOne(t, dir, f, name, kind)
 			}
-			res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, kind, err)
-			}
-			for _, want := range []string{name + ".h", name + "_kernel.cu", name + "_host.cu", name + "_ref.c"} {
-				if _, ok := res.Files[want]; !ok {
-					t.Errorf("%s %s: no %s", name, kind, want)
-				}
-			}
-			sub := filepath.Join(dir, name+"_"+string(kind))
-			if err := WriteCUDA(res, sub); err != nil {
-				t.Fatal(err)
-			}
-			clangCUDA(t, sub, filepath.Join(sub, name+"_kernel.cu"))
+		})
+	}
+}
+
+// clangOne generates the CUDA files of f under kind and compiles the kernels.
+func clangOne(t *testing.T, dir, f, name string, kind schedule.Kind) {
+	c, err := Run(Request{File: f, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	if err != nil {
+		return // refused by the scheduler
+	}
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, kind, err)
+	}
+	for _, want := range []string{name + ".h", name + "_kernel.cu", name + "_host.cu", name + "_ref.c"} {
+		if _, ok := res.Files[want]; !ok {
+			t.Errorf("%s %s: no %s", name, kind, want)
 		}
 	}
+	sub := filepath.Join(dir, name+"_"+string(kind))
+	if err := WriteCUDA(res, sub); err != nil {
+		t.Fatal(err)
+	}
+	clangCUDA(t, sub, filepath.Join(sub, name+"_kernel.cu"))
 }
 
 // TestCUDABarriers: kernels of the none schedule (one time step per launch)
