@@ -143,7 +143,7 @@ func TestConjIsEmptyUnboundedRandom(t *testing.T) {
 	}
 }
 
-// isBoxRow reports whether r is ±x_j + b >= 0 with one nonzero coefficient.
+// omIsBoxRow reports whether r is ±x_j + b >= 0 with one nonzero coefficient.
 func omIsBoxRow(r []Int) bool {
 	n := 0
 	for _, a := range r[1:] {
@@ -157,7 +157,7 @@ func omIsBoxRow(r []Int) bool {
 	return n == 1
 }
 
-// sampleIn checks that x is a point of c by fixing the visible variables
+// omSampleIn checks that x is a point of c by fixing the visible variables
 // and deciding the rest with IsEmpty (exact; used where brute force over
 // the existentials would not be).
 func omSampleIn(c *Conj, x []Int) bool {
