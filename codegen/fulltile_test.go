@@ -54,7 +54,8 @@ func pointLoopGuards(root Node) (guards, fullTiles int) {
 }
 
 // TestFullTilesGuardFree: with full/partial tile separation, the full-tile
-// code of the hybrid schedule has no guard inside its point loops, for every
+// code of every schedule kind (hybrid first) has no guard inside its point
+// loops, for every
 // testdata stencil the scheduler accepts (multi-statement ones included:
 // their statements are selected by residue loops, not by guards) and
 // several tile sizes.
@@ -72,27 +73,25 @@ func TestFullTilesGuardFree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sizes, err := sizeChoices(sc, deps, schedule.Hybrid)
-		if err != nil || len(sizes) == 0 {
-			continue // refused by the scheduler (Gauss-Seidel)
-		}
-		for _, sz := range sizes {
-			sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Hybrid, Sizes: sz})
-			if err != nil {
-				t.Fatal(err)
+		for _, kind := range e2eKinds {
+			scheds, err := scheduleChoices(sc, deps, kind)
+			if err != nil || len(scheds) == 0 {
+				continue // refused by the scheduler (Gauss-Seidel)
 			}
-			a, err := Generate(sc, sched, Options{SeparateFullTiles: true})
-			if err != nil {
-				t.Fatal(err)
+			for _, sched := range scheds {
+				a, err := Generate(sc, sched, Options{SeparateFullTiles: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, n := pointLoopGuards(a.Root)
+				if n == 0 {
+					t.Errorf("%s %s %v: no full-tile code", filepath.Base(f), kind, sched.Sizes)
+				}
+				if g != 0 {
+					t.Errorf("%s %s %v: %d guards inside the point loops of full tiles:\n%s", filepath.Base(f), kind, sched.Sizes, g, (&Printer{}).Print(a.Root, 0))
+				}
+				checked++
 			}
-			g, n := pointLoopGuards(a.Root)
-			if n == 0 {
-				t.Errorf("%s %v: no full-tile code", filepath.Base(f), sz)
-			}
-			if g != 0 {
-				t.Errorf("%s %v: %d guards inside the point loops of full tiles:\n%s", filepath.Base(f), sz, g, (&Printer{}).Print(a.Root, 0))
-			}
-			checked++
 		}
 	}
 	if checked == 0 {

@@ -293,7 +293,7 @@ func (g *gen) prepare(p *piece) error {
 		return nil
 	}
 	exists = truncate(exists, g.nv).and(g.ctx)
-	var fcond []row
+	var fcond, kept []row
 	for i, r := range p.sys.ineq {
 		if !p.isDom[i] {
 			continue
@@ -320,12 +320,20 @@ func (g *gen) prepare(p *piece) error {
 			}
 		}
 		if pick == nil {
-			return nil // every tile is partial for this piece
+			// Every tile has points violating r (r bounds a dimension the
+			// tiling leaves untiled, say): r stays in the full-tile shape,
+			// where it becomes a loop bound rather than a guard.
+			kept = append(kept, r)
+			continue
 		}
 		// Tiles with h <= -1 have no point violating r.
 		ok := combine(-1, pick, 0, pick)
 		ok[0] = add(ok[0], -1)
 		fcond = append(fcond, ok)
+	}
+	if len(kept) > 0 {
+		shape = shape.clone()
+		shape.ineq = append(shape.ineq, kept...)
 	}
 	full := &piece{stmt: p.stmt, order: p.order, sub: p.sub, sys: shape, divs: p.divs, congs: p.congs, iters: p.iters}
 	full.isDom = make([]bool, len(shape.ineq))
