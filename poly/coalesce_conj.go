@@ -132,14 +132,22 @@ func CoalesceConjs(cs []*Conj) []*Conj {
 	if first != nil {
 		n = first.NVar + maxExist
 	}
+	// Pieces never change (a fused piece is a new one), so a pair found to
+	// stay apart need not be tried again after another pair changed.
+	type pair struct{ a, b *coalescePiece }
+	apart := map[pair]bool{}
 	for changed := true; changed; {
 		changed = false
 	pairs:
 		for i := 0; i < len(ps); i++ {
 			for j := i + 1; j < len(ps); j++ {
+				if apart[pair{ps[i], ps[j]}] || apart[pair{ps[j], ps[i]}] {
+					continue
+				}
 				keep, fused := coalescePair(n, ps[i], ps[j])
 				switch keep {
 				case coalesceKeepBoth:
+					apart[pair{ps[i], ps[j]}] = true
 					continue
 				case coalesceKeepFirst:
 					ps = append(ps[:j], ps[j+1:]...)

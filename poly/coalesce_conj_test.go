@@ -366,3 +366,23 @@ func TestCoalesceConjsVersusIsl(t *testing.T) {
 		t.Errorf("more pieces than isl in %d of %d cases", more, iters)
 	}
 }
+
+// TestCoalesceManyPieces: 60 unit squares on a diagonal (none mergeable) and
+// a 8 x 8 grid of unit squares (one piece) stay fast.
+func TestCoalesceManyPieces(t *testing.T) {
+	var diag, grid []*Conj
+	for i := int64(0); i < 60; i++ {
+		diag = append(diag, lpBox2(2*i, 2*i, 2*i, 2*i))
+	}
+	for i := int64(0); i < 8; i++ {
+		for j := int64(0); j < 8; j++ {
+			grid = append(grid, lpBox2(i, i, j, j))
+		}
+	}
+	if got := CoalesceConjs(diag); len(got) != 60 {
+		t.Errorf("diagonal: %d pieces, want 60", len(got))
+	}
+	if got := CoalesceConjs(grid); len(got) != 1 {
+		t.Errorf("grid: %d pieces, want 1", len(got))
+	}
+}
