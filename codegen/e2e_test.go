@@ -147,39 +147,45 @@ func TestEndToEndMatrix(t *testing.T) {
 				if testing.Short() {
 					scheds = scheds[:1]
 				}
+				// One harness per (stencil, tiling) holds the code of every
+				// tile size choice (as if they were separate scops), so the
+				// C compiler runs once for all of them.
+				t0 := time.Now()
+				var codes []*ScopCode
+				var sizes []string
 				for _, sched := range scheds {
-					sz := sched.Sizes
-					t0 := time.Now()
 					a, err := Generate(sc, sched, Options{SeparateFullTiles: true, Unroll: 4, Prefix: CounterPrefix(prog.Source)})
 					if err != nil {
-						t.Fatalf("%s %s %v: %v", name, kind, sz, err)
+						t.Fatalf("%s %s %v: %v", name, kind, sched.Sizes, err)
 					}
-					gen := time.Since(t0)
-					src, err := Harness(prog, []*ScopCode{{Scop: sc, AST: a, Orig: orig}}, sc.Defines)
+					codes = append(codes, &ScopCode{Scop: sc, AST: a, Orig: orig})
+					sizes = append(sizes, fmt.Sprint(sched.Sizes))
+				}
+				gen := time.Since(t0)
+				src, err := Harness(prog, codes, sc.Defines)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tag := fmt.Sprintf("%s_%s", name, kind)
+				exe, _, err := cc.Compile(src, dir, tag)
+				if err != nil {
+					t.Fatalf("%s: %v", tag, err)
+				}
+				for _, args := range problemSizes(sc.Params) {
+					r, err := runtime.RunHarness(exe, args, time.Minute, []string{"OMP_NUM_THREADS=2", "OMP_WAIT_POLICY=passive"})
 					if err != nil {
-						t.Fatal(err)
+						t.Fatalf("%s %v: %v", tag, args, err)
 					}
-					tag := fmt.Sprintf("%s_%s_%s", name, kind, strings.Trim(strings.ReplaceAll(fmt.Sprint(sz), " ", "_"), "[]"))
-					exe, _, err := cc.Compile(src, dir, tag)
-					if err != nil {
-						t.Fatalf("%s: %v", tag, err)
+					if !r.OK {
+						os.WriteFile(filepath.Join(os.TempDir(), tag+".c"), []byte(src), 0o644)
+						t.Errorf("%s sizes %v, %v: verify FAILED: %s (harness kept in %s)", tag, sizes, args, r.Failure, os.TempDir())
 					}
-					for _, args := range problemSizes(sc.Params) {
-						r, err := runtime.RunHarness(exe, args, time.Minute, []string{"OMP_NUM_THREADS=2", "OMP_WAIT_POLICY=passive"})
-						if err != nil {
-							t.Fatalf("%s %v: %v", tag, args, err)
-						}
-						if !r.OK {
-							os.WriteFile(filepath.Join(os.TempDir(), tag+".c"), []byte(src), 0o644)
-							t.Errorf("%s %v: verify FAILED: %s (harness kept in %s)", tag, args, r.Failure, os.TempDir())
-						}
-						if r.Updates <= 0 {
-							t.Errorf("%s %v: no updates counted", tag, args)
-						}
+					if r.Updates <= 0 {
+						t.Errorf("%s %v: no updates counted", tag, args)
 					}
-					if testing.Verbose() {
-						t.Logf("%s: generated in %v", tag, gen)
-					}
+				}
+				if testing.Verbose() {
+					t.Logf("%s %v: generated in %v", tag, sizes, gen)
 				}
 			}
 		})

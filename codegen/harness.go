@@ -109,8 +109,12 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 			fmt.Fprintf(&b, "      if (memcmp(&%s_o[i], &%s_t[i], sizeof(%s)) != 0 && !hx_fail) {\n        hx_fail = 1;\n", a.Name, a.Name, a.Elem)
 			idx, f, fargs := harnessIndex(a)
 			b.WriteString(idx)
-			fmt.Fprintf(&b, "        printf(\"verify: FAILED: %s%s: original %%.17g, tiled %%.17g\\n\"%s, (double)%s_o[i], (double)%s_t[i]);\n",
-				a.Name, f, fargs, a.Name, a.Name)
+			which := ""
+			if len(codes) > 1 {
+				which = fmt.Sprintf("scop %d: ", k)
+			}
+			fmt.Fprintf(&b, "        printf(\"verify: FAILED: %s%s%s: original %%.17g, tiled %%.17g\\n\"%s, (double)%s_o[i], (double)%s_t[i]);\n",
+				which, a.Name, f, fargs, a.Name, a.Name)
 			b.WriteString("      }\n    }\n")
 		}
 		for _, a := range s.Arrays {
