@@ -41,7 +41,7 @@ func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 		}
 		cur = subtractConjs(cur, dom)
 	}
-	return cur
+	return pruneEmpty(cur)
 }
 
 // dominated returns D_k for one conjunction c over (f, y): the points (f, y)

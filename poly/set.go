@@ -117,6 +117,9 @@ func (s Set) Subtract(t Set) Set {
 			}
 			cur = subtractConj(cur, b.C, &comps[j])
 		}
+		if len(cur) != 1 || cur[0] != a.C {
+			cur = pruneEmpty(cur)
+		}
 		for _, c := range cur {
 			out.Basics = append(out.Basics, BasicSet{Tuple: a.Tuple, C: c})
 		}
@@ -135,7 +138,7 @@ func (s Set) Complement() Set {
 			var comp []*Conj
 			cur = subtractConj(cur, s.Basics[i].C, &comp)
 		}
-		for _, c := range cur {
+		for _, c := range pruneEmpty(cur) {
 			out.Basics = append(out.Basics, BasicSet{Tuple: tu, C: c})
 		}
 	}
@@ -425,8 +428,9 @@ func (s Set) Coalesce() Set {
 // satisfies r ∩ ctx = s ∩ ctx and has as few constraints as it can. A piece
 // of s that misses ctx is dropped; a piece whose space has a single context
 // piece keeps only the constraints that piece does not imply (GistConj); a
-// parameter set ctx applies to every space. Pieces of spaces the context does
-// not mention are kept as they are.
+// parameter set ctx applies to every space. As in isl_union_set_gist, the
+// pieces of spaces the context does not mention are dropped (the context is
+// empty there).
 func (s Set) Gist(ctx Set) Set {
 	s, ctx = alignSets(s, ctx)
 	np := len(s.Params)
@@ -442,10 +446,6 @@ func (s Set) Gist(ctx Set) Set {
 					qs = append(qs, q.C)
 				}
 			}
-		}
-		if len(qs) == 0 && !ctxParam && !ctx.IsParamSet() {
-			out.Basics = append(out.Basics, b)
-			continue
 		}
 		meets := false
 		for _, q := range qs {

@@ -154,12 +154,12 @@ func nonEmpty(c *Conj) *Conj {
 func conjEmpty(c *Conj) bool { return nonEmpty(c) == nil }
 
 // subtractConj returns the pieces of cs minus b (all over the same visible
-// variables). comp is b.Complement(), computed lazily by the caller through
+// variables); pieces empty only over the integers may remain. comp is b.Complement(), computed lazily by the caller through
 // the pointer so that it is built at most once.
 func subtractConj(cs []*Conj, b *Conj, comp *[]*Conj) []*Conj {
 	var out []*Conj
 	for _, c := range cs {
-		if conjEmpty(conjoin(c, b)) {
+		if maybeEmpty(conjoin(c, b)) {
 			out = append(out, c)
 			continue
 		}
@@ -170,7 +170,7 @@ func subtractConj(cs []*Conj, b *Conj, comp *[]*Conj) []*Conj {
 			}
 		}
 		for _, k := range *comp {
-			if d := nonEmpty(conjoin(c, k)); d != nil {
+			if d := ratNonEmpty(conjoin(c, k)); d != nil {
 				out = append(out, d)
 			}
 		}
@@ -259,6 +259,33 @@ func groupBy(n int, key func(i int) string) [][]int {
 	out := make([][]int, len(order))
 	for i, k := range order {
 		out[i] = idx[k]
+	}
+	return out
+}
+
+// maybeEmpty reports that c is certainly empty: a contradiction found by
+// Simplify or an empty rational relaxation (a cheap test, not exact).
+func maybeEmpty(c *Conj) bool { return ratNonEmpty(c) == nil }
+
+// ratNonEmpty is nonEmpty without the integer test: pieces that are empty
+// only over the integers survive it. Intermediate results use it (exact
+// integer tests on every intermediate piece cost far more than they save);
+// operations prune their final pieces exactly with pruneEmpty.
+func ratNonEmpty(c *Conj) *Conj {
+	d := simp(c)
+	if d == nil || d.IsRationallyEmpty() {
+		return nil
+	}
+	return d
+}
+
+// pruneEmpty drops the pieces of cs that have no integer point.
+func pruneEmpty(cs []*Conj) []*Conj {
+	var out []*Conj
+	for _, c := range cs {
+		if !c.IsEmpty() {
+			out = append(out, c)
+		}
 	}
 	return out
 }
