@@ -20,6 +20,21 @@ type Options struct {
 	Unroll int
 	// Prefix names the loop counters Prefix0, Prefix1, ... (default "c").
 	Prefix string
+	// Levels override the defaults for single schedule dimensions.
+	Levels map[int]LevelOptions
+}
+
+// LevelOptions control the code of one schedule dimension (loop level).
+type LevelOptions struct {
+	// Separate separates full from partial tiles just above this level
+	// (instead of above the first point dimension); the smallest level
+	// that asks for it wins. It implies SeparateFullTiles.
+	Separate bool
+	// Unroll unrolls this level's loops whose trip count is a constant of
+	// at most Unroll iterations, in any code (not only full tiles).
+	Unroll int
+	// Sequential never marks this level's loops parallel.
+	Sequential bool
 }
 
 // AST is a generated program with what the back ends need around it.
@@ -101,6 +116,13 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 			if d > 0 {
 				g.tileDep = d
 			}
+			break
+		}
+	}
+	for d := 0; d < m; d++ {
+		if opts.Levels[d].Separate {
+			g.tileDep = d
+			g.opts.SeparateFullTiles = true
 			break
 		}
 	}
@@ -619,7 +641,7 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 			same = false
 		}
 	}
-	f := &For{Iter: iter, Level: d, Dim: dim, Stride: 1, Parallel: dim.Parallel}
+	f := &For{Iter: iter, Level: d, Dim: dim, Stride: 1, Parallel: dim.Parallel && !g.opts.Levels[d].Sequential}
 	inner := ctx.clone()
 	if same {
 		for _, r := range all[0].lo {
@@ -631,11 +653,18 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 		inner.ineq = append(inner.ineq, all[0].lo...)
 		inner.ineq = append(inner.ineq, all[0].hi...)
 		// Unrolling of constant-trip point loops in full tiles.
-		if g.inFull && g.opts.Unroll > 0 && len(all[0].lo) == 1 && len(all[0].hi) == 1 && d >= g.tileDep {
+		limit := 0
+		if g.inFull && d >= g.tileDep {
+			limit = g.opts.Unroll
+		}
+		if u := g.opts.Levels[d].Unroll; u > 0 {
+			limit = u
+		}
+		if limit > 0 && len(all[0].lo) == 1 && len(all[0].hi) == 1 {
 			lo, hi := all[0].lo[0], all[0].hi[0]
 			if lo[c] == 1 && hi[c] == -1 {
 				sum := combine(1, lo, 1, hi)
-				if sum.isConst() && sum[0]+1 <= int64(g.opts.Unroll) {
+				if sum.isConst() && sum[0]+1 <= int64(limit) {
 					var out []Node
 					for k := int64(0); k <= sum[0]; k++ {
 						val := combine(-1, lo, 0, lo)
@@ -1127,7 +1156,7 @@ func (g *gen) residueLoop(d int, ps []*piece, ctx *system) []Node {
 	f := &For{Iter: base, Level: d, Stride: k, Lower: []Expr{start}, Upper: []Expr{upper}}
 	if d < len(g.dims) {
 		f.Dim = g.dims[d]
-		f.Parallel = g.dims[d].Parallel
+		f.Parallel = g.dims[d].Parallel && !g.opts.Levels[d].Sequential
 	}
 	var rs []*res
 	for _, x := range byR {

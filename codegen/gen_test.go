@@ -182,3 +182,29 @@ func TestGenerateErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLevelOptions: per-level separation, unrolling and sequential loops
+// keep the code exact, and do what they say.
+func TestLevelOptions(t *testing.T) {
+	for _, c := range genCases {
+		scop := handScop(t, c.params, c.ctx, c.doms...)
+		sched := &schedule.Schedule{Map: poly.MustParseMap(c.sched), Dims: dims(c.roles)}
+		m := len(c.roles)
+		for lv := 0; lv < m; lv++ {
+			opts := Options{Levels: map[int]LevelOptions{lv: {Separate: true, Unroll: 3, Sequential: true}}}
+			a, err := Generate(scop, sched, opts)
+			if err != nil {
+				t.Fatalf("%s level %d: %v", c.name, lv, err)
+			}
+			Walk(a.Root, func(n Node) bool {
+				if f, ok := n.(*For); ok && f.Level == lv && f.Parallel {
+					t.Errorf("%s: level %d marked parallel despite Sequential", c.name, lv)
+				}
+				return true
+			})
+			for _, sz := range c.sizes {
+				checkAST(t, scop, sched, a, sz)
+			}
+		}
+	}
+}
