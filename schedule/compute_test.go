@@ -200,3 +200,15 @@ func oracleScop(t *testing.T, name string, scop *frontend.Scop, deps *frontend.D
 		t.Errorf("%s: %s", name, e)
 	}
 }
+
+func TestClassicalLemmaCatchesWideCone(t *testing.T) {
+	scop, deps := stencil1D(slope{1, 1}, slope{1, 1}).build(t)
+	sch, err := Compute(scop, deps, Options{Kind: Classical, Sizes: []int64{2, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scop2, deps2 := stencil1D(slope{1, 1}, slope{2, 1}).build(t)
+	if rep := Check(scop2, deps2, sch); rep.Results[0].OK || rep.Results[2].OK {
+		t.Errorf("classical schedule for delta1 = 1 accepted for delta1 = 2:\n%s", rep)
+	}
+}

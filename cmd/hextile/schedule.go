@@ -105,12 +105,13 @@ type scheduleJSON struct {
 	Sizes     []int64  `json:"sizes"`
 	Slopes    []string `json:"slopes"`
 	Canonical string   `json:"canonical"`
+	Slots     int64    `json:"slots"`
 }
 
 func runSchedule(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var asJSON bool
 	all, code := parseAndSchedule("schedule", args, stdout, stderr, func(fs *pflag.FlagSet) {
-		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields schedule, parallel, kind, dims, sizes, slopes, canonical")
+		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields schedule, parallel, kind, dims, sizes, slopes, canonical, slots")
 	})
 	if all == nil {
 		return code
@@ -119,7 +120,7 @@ func runSchedule(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		var out []scheduleJSON
 		for _, s := range all {
 			j := scheduleJSON{Kind: string(s.sched.Kind), Schedule: s.sched.Map.String(), Parallel: []int{},
-				Sizes: s.sched.Sizes, Canonical: s.sched.Canonical.String()}
+				Sizes: s.sched.Sizes, Canonical: s.sched.Canonical.String(), Slots: s.sched.K}
 			for i, d := range s.sched.Dims {
 				j.Dims = append(j.Dims, d.Name)
 				if d.Parallel {
