@@ -13,11 +13,12 @@ PPCG=${PPCG_DIR:-../shared/peers/ppcg}
 rm -rf .hxbench && mkdir -p .hxbench/hx .hxbench/ppcg
 : > .hxbench/list
 # configuration list: bench schedule variant sizes block
-cat bench/configs.txt | grep -v '^#' | grep -v '^$' | while read -r bench sched variant sizes block; do
+cat bench/configs.txt | grep -v '^#' | grep -v '^$' | while read -r bench sched variant sizes block extra; do
   tag=${bench}_${sched}_${variant}
   args=(compile "bench/inputs/$bench.c" --target=cuda --harness -o ".hxbench/hx/$tag" --tile="$sched")
   [ "$sizes" != "-" ] && args+=(--sizes="$sizes")
   [ "$block" != "-" ] && args+=(--block="$block")
+  [ -n "${extra:-}" ] && args+=($extra)
   if "$HX" "${args[@]}" 2> ".hxbench/hx/$tag.err"; then
     echo "$tag $bench $sched $sizes $block" >> .hxbench/list
     rm -f ".hxbench/hx/$tag.err"

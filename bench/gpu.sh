@@ -93,9 +93,10 @@ if has sanitize; then
   stamp sanitize
   : > "$OUT/sanitize.txt"
   for t in $tags; do
-    case $t in *_d) ;; *) continue ;; esac
+    case $t in *_d) ;; *) [[ $t =~ ${SAN_RE:-^$} ]] || continue ;; esac
+    pt=$(params_tiny "$t"); case $t in *_s_*) pt="N=300 T=20" ;; esac   # shared-memory tiles: big enough for full tiles
     for tool in memcheck racecheck; do
-      ( r=$(timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 "$W/$t/exact" $(params_tiny "$t") HX_REPS=0 2>&1); rc=$?
+      ( r=$(timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 "$W/$t/exact" $pt HX_REPS=0 2>&1); rc=$?
         echo "$t $tool rc=$rc $(echo "$r" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | head -1) $(echo "$r" | grep -E '^verify' | head -1)" >> "$OUT/sanitize.txt" ) &
       while [ "$(jobs -r | wc -l)" -ge 6 ]; do sleep 0.5; done
     done

@@ -38,6 +38,8 @@ type CUDAOptions struct {
 	// Block gives the threads per mapped point dimension, innermost
 	// (threadIdx.x) first; missing entries get defaults from the tile sizes.
 	Block []int
+	// Shared stages each time tile in shared memory (see shared.go).
+	Shared bool
 }
 
 // cudaKernel is one kernel: the grid loops and the code below them.
@@ -49,6 +51,8 @@ type cudaKernel struct {
 	block [3]int // threads on x, y, z
 	// axis maps a schedule level to its thread axis (0 = x).
 	axis map[int]int
+	// smem is the dynamic shared memory of a block (bytes).
+	smem int64
 }
 
 // cudaScop is the CUDA form of one scop.
@@ -61,6 +65,7 @@ type cudaScop struct {
 	written map[string]bool
 	read    map[string]bool
 	threads [3]int
+	shared  bool
 }
 
 // isGridLoop reports whether f is a parallel tile loop that blocks can run.
@@ -159,7 +164,7 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 
 // BuildCUDA splits the scop's AST into host code and kernels.
 func buildCUDA(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
-	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}}
+	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {
 			cs.written[a.Array] = true
@@ -192,6 +197,16 @@ func buildCUDA(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions) (
 	h := &hostGen{cs: cs, axis: axis}
 	h.node(sc.AST.Root, 1, nil)
 	cs.host = h.b.String()
+	if cs.shared {
+		// Plan the staging (and refuse footprints that do not fit).
+		for _, kn := range cs.kernels {
+			g := cs.kernelGenFor(kn, false)
+			g.print()
+			if g.err != nil {
+				return nil, g.err
+			}
+		}
+	}
 	return cs, nil
 }
 
@@ -324,7 +339,12 @@ func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
 	h.line(d+1, "if (hx_gy > 65535) hx_gy = 65535;")
 	h.line(d+1, "if (hx_gz > 65535) hx_gz = 65535;")
 	args := cs.kernelArgs(kn, false)
-	h.line(d+1, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), 0, %s);", kn.name, kn.block[0], kn.block[1], kn.block[2], strings.Join(args, ", ")))
+	smem := "0"
+	if cs.shared {
+		smem = "HX_SMEM_" + kn.name
+		h.line(d+1, fmt.Sprintf("if (%s > 49152) HX_CHECK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s));", smem, kn.name, smem))
+	}
+	h.line(d+1, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), %s, %s);", kn.name, kn.block[0], kn.block[1], kn.block[2], smem, strings.Join(args, ", ")))
 	h.line(d+1, "HX_CHECK(cudaGetLastError());")
 	h.line(d, "}")
 	h.line(depth, "}")
@@ -390,15 +410,32 @@ type kernelGen struct {
 	emu bool
 	b   strings.Builder
 	tid [3]string
+	// Shared-memory staging: the plan of the tile being printed, the
+	// uniform variables and Lets in scope, and the first refusal.
+	stage   *stagePlan
+	noStage bool
+	vars    []string
+	lets    []*Let
+	err     error
 }
 
 func (g *kernelGen) line(depth int, s string) {
 	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
+func (cs *cudaScop) kernelGenFor(kn *cudaKernel, emu bool) *kernelGen {
+	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+}
+
 // printKernel returns the kernel's definition.
 func (cs *cudaScop) printKernel(kn *cudaKernel, emu bool) string {
-	g := &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+	g := cs.kernelGenFor(kn, emu)
+	return g.print()
+}
+
+func (g *kernelGen) print() string {
+	cs, kn, emu := g.cs, g.kn, g.emu
+	g.vars = append(append([]string(nil), cs.sc.Scop.Params...), kn.host...)
 	args := strings.Join(cs.kernelArgs(kn, true), ", ")
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.name, args))
@@ -412,12 +449,23 @@ func (cs *cudaScop) printKernel(kn *cudaKernel, emu bool) string {
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	}
+	if cs.shared {
+		if emu {
+			g.line(1, fmt.Sprintf("static double hx_smem_d[%d];", MaxSharedBytes/8))
+			g.line(1, "char *hx_smem = (char *)hx_smem_d;")
+		} else {
+			g.line(1, "extern __shared__ long long hx_smem8[];")
+			g.line(1, "char *hx_smem = (char *)hx_smem8;")
+		}
+		g.line(1, "(void)hx_smem;")
+	}
 	depth := 1
 	axes := []string{"x", "y", "z"}
 	ng := len(kn.grid)
 	for i, f := range kn.grid {
 		ax := axes[ng-1-i]
 		g.line(depth, fmt.Sprintf("for (int %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", f.Iter, boundString(f.Lower, true), ax, f.Iter, boundString(f.Upper, false), f.Iter, ax))
+		g.vars = append(g.vars, f.Iter)
 		depth++
 	}
 	if ng == 0 {
@@ -461,6 +509,22 @@ func (cs *cudaScop) printKernel(kn *cudaKernel, emu bool) string {
 // uniform prints block-uniform code; it reports whether n does thread work
 // and whether all of it is followed by a barrier.
 func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
+	if full, ok := g.stageable(n); ok && hasWork(n) {
+		w, t, err := g.stageTile(n, full, depth)
+		if err == nil {
+			return w, t
+		}
+		if strings.Contains(err.Error(), "more than the") {
+			if g.err == nil {
+				g.err = err
+			}
+		}
+		// Not a translate (or not analysable): this tile stays in global memory.
+		g.noStage = true
+		w, t = g.uniform(n, depth)
+		g.noStage = false
+		return w, t
+	}
 	switch n := n.(type) {
 	case nil:
 		return false, true
@@ -498,7 +562,9 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 		}
 		g.line(depth, "{")
 		g.line(depth+1, fmt.Sprintf("const int %s = %s;", n.Var, ExprString(n.Value)))
+		g.lets = append(g.lets, n)
 		work, tb = g.uniform(n.Body, depth+1)
+		g.lets = g.lets[:len(g.lets)-1]
 		g.line(depth, "}")
 		return work, tb
 	case *If:
@@ -527,7 +593,9 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 			return true, false
 		}
 		g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		g.vars = append(g.vars, n.Iter)
 		w, t := g.uniform(n.Body, depth+1)
+		g.vars = g.vars[:len(g.vars)-1]
 		if w && !t {
 			g.barrier(depth + 1)
 		}
@@ -622,7 +690,7 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 				guard = append(guard, g.tid[a]+" == 0")
 			}
 		}
-		s := g.cs.userCUDA(n, g.emu)
+		s := g.cs.userCUDA(n, g.emu, g.stage)
 		if len(guard) > 0 {
 			s = "if (" + strings.Join(guard, " && ") + ") " + s
 		}
@@ -638,7 +706,7 @@ func (g *kernelGen) tidExpr(a int, stride int64) string {
 }
 
 // userCUDA prints a statement instance with flat array accesses.
-func (cs *cudaScop) userCUDA(u *User, emu bool) string {
+func (cs *cudaScop) userCUDA(u *User, emu bool, stage *stagePlan) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
@@ -652,13 +720,32 @@ func (cs *cudaScop) userCUDA(u *User, emu bool) string {
 	if u.Stmt.Body == nil {
 		return "/* " + u.Stmt.Name + ": no body */;"
 	}
-	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}}
+	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage}
 	for _, a := range cs.sc.Scop.Arrays {
 		p.arrays[a.Name] = a
 	}
 	a := u.Stmt.Body
-	lhs := p.expr(a.LHS, a.Op != "=", true)
 	rhs := p.expr(a.RHS, false, false)
+	if r, ok := a.LHS.(*frontend.ArrayRef); ok && stage != nil && stage.byName[r.Name] != nil && len(r.Index) > 0 {
+		// A staged write: the element and its written flag.
+		sa := stage.byName[r.Name]
+		var ix []string
+		for _, x := range r.Index {
+			s, _ := cexpr(x, subst)
+			ix = append(ix, s)
+		}
+		mode := 1
+		if a.Op != "=" {
+			mode = 2
+		}
+		sv, fv := "hx_x", "hx_x"
+		if emu {
+			sv = fmt.Sprintf("hx_chk(hx_s_%s, hx_x, %d)", r.Name, mode)
+			fv = fmt.Sprintf("hx_chk(hx_w_%s, hx_x, 1)", r.Name)
+		}
+		return fmt.Sprintf("{ const int hx_x = %s; hx_s_%s[%s] %s %s; hx_w_%s[%s] = 1; }", p.sharedRef(sa, ix), r.Name, sv, a.Op, rhs, r.Name, fv)
+	}
+	lhs := p.expr(a.LHS, a.Op != "=", true)
 	return lhs + " " + a.Op + " " + rhs + ";"
 }
 
@@ -669,6 +756,7 @@ type flatPrinter struct {
 	subst  map[string]string
 	emu    bool
 	arrays map[string]*frontend.Array
+	stage  *stagePlan
 }
 
 func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
@@ -687,6 +775,20 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 		idx := fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", "))
 		if len(ix) == 0 {
 			return e.Name, precPostfix
+		}
+		if p.stage != nil && p.stage.byName[e.Name] != nil {
+			sidx := p.sharedRef(p.stage.byName[e.Name], ix)
+			if p.emu {
+				mode := 0
+				if write {
+					mode = 1
+					if readToo {
+						mode = 2
+					}
+				}
+				sidx = fmt.Sprintf("hx_chk(hx_s_%s, %s, %d)", e.Name, sidx, mode)
+			}
+			return "hx_s_" + e.Name + "[" + sidx + "]", precPostfix
 		}
 		if p.emu {
 			mode := 0

@@ -77,6 +77,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	h.WriteString(scopDefines(c, css))
 	for _, cs := range css {
 		h.WriteString(idxMacros(cs.sc.Scop))
+		h.WriteString(smemMacros(cs))
 		for _, kn := range cs.kernels {
 			nt := kn.block[0] * kn.block[1] * kn.block[2]
 			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.name, strings.Join(cs.kernelArgs(kn, true), ", "))
@@ -486,4 +487,13 @@ func WriteCUDA(res *CUDAResult, dir string) error {
 		}
 	}
 	return nil
+}
+
+// smemMacros defines each kernel's dynamic shared memory size.
+func smemMacros(cs *cudaScop) string {
+	var b strings.Builder
+	for _, kn := range cs.kernels {
+		fmt.Fprintf(&b, "#define HX_SMEM_%s %d\n", kn.name, kn.smem)
+	}
+	return b.String()
 }

@@ -109,6 +109,10 @@ func TestCUDAEmuMatrix(t *testing.T) {
 						opt.Block = []int{32, 2, 2}
 					}
 					emuRun(t, cc, dir, tag, c, opt, problemSizes(sc.Params))
+					if kind == schedule.Hybrid && i == 0 {
+						// The time tiles staged in shared memory.
+						emuRun(t, cc, dir, tag+"_shared", c, CUDAOptions{Shared: true}, problemSizes(sc.Params))
+					}
 				}
 			}
 		})

@@ -38,6 +38,7 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	b.WriteString(scopDefines(c, css))
 	for _, cs := range css {
 		b.WriteString(idxMacros(cs.sc.Scop))
+		b.WriteString(smemMacros(cs))
 	}
 	b.WriteString("\n")
 	for _, cs := range css {
@@ -111,7 +112,7 @@ static cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 typedef struct { unsigned launch, block, epoch, thread; } hx_acc;
 /* Per element: the last write and up to two reads since. */
 typedef struct { hx_acc w, r1, r2; } hx_sh;
-typedef struct { char *base; size_t bytes, esize, n; const char *name; hx_sh *sh; } hx_alloc;
+typedef struct { char *base; size_t bytes, esize, n; const char *name; hx_sh *sh; int shared; } hx_alloc;
 static hx_alloc hx_emu_al[64];
 static int hx_emu_nal;
 
@@ -120,7 +121,7 @@ static cudaError_t cudaMalloc(void **p, size_t bytes)
   if (hx_emu_nal == 64) return 2;
   char *m = (char *)calloc(bytes + 1, 1);
   if (!m) return 2;
-  hx_alloc a = { m, bytes, 1, bytes, "?", NULL };
+  hx_alloc a = { m, bytes, 1, bytes, "?", NULL, 0 };
   hx_emu_al[hx_emu_nal++] = a;
   *p = m;
   return cudaSuccess;
@@ -143,6 +144,29 @@ static void hx_emu_name(void *p, const char *name, size_t esize)
   a->sh = (hx_sh *)calloc(a->n + 1, sizeof(hx_sh));
   if (!a->sh) { fprintf(stderr, "emu: out of memory\n"); exit(2); }
 }
+
+/* hx_emu_shared registers a block's shared array (once) for the checks. */
+static void hx_emu_shared(void *p, const char *name, size_t esize, size_t n)
+{
+  hx_alloc *a = hx_emu_find(p);
+  if (a && a->n >= n && a->esize == esize) return;
+  if (!a) {
+    if (hx_emu_nal == 64) { fprintf(stderr, "emu: too many arrays\n"); exit(2); }
+    a = &hx_emu_al[hx_emu_nal++];
+    a->base = (char *)p;
+  } else {
+    free(a->sh);
+  }
+  a->bytes = esize * n;
+  a->shared = 1;
+  a->name = name;
+  a->esize = esize;
+  a->n = n;
+  a->sh = (hx_sh *)calloc(n + 1, sizeof(hx_sh));
+  if (!a->sh) { fprintf(stderr, "emu: out of memory\n"); exit(2); }
+}
+
+#define cudaFuncSetAttribute(k, a, v) cudaSuccess
 
 static cudaError_t cudaFree(void *p)
 {
@@ -202,10 +226,16 @@ static void hx_emu_thread(int x, int y, int z)
   hx_emu_tidx = hx_dim3(x, y, z);
 }
 
-static int hx_emu_conflict(hx_acc a)
+/* Global memory: any two blocks of a launch, or two threads of a block
+   between the same barriers; shared memory (one copy per block): only the
+   latter. */
+static int hx_emu_conflict_in(hx_acc a, int shared)
 {
-  return a.launch == hx_emu_launch_id && (a.block != hx_emu_block_id || (a.epoch == hx_emu_epoch && a.thread != hx_emu_tid));
+  if (a.launch != hx_emu_launch_id) return 0;
+  if (a.block != hx_emu_block_id) return !shared;
+  return a.epoch == hx_emu_epoch && a.thread != hx_emu_tid;
 }
+#define hx_emu_conflict(a) hx_emu_conflict_in(a, al->shared)
 
 static void hx_emu_err(const char *what, const hx_alloc *a, long idx)
 {
@@ -220,7 +250,7 @@ static void hx_emu_err(const char *what, const hx_alloc *a, long idx)
    bounds, after reporting it). */
 static long hx_chk(const void *base, long idx, int mode)
 {
-  hx_alloc *a = hx_emu_find(base);
+  hx_alloc *a = hx_emu_find(base), *al = a;
   if (!a || !a->sh) { hx_emu_err("access through an unknown pointer", a, idx); return 0; }
   if (idx < 0 || (size_t)idx >= a->n) { hx_emu_err("out-of-bounds access", a, idx); return 0; }
   hx_sh *s = &a->sh[idx];

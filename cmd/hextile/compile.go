@@ -33,6 +33,7 @@ type pipelineFlags struct {
 	noSeparate bool
 	unroll     int
 	block      []int
+	shared     bool
 }
 
 func (f *pipelineFlags) register(fs *pflag.FlagSet) {
@@ -44,6 +45,7 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
 	fs.IntSliceVar(&f.block, "block", nil, "CUDA threads per block for the point dimensions, innermost (threadIdx.x) first")
+	fs.BoolVar(&f.shared, "shared", false, "CUDA: stage each time tile in shared memory")
 }
 
 // request turns the flags into a pipeline request for file.
@@ -147,7 +149,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	if *target == "cuda" {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
-		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block})
+		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared})
 		if err == nil {
 			err = codegen.WriteCUDA(res, *out)
 		}

@@ -65,7 +65,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var src string
 	if *device == "emu" {
 		// The CUDA code run by the CPU emulator (race and bounds checks).
-		src, err = codegen.EmuProgram(c, paramValues(c, overrides), codegen.CUDAOptions{Block: pf.block})
+		src, err = codegen.EmuProgram(c, paramValues(c, overrides), codegen.CUDAOptions{Block: pf.block, Shared: pf.shared})
 		*noOMP = true
 	} else {
 		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))

@@ -1,0 +1,520 @@
+package codegen
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+// Shared-memory staging of a time tile (section 4.2 of the paper).
+//
+// The footprint of a tile is taken from the full-tile code, whose point
+// loops carry no domain guard: its points are the tile shape itself, a
+// translate of one shape for every tile of a phase. Interpreting that code
+// for a tile gives, per array and dimension, the smallest and largest index
+// the tile's accesses touch; the extent (largest - smallest + 1) must be
+// the same for every tile, and the smallest index an affine function of the
+// tile coordinates (checked on random tiles, else the kernel stays in
+// global memory). A partial tile is the full shape intersected with the
+// domain, so its footprint lies in the same box.
+//
+// Per tile the kernel then: waits for the previous tile (barrier), copies
+// the box in (the elements inside the array), waits, computes in shared
+// memory and marks every element it writes, waits, and copies out exactly
+// the marked elements (never an element another block may own).
+
+// sharedArr is one array's box in shared memory.
+type sharedArr struct {
+	arr  *frontend.Array
+	ext  []int64 // box extents
+	orig []*Aff  // box origin per dimension, affine in the uniform variables
+	off  int64   // byte offset of the data in the dynamic shared memory
+	foff int64   // byte offset of the written flags
+	size int64   // elements
+}
+
+// stagePlan is the staging of one tile.
+type stagePlan struct {
+	arrs   []*sharedArr
+	byName map[string]*sharedArr
+	bytes  int64
+}
+
+// MaxSharedBytes is the dynamic shared memory a block may have (H100:
+// 227 KB).
+const MaxSharedBytes = 232448
+
+func elemSize(t frontend.Type) int64 {
+	if t == frontend.Double {
+		return 8
+	}
+	return 4
+}
+
+// footprint interprets the full-tile code for the variable values env and
+// returns, per array and dimension, the smallest and largest index.
+func footprint(n Node, env map[string]int64, lo, hi map[string][]int64, budget *int) error {
+	switch n := n.(type) {
+	case nil:
+	case *Block:
+		for _, s := range n.Stmts {
+			if err := footprint(s, env, lo, hi, budget); err != nil {
+				return err
+			}
+		}
+	case *Mark:
+		return footprint(n.Body, env, lo, hi, budget)
+	case *Let:
+		v, ok := EvalExpr(n.Value, env)
+		if !ok {
+			return fmt.Errorf("cannot evaluate %s", ExprString(n.Value))
+		}
+		old, had := env[n.Var]
+		env[n.Var] = v
+		err := footprint(n.Body, env, lo, hi, budget)
+		if had {
+			env[n.Var] = old
+		} else {
+			delete(env, n.Var)
+		}
+		return err
+	case *If:
+		ok := true
+		for _, c := range n.Cond {
+			v, good := EvalExpr(c.X, env)
+			if !good {
+				return fmt.Errorf("cannot evaluate a condition")
+			}
+			switch c.Kind {
+			case GE0:
+				ok = ok && v >= 0
+			case EQ0:
+				ok = ok && v == 0
+			case DivBy:
+				ok = ok && floorDiv(v, c.D)*c.D == v
+			}
+		}
+		if ok {
+			return footprint(n.Then, env, lo, hi, budget)
+		}
+		return footprint(n.Else, env, lo, hi, budget)
+	case *For:
+		l, ok1 := EvalExpr(&Max{Args: n.Lower}, env)
+		h, ok2 := EvalExpr(&Min{Args: n.Upper}, env)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("cannot evaluate the bounds of %s", n.Iter)
+		}
+		old, had := env[n.Iter]
+		for i := l; i <= h; i += n.Stride {
+			env[n.Iter] = i
+			if err := footprint(n.Body, env, lo, hi, budget); err != nil {
+				return err
+			}
+		}
+		if had {
+			env[n.Iter] = old
+		} else {
+			delete(env, n.Iter)
+		}
+	case *User:
+		*budget--
+		if *budget < 0 {
+			return fmt.Errorf("tile too large to analyse")
+		}
+		it := map[string]int64{}
+		for k, v := range env {
+			it[k] = v
+		}
+		for i, name := range n.Stmt.Iters {
+			v, ok := EvalExpr(n.Args[i], env)
+			if !ok {
+				return fmt.Errorf("cannot evaluate an iterator")
+			}
+			it[name] = v
+		}
+		var err error
+		walkRefs(n.Stmt.Body, func(r *frontend.ArrayRef) {
+			if err != nil || len(r.Index) == 0 {
+				return
+			}
+			idx := make([]int64, len(r.Index))
+			for d, x := range r.Index {
+				v, e := evalIndex(x, it)
+				if e != nil {
+					err = e
+					return
+				}
+				idx[d] = v
+			}
+			if _, ok := lo[r.Name]; !ok {
+				lo[r.Name] = append([]int64(nil), idx...)
+				hi[r.Name] = append([]int64(nil), idx...)
+				return
+			}
+			for d, v := range idx {
+				if v < lo[r.Name][d] {
+					lo[r.Name][d] = v
+				}
+				if v > hi[r.Name][d] {
+					hi[r.Name][d] = v
+				}
+			}
+		})
+		return err
+	}
+	return nil
+}
+
+// walkRefs calls f on every array reference of a statement body.
+func walkRefs(a *frontend.Assign, f func(*frontend.ArrayRef)) {
+	var walk func(e frontend.Expr)
+	walk = func(e frontend.Expr) {
+		switch e := e.(type) {
+		case *frontend.ArrayRef:
+			f(e)
+		case *frontend.Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *frontend.Unary:
+			walk(e.X)
+		case *frontend.Call:
+			for _, x := range e.Args {
+				walk(x)
+			}
+		case *frontend.Cast:
+			walk(e.X)
+		}
+	}
+	if a != nil {
+		walk(a.LHS)
+		walk(a.RHS)
+	}
+}
+
+// evalIndex evaluates an integer subscript with C semantics.
+func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
+	switch e := e.(type) {
+	case *frontend.Number:
+		if e.Type != frontend.IntT {
+			return 0, fmt.Errorf("non-integer subscript")
+		}
+		return e.Int, nil
+	case *frontend.VarRef:
+		v, ok := env[e.Name]
+		if !ok {
+			return 0, fmt.Errorf("unknown %s in a subscript", e.Name)
+		}
+		return v, nil
+	case *frontend.Unary:
+		x, err := evalIndex(e.X, env)
+		if e.Op == "-" {
+			x = -x
+		}
+		return x, err
+	case *frontend.Cast:
+		return evalIndex(e.X, env)
+	case *frontend.Binary:
+		x, err := evalIndex(e.X, env)
+		if err != nil {
+			return 0, err
+		}
+		y, err := evalIndex(e.Y, env)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op {
+		case "+":
+			return x + y, nil
+		case "-":
+			return x - y, nil
+		case "*":
+			return x * y, nil
+		case "/", "%":
+			if y == 0 {
+				return 0, fmt.Errorf("division by zero in a subscript")
+			}
+			if e.Op == "/" {
+				return x / y, nil
+			}
+			return x % y, nil
+		}
+	}
+	return 0, fmt.Errorf("unsupported subscript")
+}
+
+// planShared computes the boxes of the tile whose guard-free code is full,
+// over the free uniform variables vars (the enclosing Lets, lets, are
+// recomputed from them).
+func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePlan, error) {
+	base := map[string]int64{}
+	for i, v := range vars {
+		base[v] = 1000 + 37*int64(i)
+	}
+	// Parameters large, so that no bound of the full-tile code clips.
+	for _, p := range cs.sc.Scop.Params {
+		base[p] = 1 << 20
+	}
+	eval := func(vals map[string]int64) (lo, hi map[string][]int64, err error) {
+		env := map[string]int64{}
+		for k, v := range vals {
+			env[k] = v
+		}
+		for _, l := range lets {
+			v, ok := EvalExpr(l.Value, env)
+			if !ok {
+				return nil, nil, fmt.Errorf("cannot evaluate %s", l.Var)
+			}
+			env[l.Var] = v
+		}
+		lo, hi = map[string][]int64{}, map[string][]int64{}
+		budget := 4 << 20
+		err = footprint(full, env, lo, hi, &budget)
+		return lo, hi, err
+	}
+	lo0, hi0, err := eval(base)
+	if err != nil {
+		return nil, err
+	}
+	if len(lo0) == 0 {
+		return nil, fmt.Errorf("empty tile")
+	}
+	// Origin coefficients, one unit step per variable.
+	coef := map[string]map[string][]int64{} // var -> array -> per dim
+	for _, v := range vars {
+		if strings.HasPrefix(v, "hx_") {
+			continue
+		}
+		vals := copyEnv(base)
+		vals[v]++
+		lo1, _, err := eval(vals)
+		if err != nil {
+			return nil, err
+		}
+		coef[v] = map[string][]int64{}
+		for a, l := range lo0 {
+			l1, ok := lo1[a]
+			if !ok {
+				return nil, fmt.Errorf("footprint of %s varies", a)
+			}
+			d := make([]int64, len(l))
+			for k := range l {
+				d[k] = l1[k] - l[k]
+			}
+			coef[v][a] = d
+		}
+	}
+	// Check on random tiles: same extents, affine origin.
+	rng := rand.New(rand.NewSource(1))
+	for s := 0; s < 3; s++ {
+		vals := copyEnv(base)
+		for _, v := range vars {
+			if _, ok := coef[v]; ok {
+				vals[v] += int64(rng.Intn(9) - 4)
+			}
+		}
+		lo1, hi1, err := eval(vals)
+		if err != nil {
+			return nil, err
+		}
+		for a, l := range lo0 {
+			for k := range l {
+				want := l[k]
+				for _, v := range vars {
+					if c, ok := coef[v]; ok {
+						want += c[a][k] * (vals[v] - base[v])
+					}
+				}
+				if lo1[a] == nil || lo1[a][k] != want || hi1[a][k]-lo1[a][k] != hi0[a][k]-lo0[a][k] {
+					return nil, fmt.Errorf("the footprint of %s is not a translate across tiles", a)
+				}
+			}
+		}
+	}
+	plan := &stagePlan{byName: map[string]*sharedArr{}}
+	for _, arr := range cs.sc.Scop.Arrays {
+		l, ok := lo0[arr.Name]
+		if !ok {
+			continue
+		}
+		sa := &sharedArr{arr: arr, size: 1}
+		for k := range l {
+			e := hi0[arr.Name][k] - l[k] + 1
+			sa.ext = append(sa.ext, e)
+			sa.size *= e
+			o := &Aff{Const: l[k]}
+			for _, v := range vars {
+				if c, ok := coef[v]; ok && c[arr.Name][k] != 0 {
+					o.Terms = append(o.Terms, Term{Coef: c[arr.Name][k], Var: v})
+					o.Const -= c[arr.Name][k] * base[v]
+				}
+			}
+			sa.orig = append(sa.orig, o)
+		}
+		es := elemSize(arr.Elem)
+		plan.bytes = (plan.bytes + 15) / 16 * 16
+		sa.off = plan.bytes
+		plan.bytes += sa.size * es
+		plan.arrs = append(plan.arrs, sa)
+		plan.byName[arr.Name] = sa
+	}
+	for _, sa := range plan.arrs {
+		plan.bytes = (plan.bytes + 15) / 16 * 16
+		sa.foff = plan.bytes
+		plan.bytes += sa.size
+	}
+	if plan.bytes > MaxSharedBytes {
+		var parts []string
+		for _, sa := range plan.arrs {
+			var ext []string
+			for _, e := range sa.ext {
+				ext = append(ext, fmt.Sprint(e))
+			}
+			parts = append(parts, fmt.Sprintf("%s: %s %s + flags", sa.arr.Name, strings.Join(ext, "x"), sa.arr.Elem))
+		}
+		return nil, fmt.Errorf("%s: the tile's shared-memory footprint is %d bytes (%s), more than the %d bytes a block can have: use smaller tile sizes or no shared memory",
+			posString(cs.sc.Scop.Pos), plan.bytes, strings.Join(parts, ", "), MaxSharedBytes)
+	}
+	return plan, nil
+}
+
+func copyEnv(m map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// stageable reports whether n is where a tile's staging goes: the full /
+// partial tile split (or a full tile alone) around a point time loop.
+func (g *kernelGen) stageable(n Node) (full Node, ok bool) {
+	if !g.cs.shared || g.stage != nil || g.noStage {
+		return nil, false
+	}
+	switch m := n.(type) {
+	case *If:
+		if mk, ok := m.Then.(*Mark); ok && mk.Label == "full tile" {
+			full = mk.Body
+		}
+	case *Mark:
+		if m.Label == "full tile" {
+			full = m.Body
+		}
+	}
+	if full == nil {
+		return nil, false
+	}
+	hasTime := false
+	Walk(full, func(x Node) bool {
+		if f, ok := x.(*For); ok && f.Dim.Role == schedule.RolePointTime {
+			hasTime = true
+		}
+		return !hasTime
+	})
+	return full, hasTime
+}
+
+// tidFlat is the linear thread index.
+func (g *kernelGen) tidFlat() string {
+	return fmt.Sprintf("(hx_tx + %d * (hx_ty + %d * hx_tz))", g.kn.block[0], g.kn.block[1])
+}
+
+// stageTile prints the staged tile n.
+func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
+	plan, err := g.cs.planShared(full, g.vars, g.lets)
+	if err != nil {
+		return false, false, err
+	}
+	if plan.bytes > g.kn.smem {
+		g.kn.smem = plan.bytes
+	}
+	g.line(depth, "{ /* tile staged in shared memory */")
+	d := depth + 1
+	for _, sa := range plan.arrs {
+		for k, o := range sa.orig {
+			g.line(d, fmt.Sprintf("const int hx_o_%s_%d = %s;", sa.arr.Name, k, ExprString(o)))
+		}
+		g.line(d, fmt.Sprintf("%s *hx_s_%s = (%s *)(hx_smem + %d);", sa.arr.Elem, sa.arr.Name, sa.arr.Elem, sa.off))
+		g.line(d, fmt.Sprintf("unsigned char *hx_w_%s = (unsigned char *)(hx_smem + %d);", sa.arr.Name, sa.foff))
+		if g.emu {
+			g.line(d, fmt.Sprintf("hx_emu_shared(hx_s_%s, \"shared %s\", sizeof(%s), %d);", sa.arr.Name, sa.arr.Name, sa.arr.Elem, sa.size))
+			g.line(d, fmt.Sprintf("hx_emu_shared(hx_w_%s, \"flags of %s\", 1, %d);", sa.arr.Name, sa.arr.Name, sa.size))
+		}
+	}
+	g.barrier(d)
+	nt := g.kn.block[0] * g.kn.block[1] * g.kn.block[2]
+	chk := func(arr, idx string, mode int) string {
+		if g.emu {
+			return fmt.Sprintf("hx_chk(%s, %s, %d)", arr, idx, mode)
+		}
+		return idx
+	}
+	copyLoop := func(in bool) {
+		g.threadsRaw(d, func(dd int) {
+			for _, sa := range plan.arrs {
+				a := sa.arr
+				g.line(dd, fmt.Sprintf("for (int hx_i = %s; hx_i < %d; hx_i += %d) {", g.tidFlat(), sa.size, nt))
+				g.line(dd+1, "int hx_r = hx_i;")
+				nd := len(sa.ext)
+				var gs, conds []string
+				for k := nd - 1; k >= 0; k-- {
+					g.line(dd+1, fmt.Sprintf("const int hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", k, a.Name, k, sa.ext[k], sa.ext[k]))
+				}
+				for k := 0; k < nd; k++ {
+					gs = append(gs, fmt.Sprintf("hx_g%d", k))
+					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, CExpr(a.Extents[k], nil)))
+				}
+				gidx := fmt.Sprintf("HX_IDX_%s(%s)", a.Name, strings.Join(gs, ", "))
+				if in {
+					g.line(dd+1, fmt.Sprintf("if (%s) hx_s_%s[%s] = %s[%s];", strings.Join(conds, " && "), a.Name, chk("hx_s_"+a.Name, "hx_i", 1), a.Name, gidx))
+					g.line(dd+1, fmt.Sprintf("hx_w_%s[%s] = 0;", a.Name, chk("hx_w_"+a.Name, "hx_i", 1)))
+				} else {
+					g.line(dd+1, fmt.Sprintf("if (hx_w_%s[%s]) %s[%s] = hx_s_%s[%s];", a.Name, chk("hx_w_"+a.Name, "hx_i", 0), a.Name, chk(a.Name, gidx, 1), a.Name, chk("hx_s_"+a.Name, "hx_i", 0)))
+				}
+				g.line(dd, "}")
+			}
+		})
+	}
+	copyLoop(true)
+	g.barrier(d)
+	g.stage = plan
+	_, tb := g.uniform(n, d)
+	g.stage = nil
+	if !tb {
+		g.barrier(d)
+	}
+	copyLoop(false)
+	g.line(depth, "}")
+	return true, false, nil
+}
+
+// threadsRaw prints per-thread code produced by body (in emulation inside
+// the loops over the block's threads).
+func (g *kernelGen) threadsRaw(depth int, body func(int)) {
+	if g.emu {
+		bx, by, bz := g.kn.block[0], g.kn.block[1], g.kn.block[2]
+		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
+		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
+		body(depth + 1)
+		g.line(depth, "}")
+		return
+	}
+	body(depth)
+}
+
+// sharedRef prints an access of a staged array.
+func (p *flatPrinter) sharedRef(sa *sharedArr, ix []string) string {
+	e := ""
+	for k := range ix {
+		t := fmt.Sprintf("((%s) - hx_o_%s_%d)", ix[k], sa.arr.Name, k)
+		if k == 0 {
+			e = t
+		} else {
+			e = fmt.Sprintf("(%s * %d + %s)", e, sa.ext[k], t)
+		}
+	}
+	return e
+}
