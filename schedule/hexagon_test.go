@@ -112,3 +112,49 @@ func TestPrintedEq3IsWrong(t *testing.T) {
 		t.Fatal("the printed equation (3) tiles the plane exactly once; the correction is not needed")
 	}
 }
+
+// TestPointsPerHexagonPeriod counts, for the acceptance slopes and several
+// (h, w0), the points of each phase in one period of the tiling (the box
+// [0, H) x [0, W) is a fundamental domain of the lattice spanned by
+// (H, f0 - f1) and (0, W)), and compares with the hexagon's own point list,
+// the closed form (h+1)*W and the engine's count (fullTileProof).
+func TestPointsPerHexagonPeriod(t *testing.T) {
+	for _, sl := range []struct{ d0, d1 slope }{
+		{slope{1, 1}, slope{1, 1}}, {slope{1, 1}, slope{2, 1}}, {slope{2, 1}, slope{1, 1}},
+		{slope{1, 2}, slope{1, 2}}, {slope{3, 2}, slope{1, 2}},
+	} {
+		for _, hw := range [][2]int64{{1, 2}, {2, 3}, {3, 5}, {5, 4}} {
+			h, w0 := hw[0], max(hw[1], minW0(hw[0], sl.d0, sl.d1))
+			x, err := newHexagon(h, w0, sl.d0, sl.d1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var per [2]int64
+			for tt := int64(0); tt < x.H; tt++ {
+				for s := int64(0); s < x.W; s++ {
+					p, _, _, _, ok := x.locate(tt, s)
+					if !ok {
+						t.Fatalf("%v h=%d w0=%d: (%d, %d) not covered once", sl, h, w0, tt, s)
+					}
+					per[p]++
+				}
+			}
+			tl, err := newTiler(Hexagonal, 1, []int64{h, w0}, []slope{sl.d0}, []slope{sl.d1}, []int64{0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng, _, err := fullTileProof(tl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := (h + 1) * x.W
+			got := []int64{per[0], per[1], int64(len(x.points())), eng}
+			for _, g := range got {
+				if g != want {
+					t.Errorf("%v h=%d w0=%d: period phase counts, hexagon points, engine count = %v, want all %d", sl, h, w0, got, want)
+					break
+				}
+			}
+		}
+	}
+}

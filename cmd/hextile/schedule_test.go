@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var updateTiles = flag.Bool("update-tiles", false, "rewrite the golden files of hextile tiles --stats")
+
+func TestScheduleJSON(t *testing.T) {
+	out, errs, code := runCmd(t, "", "schedule", "../../testdata/laplacian2d.c", "--json", "--sizes=2,3,8")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var j struct {
+		Schedule string `json:"schedule"`
+		Parallel []int  `json:"parallel"`
+		Dims     []string
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if diff := cmp.Diff([]int{2}, j.Parallel); diff != "" {
+		t.Errorf("parallel (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"T", "p", "S0", "S1", "t", "s0", "s1"}, j.Dims); diff != "" {
+		t.Errorf("dims (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(j.Schedule, "S0[") || !strings.Contains(j.Schedule, "->") {
+		t.Errorf("schedule %q is not a map in isl notation", j.Schedule)
+	}
+}
+
+func TestScheduleErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"schedule", "../../testdata/laplacian2d.c", "--tile=diamond"}, "unknown --tile=diamond"},
+		{[]string{"schedule", "../../testdata/laplacian2d.c", "--sizes=2,x"}, "not an integer"},
+		{[]string{"schedule", "../../testdata/asymmetric1d.c", "--sizes=3,0"}, "width condition (1)"},
+		{[]string{"schedule", "../../testdata/jacobi1d_twonest.c", "--sizes=2,3"}, "multiple of the number of statement slots"},
+		{[]string{"schedule", "../../testdata/gaussseidel2d.c"}, "carried by the space loop"},
+	} {
+		_, errs, code := runCmd(t, "", tc.args...)
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want failure mentioning %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// TestCheckTestdata is the acceptance matrix: every testdata stencil under
+// every tiling with the default sizes, then chosen files with sizes that do
+// not divide the domain and tiles larger than the whole domain (h+1 is a
+// multiple of the file's statement slots: 2 for the two-nest Jacobi, 3 for
+// FDTD).
+func TestCheckTestdata(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/*.c")
+	if len(files) == 0 {
+		t.Skip("no testdata")
+	}
+	type run struct{ file, kind, sizes string }
+	var runs []run
+	for _, f := range files {
+		for _, k := range []string{"hybrid", "hexagonal", "classical", "none"} {
+			runs = append(runs, run{filepath.Base(f), k, ""})
+		}
+	}
+	extra := []run{
+		{"asymmetric1d.c", "hybrid", "5,3"}, {"asymmetric1d.c", "hexagonal", "11,40"},
+		{"asymmetric1d.c", "classical", "5,3"}, {"asymmetric1d.c", "none", "0,70"},
+		{"jacobi1d_twonest.c", "hybrid", "5,3"}, {"jacobi1d_twonest.c", "hexagonal", "11,40"},
+		{"jacobi1d_twonest.c", "classical", "5,3"}, {"jacobi1d_twonest.c", "none", "0,7"},
+		{"fdtd2d.c", "hybrid", "5,3,7"}, {"fdtd2d.c", "hexagonal", "11,40"},
+		{"fdtd2d.c", "classical", "5,3,5"}, {"fdtd2d.c", "none", "0,70,70"},
+		{"heat2d.c", "hybrid", "5,3,7"}, {"heat2d.c", "hybrid", "11,40,70"},
+		{"heat2d.c", "classical", "11,40,70"}, {"heat2d.c", "none", "0,7,5"},
+		{"star2d_radius2.c", "hybrid", "2,1,5"}, {"star2d_radius2.c", "hexagonal", "4,3"},
+		{"laplacian3d.c", "hybrid", "5,3,7,5"}, {"laplacian3d.c", "classical", "5,3,7,5"},
+		{"laplacian3d.c", "none", "0,3,7,5"},
+	}
+	if !testing.Short() {
+		runs = append(runs, extra...)
+	}
+	for _, r := range runs {
+		args := []string{"check", "../../testdata/" + r.file, "--tile=" + r.kind}
+		if r.sizes != "" {
+			args = append(args, "--sizes="+r.sizes)
+		}
+		out, errs, code := runCmd(t, "", args...)
+		if r.file == "gaussseidel2d.c" {
+			if code != 1 || !strings.Contains(errs, "carried by the space loop") {
+				t.Errorf("%v: exit %d, want a refusal: %s", args, code, errs)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errs)
+			continue
+		}
+		if n := strings.Count(out, ": ok: "); n != 4 {
+			t.Errorf("%v: %d properties ok, want 4:\n%s", args, n, out)
+		}
+	}
+}
+
+func TestTilesStatsGolden(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"asymmetric1d_hybrid", []string{"tiles", "../../testdata/asymmetric1d.c", "--stats", "--sizes=3,4", "-D", "T=24"}},
+		{"heat2d_hybrid", []string{"tiles", "../../testdata/heat2d.c", "--stats", "--sizes=3,5,8", "-D", "T=20", "--svg", filepath.Join(dir, "heat2d.svg")}},
+		{"heat2d_classical", []string{"tiles", "../../testdata/heat2d.c", "--stats", "--tile=classical", "--sizes=3,5,8"}},
+		{"jacobi1d_twonest_hexagonal", []string{"tiles", "../../testdata/jacobi1d_twonest.c", "--stats", "--tile=hexagonal", "--sizes=3,4"}},
+	} {
+		out, errs, code := runCmd(t, "", tc.args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errs)
+		}
+		golden := filepath.Join("testdata", "tiles", tc.name+".golden")
+		if *updateTiles {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -run TilesStats -update-tiles)", err)
+		}
+		if diff := cmp.Diff(string(want), out); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "heat2d.svg"))
+	if err != nil || !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(svg), "full=true") || !strings.Contains(string(svg), "full=false") {
+		t.Errorf("svg missing or without full and partial tiles (%v)", err)
+	}
+}
+
+// BenchmarkCheckHeat3D times `hextile check testdata/heat3d.c` (hybrid: three
+// tiled dimensions), front end and dependences included.
+func BenchmarkCheckHeat3D(b *testing.B) {
+	for b.Loop() {
+		var out, errb strings.Builder
+		if code := dispatch([]string{"check", "../../testdata/heat3d.c"}, &out, &errb, strings.NewReader("")); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}
