@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/poly"
 )
 
 var updateTiles = flag.Bool("update-tiles", false, "rewrite the golden files of hextile tiles --stats")
@@ -155,5 +158,39 @@ func BenchmarkCheckHeat3D(b *testing.B) {
 		if code := dispatch([]string{"check", "../../testdata/heat3d.c"}, &out, &errb, strings.NewReader("")); code != 0 {
 			b.Fatalf("exit %d: %s", code, errb.String())
 		}
+	}
+}
+
+// TestScheduleFigure7 checks that `hextile schedule` on the all-ones cone
+// (laplacian2d.c) prints a map whose phase 0 equals, as the engine judges,
+// the map of Figure 7 of the paper.
+func TestScheduleFigure7(t *testing.T) {
+	h, w0, w1 := 2, 3, 4
+	out, errs, code := runCmd(t, "", "schedule", "../../testdata/laplacian2d.c", "--json", fmt.Sprintf("--sizes=%d,%d,%d", h, w0, w1))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var j struct {
+		Schedule string `json:"schedule"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	m, err := poly.ParseMap(j.Schedule)
+	if err != nil {
+		t.Fatalf("printed schedule does not parse: %v\n%s", err, j.Schedule)
+	}
+	fig := poly.MustParseMap(fmt.Sprintf(`[T, N] -> { S0[t, s0, s1] -> [T0, 0, S0, S1, t, s0, s1] :
+	0 <= t < T and 0 < s0 <= N - 2 and 0 < s1 <= N - 2 and
+	exists a, b : a = (t + %[1]d + 1) mod (2*%[1]d + 2) and
+	b = (s0 + %[1]d + 1 + %[2]d) mod (2*%[1]d + 2 + 2*%[2]d) and
+	a - b <= %[1]d + 1 and a + b <= 3*%[1]d + 1 + %[2]d and
+	a + b >= %[1]d and a - b >= -%[2]d - %[1]d and
+	T0 = floor((t + %[1]d + 1)/(2*%[1]d + 2)) and
+	S0 = floor((s0 + %[1]d + 1 + %[2]d)/(2*%[1]d + 2 + 2*%[2]d)) and
+	S1 = floor((s1 + ((t + %[1]d + 1) mod (2*%[1]d + 2)))/%[3]d) }`, h, w0, w1))
+	phase0 := m.Intersect(poly.MustParseMap("[T, N] -> { S0[t, i, j] -> [o0, 0, o2, o3, o4, o5, o6] }"))
+	if !phase0.IsEqual(fig) {
+		t.Errorf("phase 0 of\n%s\ndiffers from Figure 7\n%s", phase0, fig)
 	}
 }
