@@ -34,7 +34,7 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	off := make([]int64, cn.ns)
 	if opts.Offsets != nil {
 		if len(opts.Offsets) != cn.ns {
-			return nil, fmt.Errorf("got %d offsets but the scop has %d space dimensions", len(opts.Offsets), cn.ns)
+			return nil, fmt.Errorf("%sgot %d offsets but the scop has %d space dimensions", posString(scop.Pos), len(opts.Offsets), cn.ns)
 		}
 		copy(off, opts.Offsets)
 	}

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ type checkCase struct {
 	s     synth
 	kind  Kind
 	sizes []int64
+	off   []int64
 }
 
 func checkCases() []checkCase {
@@ -24,23 +26,27 @@ func checkCases() []checkCase {
 		for _, hw := range [][2]int64{{1, 1}, {2, 3}, {3, 2}} {
 			w0 := max(hw[1], minWidth(hw[0], sl.d0, sl.d1))
 			cs = append(cs,
-				checkCase{stencil1D(sl.d0, sl.d1), Hexagonal, []int64{hw[0], w0}},
-				checkCase{stencil1D(sl.d0, sl.d1), Hybrid, []int64{hw[0], w0}},
+				checkCase{stencil1D(sl.d0, sl.d1), Hexagonal, []int64{hw[0], w0}, nil},
+				checkCase{stencil1D(sl.d0, sl.d1), Hybrid, []int64{hw[0], w0}, nil},
 			)
 		}
 		w0 := max(2, minWidth(2, sl.d0, sl.d1))
 		cs = append(cs,
-			checkCase{stencil2D(sl.d0, sl.d1), Hybrid, []int64{2, w0, 3}},
-			checkCase{stencil1D(sl.d0, sl.d1), Classical, []int64{2, 4}},
-			checkCase{stencil1D(sl.d0, sl.d1), None, []int64{0, 4}},
+			checkCase{stencil2D(sl.d0, sl.d1), Hybrid, []int64{2, w0, 3}, nil},
+			checkCase{stencil1D(sl.d0, sl.d1), Classical, []int64{2, 4}, nil},
+			checkCase{stencil1D(sl.d0, sl.d1), None, []int64{0, 4}, nil},
 		)
 	}
+	cs = append(cs,
+		checkCase{stencil2D(slope{1, 1}, slope{1, 2}), Hybrid, []int64{2, 2, 3}, []int64{3, 5}},
+		checkCase{stencil2D(slope{1, 1}, slope{1, 1}), Classical, []int64{1, 2, 3}, []int64{-1, 2}},
+	)
 	for _, k := range []Kind{Hybrid, Hexagonal, Classical, None} {
 		cs = append(cs,
-			checkCase{jacobi2stmt(), k, []int64{3, 2}},
-			checkCase{jacobi2stmt(), k, []int64{5, 7}},
-			checkCase{fdtdLike(), k, []int64{2, 2, 4}},
-			checkCase{stencil2D(slope{1, 1}, slope{1, 1}), k, nil},
+			checkCase{jacobi2stmt(), k, []int64{3, 2}, nil},
+			checkCase{jacobi2stmt(), k, []int64{5, 7}, nil},
+			checkCase{fdtdLike(), k, []int64{2, 2, 4}, nil},
+			checkCase{stencil2D(slope{1, 1}, slope{1, 1}), k, nil, nil},
 		)
 	}
 	return cs
@@ -54,7 +60,7 @@ func TestComputeCheck(t *testing.T) {
 			c.sizes = c.sizes[:2]
 		}
 		scop, deps := c.s.build(t)
-		sch, err := Compute(scop, deps, Options{Kind: c.kind, Sizes: c.sizes})
+		sch, err := Compute(scop, deps, Options{Kind: c.kind, Sizes: c.sizes, Offsets: c.off})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -120,7 +126,7 @@ func TestOracle(t *testing.T) {
 	for _, c := range checkCases() {
 		name := fmt.Sprintf("%s/%s/%v", c.s.name, c.kind, c.sizes)
 		scop, deps := c.s.build(t)
-		sch, err := Compute(scop, deps, Options{Kind: c.kind, Sizes: c.sizes})
+		sch, err := Compute(scop, deps, Options{Kind: c.kind, Sizes: c.sizes, Offsets: c.off})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -210,5 +216,25 @@ func TestClassicalLemmaCatchesWideCone(t *testing.T) {
 	scop2, deps2 := stencil1D(slope{1, 1}, slope{2, 1}).build(t)
 	if rep := Check(scop2, deps2, sch); rep.Results[0].OK || rep.Results[2].OK {
 		t.Errorf("classical schedule for delta1 = 1 accepted for delta1 = 2:\n%s", rep)
+	}
+}
+
+// TestTotalityFindsHoles narrows the hexagons of a schedule (keeping the
+// boxes): the floor-form hole check must report instances in no tile.
+func TestTotalityFindsHoles(t *testing.T) {
+	scop, deps := stencil1D(slope{1, 1}, slope{1, 1}).build(t)
+	sch, err := Compute(scop, deps, Options{Kind: Hexagonal, Sizes: []int64{2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *sch
+	tl := *sch.tl
+	hx := *tl.hex
+	hx.w0 = 1 // the conditions (8) and (12) shrink; W stays
+	tl.hex = &hx
+	bad.tl = &tl
+	msg := totality(scop, &bad, sch.Map.IntersectParams(scop.Context))
+	if !strings.Contains(msg, "in no tile") {
+		t.Errorf("totality = %q, want a hole", msg)
 	}
 }

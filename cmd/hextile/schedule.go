@@ -23,13 +23,15 @@ func init() {
 
 // tileFlags are the flags that choose a schedule.
 type tileFlags struct {
-	tile  string
-	sizes string
+	tile    string
+	sizes   string
+	offsets string
 }
 
 func (f *tileFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical or none")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: see schedule.DefaultSizes)")
+	fs.StringVar(&f.offsets, "offsets", "", "alignment offsets o0,o1,... added to the space dimensions before tiling (section 4.3.1)")
 }
 
 func (f *tileFlags) options() (schedule.Options, error) {
@@ -39,14 +41,12 @@ func (f *tileFlags) options() (schedule.Options, error) {
 	default:
 		return o, fmt.Errorf("unknown --tile=%s (want hybrid, hexagonal, classical or none)", f.tile)
 	}
-	if f.sizes != "" {
-		for _, s := range strings.Split(f.sizes, ",") {
-			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return o, fmt.Errorf("bad --sizes=%s: %q is not an integer", f.sizes, s)
-			}
-			o.Sizes = append(o.Sizes, v)
-		}
+	var err error
+	if o.Sizes, err = intList("sizes", f.sizes); err != nil {
+		return o, err
+	}
+	if o.Offsets, err = intList("offsets", f.offsets); err != nil {
+		return o, err
 	}
 	return o, nil
 }
@@ -158,4 +158,20 @@ func joinInts(v []int64) string {
 		s = append(s, strconv.FormatInt(x, 10))
 	}
 	return strings.Join(s, ",")
+}
+
+// intList parses a comma-separated list of integers ("" is nil).
+func intList(flag, s string) ([]int64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int64
+	for _, x := range strings.Split(s, ",") {
+		v, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad --%s=%s: %q is not an integer", flag, s, x)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
