@@ -478,6 +478,9 @@ static double hx_median(double *v, int n)
 
 // WriteCUDA writes the files of res into dir (created if needed).
 func WriteCUDA(res *CUDAResult, dir string) error {
+	if dir == "" || dir == "-" {
+		return fmt.Errorf("--target=cuda writes several files: give an output directory with -o DIR")
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

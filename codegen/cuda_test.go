@@ -259,3 +259,30 @@ func TestCUDABarriers(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedStaging: hybrid time tiles are staged in shared memory with
+// exact sizes, and a tile whose footprint cannot fit is refused with the
+// numbers.
+func TestSharedStaging(t *testing.T) {
+	c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{3, 7, 32})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := res.Files["jacobi2d_mod2_kernel.cu"]
+	if !strings.Contains(k, "tile staged in shared memory") || !strings.Contains(k, "hx_s_A[") {
+		t.Errorf("no staged tile:\n%s", k)
+	}
+	// 2 buffers x (hexagon rows) x (32 + 8 time steps + 2 halo columns) floats, plus one flag byte each.
+	h := res.Files["jacobi2d_mod2.h"]
+	m := regexp.MustCompile(`#define HX_SMEM_hx_kernel0_0 (\d+)`).FindStringSubmatch(h)
+	if m == nil || m[1] == "0" {
+		t.Fatalf("no shared memory size in the header:\n%s", h)
+	}
+	c = cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{7, 15, 1200})
+	_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
+	if err == nil || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), fmt.Sprint(MaxSharedBytes)) {
+		t.Errorf("oversized tile not refused with its size: %v", err)
+	}
+	t.Log(err)
+}
