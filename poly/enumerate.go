@@ -9,12 +9,15 @@ import (
 
 // Enumeration of the points of a bounded set for fixed parameter values.
 //
-// For each piece: the parameters are substituted; the existentials are put in
-// stride form (Conj.ElimExistentials: every existential sits in one equality
-// and no inequality, so the piece is a polyhedron intersected with
-// congruences); the rational bounds of each dimension come from the LP layer
-// (a rationally unbounded piece that has an integer point is an error);
-// the points of that box are then tested exactly with integer arithmetic.
+// For each piece: the parameters are substituted; the rational bounds of each
+// dimension come from the LP layer (existentials rational too; a rationally
+// unbounded piece that has an integer point is an error); the points of that
+// box are then tested exactly. A piece in stride form (every existential in
+// one equality and no inequality: a polyhedron intersected with congruences)
+// is tested with integer arithmetic alone; otherwise the rows without
+// existentials reject most points and the rest are decided by Conj.IsEmpty on
+// the existentials with the point fixed. (Existentials are not eliminated
+// with Conj.ElimExistentials first: that can cost far more than the scan.)
 // When the box is much larger than what is reasonable to scan, dimensions are
 // bounded one at a time, the earlier coordinates fixed (LP per prefix).
 
@@ -119,10 +122,10 @@ func enumConj(c *Conj) ([][]int64, error) {
 	if c == nil {
 		return nil, nil
 	}
+	// Existentials are not eliminated here (ElimExistentials can be costly):
+	// membership of a point is decided by its existential-free rows first,
+	// then exactly (see strideMember).
 	parts := []*Conj{c}
-	if c.NExist > 0 {
-		parts = c.ElimExistentials()
-	}
 	var out [][]int64
 	for _, p := range parts {
 		if p = simp(p); p == nil {
@@ -166,10 +169,21 @@ func isStride(c *Conj) bool {
 // gcd of its existential coefficients; otherwise the existentials are solved
 // for exactly (Conj.IsEmpty).
 func strideMember(c *Conj, x []Int, stride bool) bool {
+	n := c.NVar
 	if !stride {
+		// Cheap rejection by the rows without existentials.
+		for _, r := range c.Ineq {
+			if visibleOnly(r, n) && rowValue(r, x).Sign() < 0 {
+				return false
+			}
+		}
+		for _, r := range c.Eq {
+			if visibleOnly(r, n) && !rowValue(r, x).IsZero() {
+				return false
+			}
+		}
 		return !conjEmpty(fixVisible(c, x))
 	}
-	n := c.NVar
 	val := func(r []Int) Int {
 		v := r[0]
 		for i := 0; i < n; i++ {
@@ -195,6 +209,27 @@ func strideMember(c *Conj, x []Int, stride bool) bool {
 				return false
 			}
 		} else if !g.Divides(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowValue evaluates the visible part of r at x.
+func rowValue(r []Int, x []Int) Int {
+	v := r[0]
+	for i := range x {
+		if !r[1+i].IsZero() {
+			v = v.Add(r[1+i].Mul(x[i]))
+		}
+	}
+	return v
+}
+
+// visibleOnly reports whether row r has no existential coefficient.
+func visibleOnly(r []Int, nvar int) bool {
+	for j := 1 + nvar; j < len(r); j++ {
+		if !r[j].IsZero() {
 			return false
 		}
 	}

@@ -25,6 +25,12 @@ package poly
 
 // lexoptConjs returns the lexmin (max=false) or lexmax of the union cs, over
 // visible variables (f, y) with len(f) = nfix and len(y) = n.
+//
+// D_k depends on (f, y_k) only, so it is built in that smaller space: the
+// pieces of U_k are projected onto (f, y_k) (the other y become
+// existentials) and coalesced, D_k = { (f, y_k) : exists z : (f, z) in
+// P_k and z < y_k } is complemented there (few variables, few pieces), and
+// the complement is lifted back and intersected with U_k.
 func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 	var cur []*Conj
 	for _, c := range cs {
@@ -33,41 +39,97 @@ func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 		}
 	}
 	for k := 0; k < n && len(cur) > 0; k++ {
-		var dom []*Conj
+		var proj []*Conj
 		for _, c := range cur {
-			if d := dominated(c, nfix, n, k, max); d != nil {
+			if p := simp(keepCoord(c, nfix, n, k)); p != nil {
+				proj = append(proj, p)
+			}
+		}
+		if len(proj) > 1 {
+			proj = CoalesceConjs(proj)
+		}
+		var dom []*Conj
+		for _, p := range proj {
+			if d := dominated(p, nfix, max); d != nil {
 				dom = append(dom, d)
 			}
 		}
-		cur = subtractConjs(cur, dom)
+		keep := subtractConjs([]*Conj{NewConj(nfix+1, 0)}, dom)
+		var next []*Conj
+		for _, c := range cur {
+			for _, q := range keep {
+				if d := ratNonEmpty(conjoin(c, liftCoord(q, nfix, n, k))); d != nil {
+					next = append(next, d)
+				}
+			}
+		}
+		cur = next
+		if len(cur) > 1 {
+			cur = CoalesceConjs(cur)
+		}
 	}
 	return pruneEmpty(cur)
 }
 
-// dominated returns D_k for one conjunction c over (f, y): the points (f, y)
-// for which c has a point (f, y') with y'_k < y_k (or > for max). The y' and
-// the existentials of c become the existentials of the result.
-func dominated(c *Conj, nfix, n, k int, max bool) *Conj {
-	nv := nfix + n
+// keepCoord returns c over (f, y_k): the other y become existentials (placed
+// before those of c).
+func keepCoord(c *Conj, nfix, n, k int) *Conj {
+	nv := nfix + 1
 	cols := make([]int, c.NVar+c.NExist)
 	for i := 0; i < nfix; i++ {
 		cols[i] = 1 + i
 	}
+	e := 0
 	for i := 0; i < n; i++ {
-		cols[nfix+i] = 1 + nv + i
+		if i == k {
+			cols[nfix+i] = 1 + nfix
+			continue
+		}
+		cols[nfix+i] = 1 + nv + e
+		e++
 	}
 	for j := 0; j < c.NExist; j++ {
-		cols[c.NVar+j] = 1 + nv + n + j
+		cols[c.NVar+j] = 1 + nv + e + j
 	}
-	d := place(c, nv, n+c.NExist, cols)
+	return place(c, nv, e+c.NExist, cols)
+}
+
+// liftCoord returns q, a conjunction over (f, y_k), over (f, y).
+func liftCoord(q *Conj, nfix, n, k int) *Conj {
+	nv := nfix + n
+	cols := make([]int, q.NVar+q.NExist)
+	for i := 0; i < nfix; i++ {
+		cols[i] = 1 + i
+	}
+	cols[nfix] = 1 + nfix + k
+	for j := 0; j < q.NExist; j++ {
+		cols[q.NVar+j] = 1 + nv + j
+	}
+	return place(q, nv, q.NExist, cols)
+}
+
+// dominated returns D for one projected piece p over (f, z): the points
+// (f, y) for which p has a point (f, z) with z < y (or z > y for max). z and
+// the existentials of p become the existentials of the result.
+func dominated(p *Conj, nfix int, max bool) *Conj {
+	nv := nfix + 1
+	cols := make([]int, p.NVar+p.NExist)
+	for i := 0; i < nfix; i++ {
+		cols[i] = 1 + i
+	}
+	cols[nfix] = 1 + nv
+	for j := 0; j < p.NExist; j++ {
+		cols[p.NVar+j] = 1 + nv + 1 + j
+	}
+	d := place(p, nv, 1+p.NExist, cols)
 	row := make([]Int, d.Width())
 	row[0] = I(-1)
 	if max {
-		// y'_k - y_k - 1 >= 0
-		row[1+nfix+k], row[1+nv+k] = I(-1), I(1)
+		// z - y - 1 >= 0
+		row[1+nfix], row[1+nv] = I(-1), I(1)
 	} else {
-		// y_k - y'_k - 1 >= 0
-		row[1+nfix+k], row[1+nv+k] = I(1), I(-1)
+		// y - z - 1 >= 0
+		row[1+nfix], row[1+nv] = I(1), I(-1)
 	}
 	d.Ineq = append(d.Ineq, row)
 	return simp(d)

@@ -106,7 +106,7 @@ func (m Map) ApplyRange(n Map) Map {
 			d := place(b.C, nv, ne, cb)
 			c.Eq = append(c.Eq, d.Eq...)
 			c.Ineq = append(c.Ineq, d.Ineq...)
-			if c = nonEmpty(c); c != nil {
+			if c = ratNonEmpty(c); c != nil {
 				out.Basics = append(out.Basics, BasicMap{In: a.In, Out: b.Out, C: c})
 			}
 		}
@@ -194,7 +194,7 @@ func (m Map) intersectSide(s Set, out bool) Map {
 				cols[a.C.NVar+j] = 1 + b.C.NVar + j
 			}
 			q := place(a.C, b.C.NVar, a.C.NExist, cols)
-			if c := nonEmpty(conjoin(b.C, q)); c != nil {
+			if c := ratNonEmpty(conjoin(b.C, q)); c != nil {
 				res.Basics = append(res.Basics, BasicMap{In: b.In, Out: b.Out, C: c})
 			}
 		}

@@ -100,6 +100,9 @@ var bfSlowSeeds = map[int64]string{
 	1014: "Conj.IsEmpty takes seconds to minutes in IsSubset (repro: subset-1014-a/b)",
 	1341: "Conj.IsEmpty exhausts memory (Fourier-Motzkin) in IsSubset",
 	9167: "Conj.ElimExistentials (inside Conj.Complement) does not finish in Map.IsEqual",
+	13015: "Map.Lexmax takes 15-40 s: many pieces, Conj.Complement of existential pieces",
+	13193: "Map.Lexmin takes 5-8 s (as 13015)",
+	13210: "Map.Lexmin: Conj.ElimExistentials inside Conj.Complement runs out of memory",
 }
 
 // someAssignments picks up to n parameter assignments of names.
@@ -140,7 +143,7 @@ func bfRandSetSpaces(r *rand.Rand) []bfSpace {
 // TestPropSetBinary checks union, intersection, subtraction, the subset and
 // equality tests and gist of two random sets.
 func TestPropSetBinary(t *testing.T) {
-	for it := 0; it < propTrials(400); it++ {
+	for it := 0; it < propTrials(300); it++ {
 		seed := int64(1000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue
@@ -186,7 +189,7 @@ func TestPropSetBinary(t *testing.T) {
 // TestPropSetUnary checks emptiness, enumeration, complement, projection,
 // parameter operations, lexmin/lexmax, coalesce and sample.
 func TestPropSetUnary(t *testing.T) {
-	for it := 0; it < propTrials(400); it++ {
+	for it := 0; it < propTrials(300); it++ {
 		seed := int64(5000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue
@@ -301,7 +304,7 @@ func bfRandMapSpaces(r *rand.Rand) (bfSpace, string) {
 // TestPropMapBinary checks the operations of two maps with the same spaces
 // and composition with a third.
 func TestPropMapBinary(t *testing.T) {
-	for it := 0; it < propTrials(300); it++ {
+	for it := 0; it < propTrials(80); it++ {
 		seed := int64(9000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue
@@ -325,16 +328,17 @@ func TestPropMapBinary(t *testing.T) {
 		union, inter, sub := A.Union(B), A.Intersect(B), A.Subtract(B)
 		gist := A.Gist(B).Intersect(B)
 		ar, ad := A.ApplyRange(C), A.ApplyDomain(D)
-		subAB := true
+		subAB, subBA := true, true
 		empty := true
 		for _, pv := range bfAssignments(names) {
 			pa, pb := a.points(pv), b.points(pv)
 			subAB = subAB && len(ptSubtract(pa, pb)) == 0
+			subBA = subBA && len(ptSubtract(pb, pa)) == 0
 			empty = empty && len(pa) == 0
 		}
 		pc.checkBool("Map.IsSubset", bfBoundMap(A, names).IsSubset(bfBoundMap(B, names)), subAB)
 		pc.checkBool("Map.IsEmpty", A.IsEmpty(), empty)
-		pc.checkBool("Map.IsEqual(self)", A.IsEqual(A.Union(A.Intersect(B))), true)
+		pc.checkBool("Map.IsEqual", bfBoundMap(A, names).IsEqual(bfBoundMap(B, names)), subAB && subBA)
 		for _, pv := range bfSomeAssignments(r, names, 3) {
 			pa, pb, pcc, pd := a.points(pv), b.points(pv), c.points(pv), d.points(pv)
 			pc.checkMap("Map.Union", union, pv, ptUnion(pa, pb))
@@ -355,7 +359,7 @@ func TestPropMapBinary(t *testing.T) {
 // TestPropMapUnary checks the unary map operations and the maps built from
 // sets.
 func TestPropMapUnary(t *testing.T) {
-	for it := 0; it < propTrials(300); it++ {
+	for it := 0; it < propTrials(120); it++ {
 		seed := int64(13000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue

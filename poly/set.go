@@ -90,7 +90,7 @@ func (s Set) Intersect(t Set) Set {
 			if !a.Tuple.SameSpace(b.Tuple) {
 				continue
 			}
-			if c := nonEmpty(conjoin(a.C, b.C)); c != nil {
+			if c := ratNonEmpty(conjoin(a.C, b.C)); c != nil {
 				out.Basics = append(out.Basics, BasicSet{Tuple: a.Tuple, C: c})
 			}
 		}
@@ -204,7 +204,7 @@ func (s Set) Apply(m Map) Set {
 			d := place(b.C, nv, ne, cb)
 			c.Eq = append(c.Eq, d.Eq...)
 			c.Ineq = append(c.Ineq, d.Ineq...)
-			if c = nonEmpty(c); c != nil {
+			if c = ratNonEmpty(c); c != nil {
 				out.Basics = append(out.Basics, BasicSet{Tuple: b.Out, C: c})
 			}
 		}
@@ -326,7 +326,7 @@ func (s Set) ParamSet() Set {
 	np := len(s.Params)
 	for _, b := range s.Basics {
 		c := projectConj(b.C, np, b.C.NVar-np)
-		if c = nonEmpty(c); c != nil {
+		if c = ratNonEmpty(c); c != nil {
 			out.Basics = append(out.Basics, BasicSet{C: c})
 		}
 	}
@@ -367,7 +367,7 @@ func (s Set) IntersectParams(ctx Set) Set {
 	np := len(s.Params)
 	for _, b := range s.Basics {
 		for _, q := range liftParams(ctx, b.C.NVar-np) {
-			if c := nonEmpty(conjoin(b.C, q)); c != nil {
+			if c := ratNonEmpty(conjoin(b.C, q)); c != nil {
 				out.Basics = append(out.Basics, BasicSet{Tuple: b.Tuple, C: c})
 			}
 		}

@@ -62,7 +62,12 @@ type BasicMap struct {
 //     Gist with a parameter-set context gists every space.
 //   - Results are not canonical: pieces may carry existentials (projection
 //     makes dimensions existential rather than eliminating them) and
-//     redundant constraints; Coalesce tidies them.
+//     redundant constraints; Coalesce tidies them. Intersect, Apply,
+//     ApplyRange, IntersectDomain/Range/Params and ParamSet drop pieces that
+//     Simplify or the rational relaxation shows empty, so a piece that is
+//     empty only over the integers may remain; Subtract, Complement and
+//     Lexmin/Lexmax drop their integer-empty pieces exactly. IsEmpty is
+//     always exact.
 type Set struct {
 	Params []string
 	Basics []BasicSet
