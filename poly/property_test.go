@@ -97,9 +97,9 @@ func (pc *bfCase) checkBool(op string, got, want bool) {
 // layer) takes too long on them; setops_test.go keeps the isolated
 // conjunctions (TestConjLayerRepros).
 var bfSlowSeeds = map[int64]string{
-	1014: "Conj.IsEmpty takes seconds to minutes in IsSubset (repro: subset-1014-a/b)",
-	1341: "Conj.IsEmpty exhausts memory (Fourier-Motzkin) in IsSubset",
-	9167: "Conj.ElimExistentials (inside Conj.Complement) does not finish in Map.IsEqual",
+	1014:  "Conj.IsEmpty takes seconds to minutes in IsSubset (repro: subset-1014-a/b)",
+	1341:  "Conj.IsEmpty exhausts memory (Fourier-Motzkin) in IsSubset",
+	9167:  "Conj.ElimExistentials (inside Conj.Complement) does not finish in Map.IsEqual",
 	13015: "Map.Lexmax takes 15-40 s: many pieces, Conj.Complement of existential pieces",
 	13193: "Map.Lexmin takes 5-8 s (as 13015)",
 	13210: "Map.Lexmin: Conj.ElimExistentials inside Conj.Complement runs out of memory",
