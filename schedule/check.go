@@ -251,6 +251,9 @@ func Check(scop *frontend.Scop, deps *frontend.Deps, sched *Schedule) *Report {
 	return rep
 }
 
+// maxEnumerate bounds the tile shapes that (d) counts point by point.
+const maxEnumerate = 1 << 18
+
 // fullTileProof proves that all tiles of the tiler are translates of one
 // shape per phase class (in the tiled canonical dimensions) and counts it.
 func fullTileProof(tl *tiler) (int64, string, error) {
@@ -302,11 +305,23 @@ func fullTileProof(tl *tiler) (int64, string, error) {
 		if !Rc.IsEqual(prod) {
 			return 0, "", fmt.Errorf("tiles of class %q are not all translates of one shape", c)
 		}
-		pts, err := Rc.Range().Enumerate(map[string]int64{})
+		shape := Rc.Range()
+		inner := int64(1)
+		if tl.fullPoints() > maxEnumerate && tl.ns > 1 {
+			// Count the (t, s0) projection by enumeration; every inner
+			// dimension i contributes exactly w_i points per (t, s0) (its
+			// constraint 0 <= d*(s_i + o_i) + n*a - d*w_i*S_i < d*w_i
+			// involves only s_i and the local time).
+			shape = shape.ProjectOut(2, tl.ns-1)
+			for i := 1; i < tl.ns; i++ {
+				inner *= tl.w[i]
+			}
+		}
+		pts, err := shape.Enumerate(map[string]int64{})
 		if err != nil {
 			return 0, "", fmt.Errorf("tile shape: %v", err)
 		}
-		counts = append(counts, int64(len(pts)))
+		counts = append(counts, int64(len(pts))*inner)
 	}
 	for _, c := range counts[1:] {
 		if c != counts[0] {

@@ -238,3 +238,21 @@ func TestTotalityFindsHoles(t *testing.T) {
 		t.Errorf("totality = %q, want a hole", msg)
 	}
 }
+
+// TestLargeTileCount takes the projection path of (d) for tiles too large
+// to enumerate and compares with the closed form.
+func TestLargeTileCount(t *testing.T) {
+	for _, kind := range []Kind{Hybrid, Classical} {
+		tl, err := newTiler(kind, 1, []int64{20, 60, 300}, []slope{{1, 1}, {1, 1}}, []slope{{1, 2}, {1, 1}}, []int64{0, 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.fullPoints() <= maxEnumerate {
+			t.Fatalf("tile of %d points does not exercise the projection path", tl.fullPoints())
+		}
+		n, _, err := fullTileProof(tl)
+		if err != nil || n != tl.fullPoints() {
+			t.Errorf("%s: counted %d (%v), closed form %d", kind, n, err, tl.fullPoints())
+		}
+	}
+}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/frontend"
 	"hextile/poly"
+	"hextile/schedule"
 )
 
 var updateTiles = flag.Bool("update-tiles", false, "rewrite the golden files of hextile tiles --stats")
@@ -192,5 +194,63 @@ func TestScheduleFigure7(t *testing.T) {
 	phase0 := m.Intersect(poly.MustParseMap("[T, N] -> { S0[t, i, j] -> [o0, 0, o2, o3, o4, o5, o6] }"))
 	if !phase0.IsEqual(fig) {
 		t.Errorf("phase 0 of\n%s\ndiffers from Figure 7\n%s", phase0, fig)
+	}
+}
+
+// TestCheckTestdataSizes checks every testdata stencil under every tiling
+// with two more size choices whose widths do not divide the domain. The
+// check holds for every parameter value of the context, so domains smaller
+// than one tile are included. h+1 is a multiple of the file's slot count k.
+func TestCheckTestdataSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the full size matrix is long")
+	}
+	files, _ := filepath.Glob("../../testdata/*.c")
+	for _, f := range files {
+		if filepath.Base(f) == "gaussseidel2d.c" {
+			continue
+		}
+		prog, err := frontend.ParseFile(f, frontend.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range prog.Scops {
+			deps, err := frontend.ComputeDeps(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			def, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Hybrid})
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			k, ns := def.K, len(def.Slopes)
+			for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.Hexagonal, schedule.Classical, schedule.None} {
+				for _, big := range []bool{false, true} {
+					h, w := 2*k-1, []int64{3, 5, 7}
+					if big {
+						h, w = 4*k-1, []int64{9, 10, 11}
+					}
+					if kind == schedule.None {
+						h = 0
+					}
+					sizes := []int64{h}
+					n := ns
+					if kind == schedule.Hexagonal {
+						n = 1
+					}
+					for i := 0; i < n; i++ {
+						sizes = append(sizes, w[i%3])
+					}
+					s, err := schedule.Compute(sc, deps, schedule.Options{Kind: kind, Sizes: sizes})
+					if err != nil {
+						t.Errorf("%s %s %v: %v", f, kind, sizes, err)
+						continue
+					}
+					if rep := schedule.Check(sc, deps, s); !rep.OK() {
+						t.Errorf("%s %s %v:\n%s", f, kind, sizes, rep)
+					}
+				}
+			}
+		}
 	}
 }
