@@ -64,9 +64,6 @@ func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 			}
 		}
 		cur = next
-		if len(cur) > 1 {
-			cur = CoalesceConjs(cur)
-		}
 	}
 	return pruneEmpty(cur)
 }

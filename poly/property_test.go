@@ -143,7 +143,7 @@ func bfRandSetSpaces(r *rand.Rand) []bfSpace {
 // TestPropSetBinary checks union, intersection, subtraction, the subset and
 // equality tests and gist of two random sets.
 func TestPropSetBinary(t *testing.T) {
-	for it := 0; it < propTrials(300); it++ {
+	for it := 0; it < propTrials(200); it++ {
 		seed := int64(1000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue
@@ -304,7 +304,7 @@ func bfRandMapSpaces(r *rand.Rand) (bfSpace, string) {
 // TestPropMapBinary checks the operations of two maps with the same spaces
 // and composition with a third.
 func TestPropMapBinary(t *testing.T) {
-	for it := 0; it < propTrials(80); it++ {
+	for it := 0; it < propTrials(60); it++ {
 		seed := int64(9000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue
@@ -359,7 +359,7 @@ func TestPropMapBinary(t *testing.T) {
 // TestPropMapUnary checks the unary map operations and the maps built from
 // sets.
 func TestPropMapUnary(t *testing.T) {
-	for it := 0; it < propTrials(120); it++ {
+	for it := 0; it < propTrials(100); it++ {
 		seed := int64(13000 + it)
 		if propOnly != 0 && seed != propOnly {
 			continue
