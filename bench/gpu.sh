@@ -38,6 +38,8 @@ cat "$OUT/env.txt"
 tags=$(awk '{print $1}' "$B/list" | grep -E "${ONLY:-.}")
 params_small() { case $1 in *3d*) echo "N=45 T=9" ;; fdtd2d*) echo "NX=301 NY=257 T=23" ;; *) echo "N=301 T=23" ;; esac; }
 params_tiny() { case $1 in *3d*) echo "N=19 T=5" ;; fdtd2d*) echo "NX=45 NY=37 T=6" ;; *) echo "N=45 T=6" ;; esac; }
+# *fix configurations: timing builds with the paper-size parameters as compile-time constants (-DHX_FIX_N=...).
+fixflags() { case $1 in *fix) for kv in $(params_full "$1"); do echo "-DHX_FIX_${kv%%=*}=${kv#*=}"; done ;; esac; }
 params_full() { case $1 in *3d*) echo "N=256 T=128" ;; fdtd2d*) echo "NX=2048 NY=2048 T=512" ;; *) echo "N=2048 T=512" ;; esac; }
 
 if has build; then
@@ -47,10 +49,10 @@ if has build; then
     ref=$(ls "$d"/*_ref.c); base=$(basename "$ref" _ref.c)
     { gcc -O2 -c "$ref" -o "$o/ref.o" &&
       nvcc -O3 -arch=sm_90 -fmad=false -o "$o/exact" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref.o" &&
-      nvcc -O3 -arch=sm_90 -Xptxas -v -o "$o/fast" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref.o"; } > "$o/build.log" 2>&1 ||
+      nvcc -O3 -arch=sm_90 -Xptxas -v $(fixflags "$tag") -o "$o/fast" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref.o"; } > "$o/build.log" 2>&1 ||
       echo "BUILD FAILED $tag"
   }
-  export -f build_one; export B W
+  export -f build_one params_full fixflags; export B W
   echo $tags | tr ' ' '\n' | xargs -P "$NJ" -I{} bash -c 'build_one {}'
   for t in $tags; do echo "== $t"; grep -E "registers|spill|smem" "$W/$t/build.log" | grep -E "Used|spill" | sort -u; done > "$OUT/ptxas.txt"
   if has ppcg; then
@@ -79,6 +81,7 @@ if has verify; then
   wait
   for t in $tags; do
     p=$(params_small "$t")
+    case $t in *fix) p=$(params_full "$t") ;; esac
     r=$(timeout 120 "$W/$t/fast" $p HX_REPS=0 2>&1); rc=$?
     echo "$t fma $p rc=$rc $(echo "$r" | grep -E '^verify' | head -1) $(echo "$r" | grep -E 'max-diff|rel-error' | tr '\n' ' ')" >> "$OUT/verify.txt"
   done
@@ -113,7 +116,7 @@ if has time; then
   for t in $tags; do
     for p in "$(params_full "$t")" L; do
       if [ "$p" = L ]; then
-        case $t in laplacian2d*) p="N=16384 T=1000" ;; laplacian3d*) p="N=512 T=200" ;; *) continue ;; esac
+        case $t in *fix) continue ;; laplacian2d*) p="N=16384 T=1000" ;; laplacian3d*) p="N=512 T=200" ;; *) continue ;; esac
         reps=2
       else reps=${HX_REPS:-5}; fi
       r=$(timeout 240 "$W/$t/fast" $p HX_VERIFY=0 HX_REPS=$reps 2>&1); rc=$?

@@ -369,7 +369,8 @@ func (cs *cudaScop) kernelArgs(kn *cudaKernel, decl bool) []string {
 	s := cs.sc.Scop
 	for _, p := range s.Params {
 		if decl {
-			out = append(out, "int "+p)
+			// The kernel binds p itself (a compile-time constant with -DHX_FIX_p=VALUE).
+			out = append(out, "int hx_arg_"+p)
 		} else {
 			out = append(out, p)
 		}
@@ -448,6 +449,13 @@ func (g *kernelGen) print() string {
 		g.line(0, "{")
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
+	}
+	for _, p := range cs.sc.Scop.Params {
+		g.line(0, "#ifdef HX_FIX_"+p)
+		g.line(1, fmt.Sprintf("const int %s = HX_FIX_%s; (void)hx_arg_%s;", p, p, p))
+		g.line(0, "#else")
+		g.line(1, fmt.Sprintf("const int %s = hx_arg_%s;", p, p))
+		g.line(0, "#endif")
 	}
 	if cs.shared {
 		if emu {

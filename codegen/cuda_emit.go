@@ -209,6 +209,9 @@ func (cs *cudaScop) hostFunc() string {
 	s := cs.sc.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, posString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
 	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, cs.hostSig())
+	for _, p := range s.Params {
+		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%d (HX_FIX_%s), called with %%d\\n\", HX_FIX_%s, %s); exit(2); }\n#endif\n", p, p, p, cs.k, p, p, p, p)
+	}
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
 			fmt.Fprintf(&b, "  (void)%s;\n", a.Name)
