@@ -34,8 +34,12 @@ func traceSeed(seed int64) func() {
 	return func() { fmt.Fprintf(os.Stderr, " %v\n", time.Since(t0)) }
 }
 
-// trials returns n, or n/8 (at least 1) with -short.
+// propTrials returns n, or n/8 (at least 1) with -short; with
+// POLY_PROP_SEED every seed is in range.
 func propTrials(n int) int {
+	if propOnly != 0 {
+		return 1 << 20
+	}
 	if testing.Short() {
 		return max(1, n/8)
 	}
@@ -97,12 +101,12 @@ func (pc *bfCase) checkBool(op string, got, want bool) {
 // layer) takes too long on them; setops_test.go keeps the isolated
 // conjunctions (TestConjLayerRepros).
 var bfSlowSeeds = map[int64]string{
-	1014:  "Conj.IsEmpty takes seconds to minutes in IsSubset (repro: subset-1014-a/b)",
-	1341:  "Conj.IsEmpty exhausts memory (Fourier-Motzkin) in IsSubset",
-	9167:  "Conj.ElimExistentials (inside Conj.Complement) does not finish in Map.IsEqual",
-	13015: "Map.Lexmax takes 15-40 s: many pieces, Conj.Complement of existential pieces",
-	13193: "Map.Lexmin takes 5-8 s (as 13015)",
-	13210: "Map.Lexmin: Conj.ElimExistentials inside Conj.Complement runs out of memory",
+	1014:  "Conj.IsEmpty runs out of memory (Fourier-Motzkin) on a piece of IsSubset; isolated: subset-1014-a/b take seconds",
+	1341:  "Conj.IsEmpty takes ~10 s (once out of memory) on a piece of IsSubset",
+	9167:  "Conj.IsEmpty does not finish on a final piece of Map.Subtract",
+	13015: "Map.Lexmax takes 10-40 s (Conj.Complement of existential pieces)",
+	13193: "Map.Lexmin takes 2-8 s (as 13015)",
+	13210: "Conj.ElimExistentials inside Conj.Complement does not finish in Map.Lexmin",
 }
 
 // someAssignments picks up to n parameter assignments of names.
