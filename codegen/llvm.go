@@ -1,0 +1,447 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+// The LLVM IR back end (NVPTX): the kernels of the CUDA back end, lowered a
+// second way. buildCUDA splits the one loop AST into host code and
+// cudaKernels (grid loops, block-uniform code, thread work, barriers); this
+// file walks the same cudaKernel structures with the same decisions as
+// kernelGen (uniform/threads/thread in cuda.go) and builds LLVM IR instead of
+// CUDA C:
+//
+//   - the module has triple nvptx64-nvidia-cuda and the NVPTX data layout;
+//     every kernel is listed in !nvvm.annotations as a kernel with
+//     maxntidx/y/z set to its block shape;
+//   - kernel arguments are those of the CUDA kernel, in the same order:
+//     parameters (i32), arrays (element pointers in addrspace(1), the global
+//     memory; scalars by value), the host loop counters (i32);
+//   - integer expressions are computed in i32 as the CUDA code computes
+//     them in int; floord, ceild and mod are exact for negative operands
+//     (sdiv/srem corrected by the sign of the remainder, the divisor being a
+//     positive constant); a flat element index is the i32 value of
+//     HX_IDX_<array>, sign-extended for the getelementptr;
+//   - statement bodies keep C's evaluation: the same operations in the same
+//     order, with C's usual arithmetic conversions (float op float is
+//     float, anything with a double is double, f-suffixed literals are
+//     float); no fast-math flags, so nothing is contracted or reassociated;
+//   - threadIdx, blockIdx, gridDim come from llvm.nvvm.read.ptx.sreg.*,
+//     __syncthreads() is llvm.nvvm.barrier0.
+//
+// Every loop counter is an SSA phi: the AST binds variables once (Let) or
+// as loop counters, so no memory is needed for them.
+
+// NVPTXTriple and NVPTXDataLayout describe the 64-bit NVPTX target.
+const (
+	NVPTXTriple     = "nvptx64-nvidia-cuda"
+	NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+)
+
+// EmitLLVM returns the LLVM IR module (text) with the kernels of every scop
+// of c, as the CUDA back end splits them with options opt.
+func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
+	m, err := LLVMModule(c, opt)
+	if err != nil {
+		return "", err
+	}
+	return m.String(), nil
+}
+
+// LLVMModule builds the module of EmitLLVM.
+func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
+	if opt.Shared {
+		return nil, fmt.Errorf("%s: --target=llvm/ptx does not stage tiles in shared memory yet (drop --shared)", c.Prog.File)
+	}
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return nil, err
+	}
+	lm := newLLVMModule()
+	for _, cs := range css {
+		for _, kn := range cs.kernels {
+			if err := lm.kernel(cs, kn); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return lm.m, nil
+}
+
+// llvmModule holds the module under construction and its declarations.
+type llvmModule struct {
+	m     *ir.Module
+	decls map[string]*ir.Func
+	ann   *metadata.NamedDef
+}
+
+func newLLVMModule() *llvmModule {
+	m := ir.NewModule()
+	m.TargetTriple = NVPTXTriple
+	m.DataLayout = NVPTXDataLayout
+	ann := &metadata.NamedDef{Name: "nvvm.annotations"}
+	m.NamedMetadataDefs["nvvm.annotations"] = ann
+	return &llvmModule{m: m, decls: map[string]*ir.Func{}, ann: ann}
+}
+
+// decl returns the declaration of an external function (an intrinsic).
+func (lm *llvmModule) decl(name string, ret types.Type, params ...types.Type) *ir.Func {
+	if f, ok := lm.decls[name]; ok {
+		return f
+	}
+	var ps []*ir.Param
+	for _, p := range params {
+		ps = append(ps, ir.NewParam("", p))
+	}
+	f := lm.m.NewFunc(name, ret, ps...)
+	lm.decls[name] = f
+	return f
+}
+
+// annotate adds one !nvvm.annotations entry {f, key, i32 v}.
+func (lm *llvmModule) annotate(f *ir.Func, key string, v int64) {
+	t := &metadata.Tuple{MetadataID: metadata.MetadataID(len(lm.m.MetadataDefs)),
+		Fields: []metadata.Field{f, &metadata.String{Value: key}, constant.NewInt(types.I32, v)}}
+	lm.m.MetadataDefs = append(lm.m.MetadataDefs, t)
+	lm.ann.Nodes = append(lm.ann.Nodes, t)
+}
+
+// llvmType is the IR type of a C scalar type.
+func llvmType(t frontend.Type) types.Type {
+	switch t {
+	case frontend.Float:
+		return types.Float
+	case frontend.Double:
+		return types.Double
+	}
+	return types.I32
+}
+
+// globalPtr is a pointer to t in the global address space.
+func globalPtr(t types.Type) *types.PointerType {
+	p := types.NewPointer(t)
+	p.AddrSpace = 1
+	return p
+}
+
+// llvmKernel lowers one kernel: it mirrors kernelGen (cuda.go).
+type llvmKernel struct {
+	lm   *llvmModule
+	cs   *cudaScop
+	kn   *cudaKernel
+	f    *ir.Func
+	cur  *ir.Block
+	env  map[string]value.Value
+	arrs map[string]*frontend.Array
+	ptrs map[string]value.Value // array -> its kernel argument
+	tid  [3]value.Value
+	err  error
+}
+
+func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
+	s := cs.sc.Scop
+	k := &llvmKernel{lm: lm, cs: cs, kn: kn, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	var params []*ir.Param
+	for _, p := range s.Params {
+		params = append(params, ir.NewParam(p, types.I32))
+	}
+	for _, a := range s.Arrays {
+		k.arrs[a.Name] = a
+		if len(a.Extents) == 0 {
+			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
+		} else {
+			params = append(params, ir.NewParam(a.Name, globalPtr(llvmType(a.Elem))))
+		}
+	}
+	for _, v := range kn.host {
+		params = append(params, ir.NewParam(v, types.I32))
+	}
+	k.f = lm.m.NewFunc(kn.name, types.Void, params...)
+	i := 0
+	for _, p := range s.Params {
+		k.env[p] = k.f.Params[i]
+		i++
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			k.env[a.Name] = k.f.Params[i]
+		} else {
+			k.ptrs[a.Name] = k.f.Params[i]
+		}
+		i++
+	}
+	for _, v := range kn.host {
+		k.env[v] = k.f.Params[i]
+		i++
+	}
+	k.cur = k.f.NewBlock("entry")
+	axes := []string{"x", "y", "z"}
+	for a := 0; a < 3; a++ {
+		k.tid[a] = k.sreg("tid", axes[a])
+	}
+	ng := len(kn.grid)
+	var exits []func()
+	for i, f := range kn.grid {
+		ax := axes[ng-1-i]
+		start := k.cur.NewAdd(k.bound(f.Lower, true), k.sreg("ctaid", ax))
+		step := k.sreg("nctaid", ax)
+		exits = append(exits, k.loopOpen(f.Iter, start, k.bound(f.Upper, false), step))
+	}
+	if ng == 0 {
+		c := k.cur.NewICmp(enum.IPredEQ, k.sreg("ctaid", "x"), constant.NewInt(types.I32, 0))
+		exits = append(exits, k.ifOpen(c))
+	}
+	k.uniform(kn.body)
+	for i := len(exits) - 1; i >= 0; i-- {
+		exits[i]()
+	}
+	k.cur.NewRet(nil)
+	if k.err != nil {
+		return k.err
+	}
+	lm.annotate(k.f, "kernel", 1)
+	lm.annotate(k.f, "maxntidx", int64(kn.block[0]))
+	lm.annotate(k.f, "maxntidy", int64(kn.block[1]))
+	lm.annotate(k.f, "maxntidz", int64(kn.block[2]))
+	return nil
+}
+
+func (k *llvmKernel) fail(format string, args ...any) {
+	if k.err == nil {
+		k.err = fmt.Errorf(format, args...)
+	}
+}
+
+// sreg reads a PTX special register (tid, ctaid, nctaid on axis ax).
+func (k *llvmKernel) sreg(reg, ax string) value.Value {
+	f := k.lm.decl("llvm.nvvm.read.ptx.sreg."+reg+"."+ax, types.I32)
+	return k.cur.NewCall(f)
+}
+
+func (k *llvmKernel) barrier() {
+	k.cur.NewCall(k.lm.decl("llvm.nvvm.barrier0", types.Void))
+}
+
+func i32(v int64) *constant.Int { return constant.NewInt(types.I32, v) }
+
+// loopOpen starts the loop "for (iter = start; iter <= hi; iter += step)"
+// and binds iter in its body; the returned function closes it.
+func (k *llvmKernel) loopOpen(iter string, start, hi, step value.Value) func() {
+	pre := k.cur
+	hdr := k.f.NewBlock("")
+	body := k.f.NewBlock("")
+	exit := k.f.NewBlock("")
+	pre.NewBr(hdr)
+	phi := hdr.NewPhi(ir.NewIncoming(start, pre))
+	hdr.NewCondBr(hdr.NewICmp(enum.IPredSLE, phi, hi), body, exit)
+	old, had := k.env[iter]
+	k.env[iter] = phi
+	k.cur = body
+	return func() {
+		next := k.cur.NewAdd(phi, step)
+		phi.Incs = append(phi.Incs, ir.NewIncoming(next, k.cur))
+		k.cur.NewBr(hdr)
+		k.cur = exit
+		if had {
+			k.env[iter] = old
+		} else {
+			delete(k.env, iter)
+		}
+	}
+}
+
+// ifOpen starts "if (c)"; the returned function closes it.
+func (k *llvmKernel) ifOpen(c value.Value) func() {
+	then := k.f.NewBlock("")
+	join := k.f.NewBlock("")
+	k.cur.NewCondBr(c, then, join)
+	k.cur = then
+	return func() {
+		k.cur.NewBr(join)
+		k.cur = join
+	}
+}
+
+// ifElse lowers "if (c) then() else els()" (els may be nil).
+func (k *llvmKernel) ifElse(c value.Value, then, els func()) {
+	if els == nil {
+		closeIf := k.ifOpen(c)
+		then()
+		closeIf()
+		return
+	}
+	tb, eb, join := k.f.NewBlock(""), k.f.NewBlock(""), k.f.NewBlock("")
+	k.cur.NewCondBr(c, tb, eb)
+	k.cur = tb
+	then()
+	k.cur.NewBr(join)
+	k.cur = eb
+	els()
+	k.cur.NewBr(join)
+	k.cur = join
+}
+
+// let binds v to value for body.
+func (k *llvmKernel) let(v string, x value.Value, body func()) {
+	old, had := k.env[v]
+	k.env[v] = x
+	body()
+	if had {
+		k.env[v] = old
+	} else {
+		delete(k.env, v)
+	}
+}
+
+// seqFor lowers a sequential AST loop with body.
+func (k *llvmKernel) seqFor(n *For, body func()) {
+	closeLoop := k.loopOpen(n.Iter, k.bound(n.Lower, true), k.bound(n.Upper, false), i32(n.Stride))
+	body()
+	closeLoop()
+}
+
+// uniform mirrors kernelGen.uniform (without shared-memory staging).
+func (k *llvmKernel) uniform(n Node) (work, tb bool) {
+	switch n := n.(type) {
+	case nil:
+		return false, true
+	case *Block:
+		pending := false
+		tb = true
+		for _, s := range n.Stmts {
+			if pending && hasWork(s) {
+				k.barrier()
+				pending = false
+			}
+			w, t := k.uniform(s)
+			if w {
+				work = true
+				pending = !t
+				tb = t
+			}
+		}
+		if pending {
+			tb = false
+		}
+		return work, tb
+	case *Mark:
+		return k.uniform(n.Body)
+	case *Let:
+		if !hasWork(n) {
+			return false, true
+		}
+		k.let(n.Var, k.expr(n.Value), func() { work, tb = k.uniform(n.Body) })
+		return work, tb
+	case *If:
+		if !hasWork(n) {
+			return false, true
+		}
+		w1, t1 := false, true
+		w2, t2 := false, true
+		var els func()
+		if n.Else != nil && hasWork(n.Else) {
+			els = func() { w2, t2 = k.uniform(n.Else) }
+		}
+		k.ifElse(k.cond(n.Cond), func() { w1, t1 = k.uniform(n.Then) }, els)
+		return w1 || w2, t1 && t2
+	case *For:
+		if !hasWork(n) {
+			return false, true
+		}
+		if k.isThread(n) {
+			k.thread(n, [3]bool{})
+			return true, false
+		}
+		k.seqFor(n, func() {
+			w, t := k.uniform(n.Body)
+			work = w
+			if w && !t {
+				k.barrier()
+			}
+		})
+		return work, true
+	case *User:
+		k.thread(n, [3]bool{})
+		return true, false
+	}
+	return false, true
+}
+
+// isThread mirrors kernelGen.isThread.
+func (k *llvmKernel) isThread(f *For) bool {
+	if _, ok := k.kn.axis[f.Level]; ok {
+		return true
+	}
+	return f.Dim.Role == schedule.RolePointSpace
+}
+
+// thread mirrors kernelGen.thread: per-thread code, used[a] when axis a
+// distributes an enclosing loop already.
+func (k *llvmKernel) thread(n Node, used [3]bool) {
+	switch n := n.(type) {
+	case nil:
+	case *Block:
+		for _, s := range n.Stmts {
+			k.thread(s, used)
+		}
+	case *Mark:
+		k.thread(n.Body, used)
+	case *Let:
+		k.let(n.Var, k.expr(n.Value), func() { k.thread(n.Body, used) })
+	case *If:
+		var els func()
+		if n.Else != nil {
+			els = func() { k.thread(n.Else, used) }
+		}
+		k.ifElse(k.cond(n.Cond), func() { k.thread(n.Then, used) }, els)
+	case *For:
+		a, ok := k.kn.axis[n.Level]
+		if ok && !used[a] && k.kn.block[a] > 0 {
+			used[a] = true
+			if k.kn.block[a] == 1 {
+				k.seqFor(n, func() { k.thread(n.Body, used) })
+				return
+			}
+			lo := k.bound(n.Lower, true)
+			var off value.Value = k.tid[a]
+			if n.Stride != 1 {
+				off = k.cur.NewMul(i32(n.Stride), k.tid[a])
+			}
+			start := k.cur.NewAdd(lo, off)
+			closeLoop := k.loopOpen(n.Iter, start, k.bound(n.Upper, false), i32(int64(k.kn.block[a])*n.Stride))
+			k.thread(n.Body, used)
+			closeLoop()
+			return
+		}
+		k.seqFor(n, func() { k.thread(n.Body, used) })
+	case *User:
+		var c value.Value
+		for a := 0; a < 3; a++ {
+			if !used[a] && k.kn.block[a] > 1 {
+				e := k.cur.NewICmp(enum.IPredEQ, k.tid[a], i32(0))
+				if c == nil {
+					c = e
+				} else {
+					c = k.cur.NewAnd(c, e)
+				}
+			}
+		}
+		if c == nil {
+			k.user(n)
+			return
+		}
+		closeIf := k.ifOpen(c)
+		k.user(n)
+		closeIf()
+	}
+}

@@ -1,0 +1,409 @@
+package codegen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"hextile/frontend"
+)
+
+// Lowering of the loop AST's integer expressions (i32, as the CUDA code's
+// int) and of the statement bodies (C semantics) to LLVM IR.
+
+// bound is max(es) (lower) or min(es) (upper).
+func (k *llvmKernel) bound(es []Expr, lower bool) value.Value {
+	if len(es) == 1 {
+		return k.expr(es[0])
+	}
+	if lower {
+		return k.expr(&Max{Args: es})
+	}
+	return k.expr(&Min{Args: es})
+}
+
+// variable is the value of a name: a loop counter, Let, parameter, host
+// counter or scalar argument, else a #define constant of the scop.
+func (k *llvmKernel) variable(name string) value.Value {
+	if v, ok := k.env[name]; ok {
+		return v
+	}
+	if v, ok := k.cs.sc.Scop.Defines[name]; ok {
+		return i32(v)
+	}
+	k.fail("%s: kernel %s: unknown variable %s in the loop AST", posString(k.cs.sc.Scop.Pos), k.kn.name, name)
+	return i32(0)
+}
+
+// floorDivIR is floor(x / d) for a constant d >= 1: the truncating
+// quotient, minus one when the remainder is negative.
+func (k *llvmKernel) floorDivIR(x value.Value, d int64) value.Value {
+	if d == 1 {
+		return x
+	}
+	q := k.cur.NewSDiv(x, i32(d))
+	r := k.cur.NewSRem(x, i32(d))
+	neg := k.cur.NewICmp(enum.IPredSLT, r, i32(0))
+	return k.cur.NewSub(q, k.cur.NewZExt(neg, types.I32))
+}
+
+// expr lowers an AST integer expression.
+func (k *llvmKernel) expr(e Expr) value.Value {
+	switch e := e.(type) {
+	case *Aff:
+		var acc value.Value
+		for _, t := range e.Terms {
+			var v value.Value = k.variable(t.Var)
+			if t.Coef != 1 {
+				v = k.cur.NewMul(i32(t.Coef), v)
+			}
+			if acc == nil {
+				acc = v
+			} else {
+				acc = k.cur.NewAdd(acc, v)
+			}
+		}
+		if acc == nil {
+			return i32(e.Const)
+		}
+		if e.Const != 0 {
+			acc = k.cur.NewAdd(acc, i32(e.Const))
+		}
+		return acc
+	case *Sum:
+		var acc value.Value
+		for _, a := range e.Args {
+			v := k.expr(a)
+			if acc == nil {
+				acc = v
+			} else {
+				acc = k.cur.NewAdd(acc, v)
+			}
+		}
+		if acc == nil {
+			return i32(0)
+		}
+		return acc
+	case *Scale:
+		return k.cur.NewMul(i32(e.K), k.expr(e.X))
+	case *FloorDiv:
+		return k.floorDivIR(k.expr(e.X), e.D)
+	case *CeilDiv:
+		// ceil(x/d) = -floor(-x/d)
+		x := k.cur.NewSub(i32(0), k.expr(e.X))
+		return k.cur.NewSub(i32(0), k.floorDivIR(x, e.D))
+	case *Mod:
+		x := k.expr(e.X)
+		if e.D == 1 {
+			return i32(0)
+		}
+		r := k.cur.NewSRem(x, i32(e.D))
+		neg := k.cur.NewICmp(enum.IPredSLT, r, i32(0))
+		return k.cur.NewSelect(neg, k.cur.NewAdd(r, i32(e.D)), r)
+	case *Min, *Max:
+		var args []Expr
+		pred := enum.IPredSLT
+		if m, ok := e.(*Min); ok {
+			args = m.Args
+		} else {
+			args = e.(*Max).Args
+			pred = enum.IPredSGT
+		}
+		var acc value.Value
+		for _, a := range args {
+			v := k.expr(a)
+			if acc == nil {
+				acc = v
+				continue
+			}
+			// hx_min(acc, v) = acc < v ? acc : v
+			acc = k.cur.NewSelect(k.cur.NewICmp(pred, acc, v), acc, v)
+		}
+		return acc
+	}
+	k.fail("%s: kernel %s: unsupported AST expression %T", posString(k.cs.sc.Scop.Pos), k.kn.name, e)
+	return i32(0)
+}
+
+// cond lowers a conjunction of guard conditions to an i1.
+func (k *llvmKernel) cond(cs []Cond) value.Value {
+	var acc value.Value
+	for _, c := range cs {
+		x := k.expr(c.X)
+		var v value.Value
+		switch c.Kind {
+		case GE0:
+			v = k.cur.NewICmp(enum.IPredSGE, x, i32(0))
+		case EQ0:
+			v = k.cur.NewICmp(enum.IPredEQ, x, i32(0))
+		case DivBy:
+			v = k.cur.NewICmp(enum.IPredEQ, k.cur.NewSRem(x, i32(c.D)), i32(0))
+		}
+		if acc == nil {
+			acc = v
+		} else {
+			acc = k.cur.NewAnd(acc, v)
+		}
+	}
+	if acc == nil {
+		return constant.True
+	}
+	return acc
+}
+
+// user lowers one statement instance: the statement's iterators are bound
+// to the AST's argument values, then the body runs with C semantics.
+func (k *llvmKernel) user(u *User) {
+	st := u.Stmt
+	if st.Body == nil {
+		return
+	}
+	saved := map[string]value.Value{}
+	had := map[string]bool{}
+	for i, it := range st.Iters {
+		if i < len(u.Args) {
+			v := k.expr(u.Args[i])
+			saved[it], had[it] = k.env[it]
+			k.env[it] = v
+		}
+	}
+	defer func() {
+		for it := range saved {
+			if had[it] {
+				k.env[it] = saved[it]
+			} else {
+				delete(k.env, it)
+			}
+		}
+	}()
+	a := st.Body
+	ref, ok := a.LHS.(*frontend.ArrayRef)
+	if !ok || len(ref.Index) == 0 {
+		k.fail("%s: the LLVM target supports assignments to array elements only", posString(a.Pos))
+		return
+	}
+	arr := k.arrs[ref.Name]
+	if arr == nil {
+		k.fail("%s: unknown array %s", posString(ref.P), ref.Name)
+		return
+	}
+	rhs, rt := k.body(a.RHS)
+	ptr := k.elemPtr(ref)
+	et := arr.Elem
+	if a.Op != "=" {
+		old := k.cur.NewLoad(llvmType(et), ptr)
+		op := strings.TrimSuffix(a.Op, "=")
+		rhs, rt = k.arith(op, old, et, rhs, rt, a.Pos)
+	}
+	k.cur.NewStore(k.convert(rhs, rt, et), ptr)
+}
+
+// elemPtr is the address of an array element: the flat index of
+// HX_IDX_<array> in i32, sign-extended.
+func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
+	a := k.arrs[r.Name]
+	var idx value.Value
+	for i, x := range r.Index {
+		v, t := k.body(x)
+		if t != frontend.IntT {
+			k.fail("%s: subscript of %s is not an integer", posString(x.Position()), r.Name)
+		}
+		if i == 0 {
+			idx = v
+			continue
+		}
+		var ext value.Value = i32(0)
+		if i < len(a.Extents) {
+			var et frontend.Type
+			ext, et = k.body(a.Extents[i])
+			_ = et
+		}
+		idx = k.cur.NewAdd(k.cur.NewMul(idx, ext), v)
+	}
+	if len(r.Index) != len(a.Extents) {
+		k.fail("%s: %s has %d subscripts, the array %d dimensions", posString(r.P), r.Name, len(r.Index), len(a.Extents))
+	}
+	return k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
+}
+
+// rank orders C arithmetic types for the usual conversions.
+func rank(t frontend.Type) int {
+	switch t {
+	case frontend.Double:
+		return 2
+	case frontend.Float:
+		return 1
+	}
+	return 0
+}
+
+// common is the type of x op y under C's usual arithmetic conversions.
+func common(x, y frontend.Type) frontend.Type {
+	if rank(x) >= rank(y) {
+		return x
+	}
+	return y
+}
+
+// convert converts v of type from to type to (C conversion rules).
+func (k *llvmKernel) convert(v value.Value, from, to frontend.Type) value.Value {
+	if from == to {
+		return v
+	}
+	switch {
+	case from == frontend.IntT:
+		return k.cur.NewSIToFP(v, llvmType(to))
+	case to == frontend.IntT:
+		return k.cur.NewFPToSI(v, types.I32)
+	case rank(to) > rank(from):
+		return k.cur.NewFPExt(v, llvmType(to))
+	}
+	return k.cur.NewFPTrunc(v, llvmType(to))
+}
+
+// arith lowers x op y after the usual conversions.
+func (k *llvmKernel) arith(op string, x value.Value, xt frontend.Type, y value.Value, yt frontend.Type, pos frontend.Pos) (value.Value, frontend.Type) {
+	t := common(xt, yt)
+	x, y = k.convert(x, xt, t), k.convert(y, yt, t)
+	if t == frontend.IntT {
+		switch op {
+		case "+":
+			return k.cur.NewAdd(x, y), t
+		case "-":
+			return k.cur.NewSub(x, y), t
+		case "*":
+			return k.cur.NewMul(x, y), t
+		case "/":
+			return k.cur.NewSDiv(x, y), t
+		case "%":
+			return k.cur.NewSRem(x, y), t
+		}
+	} else {
+		switch op {
+		case "+":
+			return k.cur.NewFAdd(x, y), t
+		case "-":
+			return k.cur.NewFSub(x, y), t
+		case "*":
+			return k.cur.NewFMul(x, y), t
+		case "/":
+			return k.cur.NewFDiv(x, y), t
+		}
+	}
+	k.fail("%s: operator %s on %s is not supported by the LLVM target", posString(pos), op, t)
+	return x, t
+}
+
+// body lowers a statement-body expression; it returns the value and its C
+// type.
+func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
+	switch e := e.(type) {
+	case *frontend.Number:
+		switch e.Type {
+		case frontend.IntT:
+			return i32(e.Int), frontend.IntT
+		case frontend.Float:
+			text := strings.TrimRight(e.Text, "fF")
+			v, err := strconv.ParseFloat(text, 32)
+			if err != nil {
+				v = float64(float32(e.Float))
+			}
+			return constant.NewFloat(types.Float, v), frontend.Float
+		}
+		return constant.NewFloat(types.Double, e.Float), frontend.Double
+	case *frontend.VarRef:
+		if a := k.arrs[e.Name]; a != nil && len(a.Extents) == 0 {
+			return k.variable(e.Name), a.Elem
+		}
+		return k.variable(e.Name), frontend.IntT
+	case *frontend.ArrayRef:
+		a := k.arrs[e.Name]
+		if a == nil {
+			k.fail("%s: unknown array %s", posString(e.P), e.Name)
+			return i32(0), frontend.IntT
+		}
+		if len(e.Index) == 0 {
+			return k.variable(e.Name), a.Elem
+		}
+		return k.cur.NewLoad(llvmType(a.Elem), k.elemPtr(e)), a.Elem
+	case *frontend.Binary:
+		x, xt := k.body(e.X)
+		y, yt := k.body(e.Y)
+		return k.arith(e.Op, x, xt, y, yt, e.P)
+	case *frontend.Unary:
+		x, t := k.body(e.X)
+		if e.Op == "+" {
+			return x, t
+		}
+		if t == frontend.IntT {
+			return k.cur.NewSub(i32(0), x), t
+		}
+		return k.cur.NewFNeg(x), t
+	case *frontend.Cast:
+		x, t := k.body(e.X)
+		return k.convert(x, t, e.To), e.To
+	case *frontend.Call:
+		return k.call(e)
+	}
+	k.fail("%s: unsupported expression %T", posString(e.Position()), e)
+	return i32(0), frontend.IntT
+}
+
+// llvmMath maps C math functions (without the f suffix) to the intrinsics
+// that the NVPTX back end lowers to single instructions, with their arity.
+var llvmMath = map[string]struct {
+	intr  string
+	arity int
+}{
+	"sqrt": {"llvm.sqrt", 1}, "fabs": {"llvm.fabs", 1}, "floor": {"llvm.floor", 1},
+	"ceil": {"llvm.ceil", 1}, "fmin": {"llvm.minnum", 2}, "fmax": {"llvm.maxnum", 2},
+	"fma": {"llvm.fma", 3},
+}
+
+// call lowers a math call: sqrtf (float) and sqrt (double) take their
+// arguments converted as C converts them to the prototype's type.
+func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
+	name := e.Fun
+	t := frontend.Double
+	if name == "abs" {
+		if len(e.Args) != 1 {
+			k.fail("%s: abs takes one argument", posString(e.P))
+			return i32(0), frontend.IntT
+		}
+		x, xt := k.body(e.Args[0])
+		x = k.convert(x, xt, frontend.IntT)
+		neg := k.cur.NewICmp(enum.IPredSLT, x, i32(0))
+		return k.cur.NewSelect(neg, k.cur.NewSub(i32(0), x), x), frontend.IntT
+	}
+	base := name
+	if _, ok := llvmMath[name]; !ok && strings.HasSuffix(name, "f") {
+		base = strings.TrimSuffix(name, "f")
+		t = frontend.Float
+	}
+	m, ok := llvmMath[base]
+	if !ok {
+		k.fail("%s: %s has no NVPTX intrinsic (it needs libdevice, which the LLVM target does not link); supported: sqrt, fabs, floor, ceil, fmin, fmax, fma and their f forms, abs", posString(e.P), name)
+		return i32(0), t
+	}
+	if len(e.Args) != m.arity {
+		k.fail("%s: %s takes %d argument(s)", posString(e.P), name, m.arity)
+		return i32(0), t
+	}
+	lt := llvmType(t)
+	var args []value.Value
+	var ps []types.Type
+	for _, a := range e.Args {
+		x, xt := k.body(a)
+		args = append(args, k.convert(x, xt, t))
+		ps = append(ps, lt)
+	}
+	f := k.lm.decl(m.intr+"."+map[frontend.Type]string{frontend.Float: "f32", frontend.Double: "f64"}[t], lt, ps...)
+	return k.cur.NewCall(f, args...), t
+}
+
+var _ = ir.NewModule
