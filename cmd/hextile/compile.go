@@ -99,10 +99,12 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
-	target := fs.String("target", "c", "output language: c (C99 with OpenMP pragmas) or cuda (-o names a directory)")
+	target := fs.String("target", "c", "output language: c (C99 with OpenMP pragmas), cuda (-o names a directory), llvm (NVPTX LLVM IR) or ptx (llvm through llc)")
 	out := fs.StringP("output", "o", "", "output file (default: standard output)")
 	dumps := fs.StringSlice("dump", nil, "print a stage's result: "+strings.Join(codegen.StageNames(), ", ")+" (repeatable)")
 	harness := fs.Bool("harness", false, "emit a verification harness: original and tiled code, compared bit for bit")
+	llc := fs.String("llc", "", "--target=ptx: the llc program (default: llc on PATH)")
+	arch := fs.String("arch", "sm_80", "--target=ptx: GPU architecture for llc -mcpu (sm_90 needs llc 16 or newer)")
 	for _, a := range args {
 		if a == "--help" || a == "-h" {
 			fs.SetOutput(stdout)
@@ -117,8 +119,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintln(stderr, "hextile compile: want exactly one C file (hextile help compile)")
 		return 2
 	}
-	if *target != "c" && *target != "cuda" {
-		fmt.Fprintf(stderr, "hextile compile: unknown --target %q (supported: c, cuda)\n", *target)
+	if *target != "c" && *target != "cuda" && *target != "llvm" && *target != "ptx" {
+		fmt.Fprintf(stderr, "hextile compile: unknown --target %q (supported: c, cuda, llvm, ptx)\n", *target)
 		return 2
 	}
 	dump := map[string]bool{}
@@ -160,7 +162,17 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 0
 	}
 	var text string
-	if *harness {
+	if *target == "llvm" || *target == "ptx" {
+		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
+		text, err = codegen.EmitLLVM(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared})
+		if err == nil && *target == "ptx" {
+			text, err = codegen.LLVMToPTX(text, *llc, *arch)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	} else if *harness {
 		text, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
 		if err != nil {
 			fmt.Fprintln(stderr, err)

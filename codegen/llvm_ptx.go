@@ -1,0 +1,70 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// PTX from the LLVM module: llc's NVPTX back end, run as a program (no
+// LLVM library is linked into hextile).
+
+// FindLLC returns the llc to run: name when given (a path or a command on
+// PATH), else llc on PATH. The error names the Debian package.
+func FindLLC(name string) (string, error) {
+	if name == "" {
+		name = "llc"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("--target=ptx needs llc (LLVM's static compiler) and %q was not found: install the Debian package llvm (apt-get install llvm) or name the program with --llc", name)
+	}
+	return p, nil
+}
+
+// LLVMToPTX compiles the module text ll to PTX for the GPU architecture
+// arch (sm_80 when empty; sm_90 needs llc 16 or newer) with llc.
+func LLVMToPTX(ll, llc, arch string) (string, error) {
+	p, err := FindLLC(llc)
+	if err != nil {
+		return "", err
+	}
+	if arch == "" {
+		arch = "sm_80"
+	}
+	if !strings.HasPrefix(arch, "sm_") {
+		return "", fmt.Errorf("bad --arch %q: want sm_NN (e.g. sm_80)", arch)
+	}
+	dir, err := os.MkdirTemp("", "hextile-llc-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "kernels.ll"), filepath.Join(dir, "kernels.ptx")
+	if err := os.WriteFile(in, []byte(ll), 0o644); err != nil {
+		return "", err
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(p, "-march=nvptx64", "-mcpu="+arch, "-O3", in, "-o", out)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s -mcpu=%s failed (%v): %s", p, arch, err, strings.TrimSpace(stderr.String()))
+	}
+	if msg := stderr.String(); strings.Contains(msg, "not a recognized processor") {
+		// llc ignores an unknown -mcpu and writes PTX of an old ISA version.
+		return "", fmt.Errorf("%s does not know %s (%s): sm_90 needs llc 16 or newer", p, arch, firstLineOf(msg))
+	}
+	ptx, err := os.ReadFile(out)
+	if err != nil {
+		return "", err
+	}
+	return string(ptx), nil
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
