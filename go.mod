@@ -3,6 +3,7 @@ module hextile
 go 1.26.8
 
 require (
+	github.com/ebitengine/purego v0.8.4 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/kr/pretty v0.2.0 // indirect
 	github.com/kr/text v0.2.0 // indirect
