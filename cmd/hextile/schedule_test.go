@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -78,17 +79,8 @@ func TestCheckTestdata(t *testing.T) {
 		}
 	}
 	extra := []run{
-		{"asymmetric1d.c", "hybrid", "5,3"}, {"asymmetric1d.c", "hexagonal", "11,40"},
-		{"asymmetric1d.c", "classical", "5,3"}, {"asymmetric1d.c", "none", "0,70"},
-		{"jacobi1d_twonest.c", "hybrid", "5,3"}, {"jacobi1d_twonest.c", "hexagonal", "11,40"},
-		{"jacobi1d_twonest.c", "classical", "5,3"}, {"jacobi1d_twonest.c", "none", "0,7"},
-		{"fdtd2d.c", "hybrid", "5,3,7"}, {"fdtd2d.c", "hexagonal", "11,40"},
-		{"fdtd2d.c", "classical", "5,3,5"}, {"fdtd2d.c", "none", "0,70,70"},
-		{"heat2d.c", "hybrid", "5,3,7"}, {"heat2d.c", "hybrid", "11,40,70"},
-		{"heat2d.c", "classical", "11,40,70"}, {"heat2d.c", "none", "0,7,5"},
-		{"star2d_radius2.c", "hybrid", "2,1,5"}, {"star2d_radius2.c", "hexagonal", "4,3"},
-		{"laplacian3d.c", "hybrid", "5,3,7,5"}, {"laplacian3d.c", "classical", "5,3,7,5"},
-		{"laplacian3d.c", "none", "0,3,7,5"},
+		{"fdtd2d.c", "hybrid", "5,3,7"}, {"heat2d.c", "hybrid", "11,40,70"},
+		{"jacobi1d_twonest.c", "none", "0,7"}, {"asymmetric1d.c", "hexagonal", "11,40"},
 	}
 	if !testing.Short() {
 		runs = append(runs, extra...)
@@ -198,7 +190,8 @@ func TestScheduleFigure7(t *testing.T) {
 }
 
 // TestCheckTestdataSizes checks every testdata stencil under every tiling
-// with two more size choices whose widths do not divide the domain. The
+// with one more size choice (small or medium, alternating) whose widths do
+// not divide the domain. The
 // check holds for every parameter value of the context, so domains smaller
 // than one tile are included. h+1 is a multiple of the file's slot count k.
 func TestCheckTestdataSizes(t *testing.T) {
@@ -225,7 +218,7 @@ func TestCheckTestdataSizes(t *testing.T) {
 			}
 			k, ns := def.K, len(def.Slopes)
 			for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.Hexagonal, schedule.Classical, schedule.None} {
-				for _, big := range []bool{false, true} {
+				for _, big := range []bool{(len(f)+int(k)+len(kind))%2 == 0} {
 					h, w := 2*k-1, []int64{3, 5, 7}
 					if big {
 						h, w = 4*k-1, []int64{9, 10, 11}
@@ -246,9 +239,11 @@ func TestCheckTestdataSizes(t *testing.T) {
 						t.Errorf("%s %s %v: %v", f, kind, sizes, err)
 						continue
 					}
+					t0 := time.Now()
 					if rep := schedule.Check(sc, deps, s); !rep.OK() {
 						t.Errorf("%s %s %v:\n%s", f, kind, sizes, rep)
 					}
+					t.Logf("%s %s %v: %v", filepath.Base(f), kind, sizes, time.Since(t0))
 				}
 			}
 		}
