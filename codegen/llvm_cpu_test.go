@@ -1,0 +1,225 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hextile/runtime"
+	"hextile/schedule"
+)
+
+// The NVPTX IR is executed without a GPU: the module is retargeted to the
+// host (triple and data layout dropped, addrspace(1) erased, the sreg
+// intrinsics and barrier0 renamed to C functions), compiled by llc for the
+// host, and linked into the CUDA emulation program (emu.go) in place of its
+// kernels. Each launch runs its blocks one after another, every block with
+// one POSIX thread per CUDA thread and a pthread barrier for barrier0, so
+// the IR's thread mapping, barriers and integer lowering (floord, ceild,
+// mod of negative values) are exercised for real; the emulation program's
+// harness compares the result bit for bit with the original loop nest.
+
+var sregRE = regexp.MustCompile(`@llvm\.nvvm\.read\.ptx\.sreg\.(tid|ctaid|nctaid)\.([xyz])`)
+
+// hostIR retargets the NVPTX module text to the host.
+func hostIR(ll string) string {
+	var out []string
+	for _, l := range strings.Split(ll, "\n") {
+		if strings.HasPrefix(l, "target ") {
+			continue
+		}
+		out = append(out, l)
+	}
+	s := strings.Join(out, "\n")
+	s = strings.ReplaceAll(s, " addrspace(1)", "")
+	s = sregRE.ReplaceAllString(s, "@hx_sreg_${1}_$2")
+	s = strings.ReplaceAll(s, "@llvm.nvvm.barrier0", "@hx_barrier0")
+	s = strings.ReplaceAll(s, "@hx_kernel", "@ir_hx_kernel")
+	return s
+}
+
+const irThreadRuntime = `
+#include <pthread.h>
+typedef struct { unsigned t[3], c[3]; void *args; } hx_ir_thr;
+static __thread hx_ir_thr *hx_ir_me;
+static dim3 hx_ir_grid;
+static pthread_barrier_t hx_ir_bar;
+int hx_sreg_tid_x(void) { return hx_ir_me->t[0]; }
+int hx_sreg_tid_y(void) { return hx_ir_me->t[1]; }
+int hx_sreg_tid_z(void) { return hx_ir_me->t[2]; }
+int hx_sreg_ctaid_x(void) { return hx_ir_me->c[0]; }
+int hx_sreg_ctaid_y(void) { return hx_ir_me->c[1]; }
+int hx_sreg_ctaid_z(void) { return hx_ir_me->c[2]; }
+int hx_sreg_nctaid_x(void) { return hx_ir_grid.x; }
+int hx_sreg_nctaid_y(void) { return hx_ir_grid.y; }
+int hx_sreg_nctaid_z(void) { return hx_ir_grid.z; }
+void hx_barrier0(void) { pthread_barrier_wait(&hx_ir_bar); }
+static long hx_ir_launches;
+static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
+{
+  unsigned n = b.x * b.y * b.z;
+  hx_ir_thr *th = malloc(n * sizeof *th);
+  pthread_t *ids = malloc(n * sizeof *ids);
+  hx_ir_grid = g;
+  hx_ir_launches++;
+  pthread_barrier_init(&hx_ir_bar, 0, n);
+  for (unsigned bz = 0; bz < g.z; bz++)
+    for (unsigned by = 0; by < g.y; by++)
+      for (unsigned bx = 0; bx < g.x; bx++) {
+        for (unsigned i = 0; i < n; i++) {
+          hx_ir_thr t = { { i % b.x, i / b.x % b.y, i / (b.x * b.y) }, { bx, by, bz }, args };
+          th[i] = t;
+          if (pthread_create(&ids[i], 0, fn, &th[i]) != 0) { fprintf(stderr, "pthread_create failed\n"); exit(2); }
+        }
+        for (unsigned i = 0; i < n; i++) pthread_join(ids[i], 0);
+      }
+  pthread_barrier_destroy(&hx_ir_bar);
+  free(th);
+  free(ids);
+}
+`
+
+// irLaunchers prints, for every kernel, the IR function's prototype and
+// the launcher that HX_LAUNCH calls instead of the emulated kernel.
+func irLaunchers(cs *cudaScop) string {
+	var b strings.Builder
+	for _, kn := range cs.kernels {
+		decl := cs.kernelArgs(kn, true)
+		var names, fields []string
+		for _, d := range decl {
+			d = strings.ReplaceAll(d, "HX_RESTRICT ", "")
+			d = strings.ReplaceAll(d, "const ", "")
+			f := strings.Fields(d)
+			n := strings.TrimPrefix(f[len(f)-1], "*")
+			names = append(names, n)
+			fields = append(fields, d)
+		}
+		fmt.Fprintf(&b, "void ir_%s(%s);\n", kn.name, strings.Join(fields, ", "))
+		fmt.Fprintf(&b, "typedef struct { %s; } hx_ira_%s;\n", strings.Join(fields, "; "), kn.name)
+		var calls []string
+		for _, n := range names {
+			calls = append(calls, "a->"+n)
+		}
+		fmt.Fprintf(&b, "static void *hx_irt_%s(void *p) { hx_ir_me = p; hx_ira_%s *a = hx_ir_me->args; ir_%s(%s); return 0; }\n", kn.name, kn.name, kn.name, strings.Join(calls, ", "))
+		fmt.Fprintf(&b, "static void hx_ir_launch_%s(dim3 g, dim3 b, %s) { hx_ira_%s a = { %s }; hx_ir_run(g, b, hx_irt_%s, &a); }\n", kn.name, strings.Join(fields, ", "), kn.name, strings.Join(names, ", "), kn.name)
+	}
+	return b.String()
+}
+
+// TestLLVMRunsOnCPU runs the IR of every testdata stencil (hybrid, none
+// and classical) as described above at a small size and asks for a bit
+// identical result.
+func TestLLVMRunsOnCPU(t *testing.T) {
+	llc, err := exec.LookPath("llc")
+	if err != nil {
+		t.Skip("llc not found on PATH (Debian package llvm)")
+	}
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skip("no C compiler")
+	}
+	files := llvmTestFiles(t)
+	kinds := []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical}
+	// Every stencil with the hybrid schedule; none and classical on the
+	// first few (all with HX_LLVM_CPU_ALL=1), to keep the package fast.
+	few := 4
+	if testing.Short() {
+		files, few = files[:3], 1
+	}
+	if os.Getenv("HX_LLVM_CPU_ALL") != "" {
+		few = len(files)
+	}
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for fi, file := range files {
+		for _, kind := range kinds {
+			if kind != schedule.Hybrid && fi >= few {
+				continue
+			}
+			tag := strings.TrimSuffix(filepath.Base(file), ".c") + "_" + string(kind)
+			c, err := Run(Request{File: file, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			if err != nil {
+				continue // refused by the scheduler (TestLLVMAcceptedByLLC logs why)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				if err := runIROnCPU(c, llc, cc, dir, tag); err != nil {
+					t.Errorf("%s: %v", tag, err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+func runIROnCPU(c *Compilation, llc, cc, dir, tag string) error {
+	ll, err := EmitLLVM(c, CUDAOptions{})
+	if err != nil {
+		return err
+	}
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	if err != nil {
+		return err
+	}
+	css, err := cudaScops(c, CUDAOptions{})
+	if err != nil {
+		return err
+	}
+	const emuLaunch = "#define HX_LAUNCH(k, g, b, s, ...) hx_emu_launch_##k(g, b, __VA_ARGS__)"
+	if !strings.Contains(src, emuLaunch) {
+		return fmt.Errorf("the emulation program no longer defines HX_LAUNCH as expected")
+	}
+	src = strings.Replace(src, emuLaunch, "#define HX_LAUNCH(k, g, b, s, ...) hx_ir_launch_##k(g, b, __VA_ARGS__)", 1)
+	var launch strings.Builder
+	launch.WriteString(irThreadRuntime)
+	for _, cs := range css {
+		launch.WriteString(irLaunchers(cs))
+	}
+	host := css[0].hostFunc()
+	i := strings.Index(src, host)
+	if i < 0 {
+		return fmt.Errorf("host function not found in the emulation program")
+	}
+	src = src[:i] + launch.String() + src[i:]
+	llFile := filepath.Join(dir, tag+".ll")
+	obj := filepath.Join(dir, tag+".o")
+	cfile := filepath.Join(dir, tag+".c")
+	exe := filepath.Join(dir, tag)
+	os.WriteFile(llFile, []byte(hostIR(ll)), 0o644)
+	os.WriteFile(cfile, []byte(src), 0o644)
+	if out, err := exec.Command(llc, "-O1", "-filetype=obj", "-relocation-model=pic", llFile, "-o", obj).CombinedOutput(); err != nil {
+		return fmt.Errorf("llc (host): %v\n%s", err, out)
+	}
+	if out, err := exec.Command(cc, "-O1", "-std=gnu99", "-pthread", cfile, obj, "-o", exe, "-lm").CombinedOutput(); err != nil {
+		return fmt.Errorf("cc: %v\n%s", err, out)
+	}
+	var args []string
+	for _, p := range c.Scops[0].Scop.Params {
+		v := 19
+		if strings.HasPrefix(strings.ToUpper(p), "T") {
+			v = 5
+		}
+		args = append(args, fmt.Sprintf("%s=%d", p, v))
+	}
+	r, err := runtime.RunHarness(exe, args, 2*time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	if !r.OK || r.Updates <= 0 {
+		return fmt.Errorf("%v: %s\n%.2000s", args, r.Failure, r.Output)
+	}
+	return nil
+}
