@@ -22,6 +22,40 @@ func (c *Conj) Sample() (x []Int, ok bool) {
 		}
 		return []Int{}, true
 	}
+	// The projections run under a work budget; past it, a bounded c is
+	// sampled by branch and bound (intfeas.go), an unbounded one by the
+	// projections without budget.
+	budget := omSampleBudget
+	if omBudgeted(func() { x, ok = c.sampleOmega(&budget) }) {
+		return x, ok
+	}
+	// A variable in no row is free: it is 0 in the sample.
+	n2, eqs2, ineqs2, used := omDropZeroCols(c.NVar+c.NExist, c.Eq, c.Ineq)
+	if bb := bbNew(n2, eqs2, ineqs2); bb.infeasible {
+		return nil, false
+	} else if bb.bounded {
+		pt, _ := bb.search(-1)
+		if pt == nil {
+			return nil, false
+		}
+		x = make([]Int, c.NVar)
+		k := 0
+		for j := 1; j <= c.NVar; j++ {
+			if used[j] {
+				x[j-1] = pt[k]
+				k++
+			}
+		}
+		return x, true
+	}
+	return c.sampleOmega(nil)
+}
+
+// omSampleBudget is the work budget of Sample's projections.
+const omSampleBudget = 5 * omDecideBudget
+
+// sampleOmega is Sample by projection; work is the budget (nil: none).
+func (c *Conj) sampleOmega(work *int) (x []Int, ok bool) {
 	cur := c.Clone()
 	x = make([]Int, c.NVar)
 	for i := 1; i <= c.NVar; i++ {
@@ -31,6 +65,7 @@ func (c *Conj) Sample() (x []Int, ok bool) {
 		}
 		kind[i] = colKeep
 		p := newOmega(cur, kind)
+		p.work = work
 		var v Int
 		found := false
 		p.solve(func(q *omega) bool {

@@ -87,6 +87,10 @@ type omega struct {
 	hasLo       []bool
 	hasHi       []bool
 	modHats     int // mod-hat steps taken: past a bound, use Euclid steps
+	// work, when not nil, is the budget left to the whole recursion
+	// (shared by clones); spend aborts the run past it (intfeas.go).
+	work   *int
+	budget int // the counter work points to at the root of a decision
 }
 
 // newOmega builds a problem from the rows of c with the given column kinds
@@ -129,6 +133,7 @@ const omMaxPooled = 1 << 14
 
 // newRow returns a zero row from the slab.
 func (p *omega) newRow() []Int {
+	p.spend(1)
 	if len(p.slab) < p.w {
 		p.slab = make([]Int, 32*p.w)
 	}
@@ -145,7 +150,8 @@ func (p *omega) copyRow(src []Int) []Int {
 
 // clone returns an independent copy of p.
 func (p *omega) clone() *omega {
-	q := &omega{w: p.w, kind: append([]colKind(nil), p.kind...), modHats: p.modHats}
+	p.spend(len(p.eq) + len(p.ineq))
+	q := &omega{w: p.w, kind: append([]colKind(nil), p.kind...), modHats: p.modHats, work: p.work}
 	q.slab = make([]Int, (len(p.eq)+len(p.ineq)+8)*p.w)
 	q.eq = make([][]Int, len(p.eq), len(p.eq)+2)
 	for i, r := range p.eq {
@@ -181,6 +187,7 @@ func (p *omega) addCol(k colKind) int {
 // search was not stopped.
 func (p *omega) solve(emit func(*omega) bool, decide bool) bool {
 	for {
+		p.spend(1)
 		if !p.normalize() {
 			return false
 		}
@@ -253,11 +260,7 @@ func (p *omega) inside(rows [][]Int) bool {
 // feasible decides whether p has an integer point (every column, kept and
 // stride ones included, ranging over the integers), on a copy.
 func (p *omega) feasible() bool {
-	q := p.clone()
-	for j := 1; j < q.w; j++ {
-		if q.kind[j] != colDead {
-			q.kind[j] = colElim
-		}
-	}
-	return q.solve(omStop, true)
+	p.spend(len(p.eq) + len(p.ineq))
+	// omFeasibleRows copies the rows (load) and does not modify them.
+	return omFeasibleRows(p.w-1, p.eq, p.ineq, p.work)
 }
