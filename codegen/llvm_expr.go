@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/llir/llvm/ir"
@@ -308,12 +307,7 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 		case frontend.IntT:
 			return i32(e.Int), frontend.IntT
 		case frontend.Float:
-			text := strings.TrimRight(e.Text, "fF")
-			v, err := strconv.ParseFloat(text, 32)
-			if err != nil {
-				v = float64(float32(e.Float))
-			}
-			return constant.NewFloat(types.Float, v), frontend.Float
+			return constant.NewFloat(types.Float, floatLiteral(e)), frontend.Float
 		}
 		return constant.NewFloat(types.Double, e.Float), frontend.Double
 	case *frontend.VarRef:
