@@ -32,3 +32,18 @@ func TestCompileLLVMTargets(t *testing.T) {
 		t.Errorf("--target=ptx: exit %d: %s\n%.400s", code, errs, out)
 	}
 }
+
+// TestRunGPUWithoutDriver: on a machine without a GPU driver (CI),
+// --device=gpu fails with exactly one line on stderr.
+func TestRunGPUWithoutDriver(t *testing.T) {
+	if _, err := exec.LookPath("nvidia-smi"); err == nil {
+		t.Skip("this machine may have a GPU")
+	}
+	out, errs, code := runCmd(t, "", "run", "../../testdata/jacobi1d_mod2.c", "--device=gpu")
+	if code == 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q: want a failure", code, out)
+	}
+	if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile run: --device=gpu: ") {
+		t.Errorf("want one error line, got %q", errs)
+	}
+}

@@ -28,7 +28,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
-	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP) or emu (the CUDA code in the CPU emulator)")
+	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP), emu (the CUDA code in the CPU emulator) or gpu (PTX through llc and the CUDA driver)")
+	llc := fs.String("llc", "", "--device=gpu: the llc program (default: llc on PATH)")
+	arch := fs.String("arch", "", "--device=gpu: llc -mcpu (default: the GPU's sm_NN)")
 	cc := fs.String("cc", "", "C compiler (default $CC or cc)")
 	opt := fs.String("opt", "-O2", "optimisation flag of the C compiler")
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
@@ -48,8 +50,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintln(stderr, "hextile run: want exactly one C file (hextile help run)")
 		return 2
 	}
-	if *device != "cpu" && *device != "emu" {
-		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu, emu)\n", *device)
+	if *device != "cpu" && *device != "emu" && *device != "gpu" {
+		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu, emu, gpu)\n", *device)
 		return 2
 	}
 	req, overrides, err := pf.request(fs.Arg(0))
@@ -61,6 +63,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if *device == "gpu" {
+		return runGPU(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared}, paramValues(c, overrides), *llc, *arch, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {
