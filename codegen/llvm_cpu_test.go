@@ -156,7 +156,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				if err := runIROnCPU(c, llc, cc, dir, tag); err != nil {
+				if err := runIROnCPU(c, CUDAOptions{}, llc, cc, dir, tag); err != nil {
 					t.Errorf("%s: %v", tag, err)
 				}
 			}()
@@ -165,16 +165,52 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 	wg.Wait()
 }
 
-func runIROnCPU(c *Compilation, llc, cc, dir, tag string) error {
-	ll, err := EmitLLVM(c, CUDAOptions{})
+// TestLLVMRunsOnCPUOddBlocks: blocks narrower and shorter than the tiles
+// (every thread runs several points of a row, cyclically) and a 3-D
+// thread mapping.
+func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
+	llc, err := exec.LookPath("llc")
+	if err != nil {
+		t.Skip("llc not found on PATH (Debian package llvm)")
+	}
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		file  string
+		kind  schedule.Kind
+		block []int
+	}{
+		{"heat2d", schedule.Hybrid, []int{7, 3}},
+		{"jacobi1d_mod2", schedule.Classical, []int{5}},
+		{"heat3d", schedule.Hybrid, []int{6, 2, 2}},
+	} {
+		tag := fmt.Sprintf("%s_%s_%v", tc.file, tc.kind, tc.block)
+		c, err := Run(Request{File: filepath.Join("..", "testdata", tc.file+".c"), Tile: tc.kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		if err := runIROnCPU(c, CUDAOptions{Block: tc.block}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
+			t.Errorf("%s: %v", tag, err)
+		}
+	}
+}
+
+func runIROnCPU(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string) error {
+	ll, err := EmitLLVM(c, opt)
 	if err != nil {
 		return err
 	}
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 	if err != nil {
 		return err
 	}
-	css, err := cudaScops(c, CUDAOptions{})
+	css, err := cudaScops(c, opt)
 	if err != nil {
 		return err
 	}
