@@ -160,7 +160,15 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		if len(a.Extents) == 0 {
 			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
 		} else {
-			params = append(params, ir.NewParam(a.Name, globalPtr(llvmType(a.Elem))))
+			// __restrict__ (and const when only read) of the CUDA kernel:
+			// distinct allocations, so the NVPTX back end may use the
+			// non-coherent cache for read-only arrays.
+			p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
+			p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias)
+			if !cs.written[a.Name] {
+				p.Attrs = append(p.Attrs, enum.ParamAttrReadOnly)
+			}
+			params = append(params, p)
 		}
 	}
 	for _, v := range kn.host {

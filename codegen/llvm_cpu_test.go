@@ -236,6 +236,14 @@ func runIROnCPU(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string) error
 	exe := filepath.Join(dir, tag)
 	os.WriteFile(llFile, []byte(hostIR(ll)), 0o644)
 	os.WriteFile(cfile, []byte(src), 0o644)
+	// The optimiser of --target=ptx (opt -O3) runs here too, so its
+	// transformations (with the noalias/readonly arguments) are checked.
+	if o := findOpt(llc); o != "" {
+		if out, err := exec.Command(o, "-O3", llFile, "-o", llFile+".bc").CombinedOutput(); err != nil {
+			return fmt.Errorf("opt: %v\n%s", err, out)
+		}
+		llFile += ".bc"
+	}
 	if out, err := exec.Command(llc, "-O1", "-filetype=obj", "-relocation-model=pic", llFile, "-o", obj).CombinedOutput(); err != nil {
 		return fmt.Errorf("llc (host): %v\n%s", err, out)
 	}

@@ -47,6 +47,19 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 	if err := os.WriteFile(in, []byte(ll), 0o644); err != nil {
 		return "", err
 	}
+	// LLVM's optimiser (opt, next to llc) first when present: llc alone
+	// runs only the code generator's passes (no unrolling, no LICM). No
+	// fast-math flags are in the IR, so floating-point results are kept.
+	if o := findOpt(p); o != "" {
+		var oerr bytes.Buffer
+		bc := filepath.Join(dir, "kernels.opt.bc")
+		cmd := exec.Command(o, "-O3", in, "-o", bc)
+		cmd.Stderr = &oerr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("%s -O3 failed (%v): %s", o, err, strings.TrimSpace(oerr.String()))
+		}
+		in = bc
+	}
 	var stderr bytes.Buffer
 	cmd := exec.Command(p, "-march=nvptx64", "-mcpu="+arch, "-O3", in, "-o", out)
 	cmd.Stderr = &stderr
@@ -67,4 +80,20 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 func firstLineOf(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// findOpt returns the opt of the same LLVM installation as llc (llc-14 ->
+// opt-14 in the same directory), or "".
+func findOpt(llc string) string {
+	dir, base := filepath.Split(llc)
+	name := "opt" + strings.TrimPrefix(base, "llc")
+	if p := filepath.Join(dir, name); fileExists(p) {
+		return p
+	}
+	return ""
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }

@@ -1,7 +1,7 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-define void @hx_kernel0_0(i32 %T, i32 %N, float addrspace(1)* %A, i32 %c0) {
+define void @hx_kernel0_0(i32 %T, i32 %N, float addrspace(1)* noalias %A, i32 %c0) {
 entry:
 	%0 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 	%1 = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
