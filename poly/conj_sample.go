@@ -22,19 +22,25 @@ func (c *Conj) Sample() (x []Int, ok bool) {
 		}
 		return []Int{}, true
 	}
-	// The projections run under a work budget; past it, a bounded c is
-	// sampled by branch and bound (intfeas.go), an unbounded one by the
-	// projections without budget.
+	// The projections run under a work budget; past it, c is sampled by
+	// branch and bound (intfeas.go; with a node limit when c is unbounded),
+	// and failing that by the projections without budget.
 	budget := omSampleBudget
 	if omBudgeted(func() { x, ok = c.sampleOmega(&budget) }) {
 		return x, ok
 	}
-	// A variable in no row is free: it is 0 in the sample.
+	// A variable in no row is free: it is 0 in the sample. Branch and
+	// bound on an unbounded polyhedron runs under a node limit.
 	n2, eqs2, ineqs2, used := omDropZeroCols(c.NVar+c.NExist, c.Eq, c.Ineq)
-	if bb := bbNew(n2, eqs2, ineqs2); bb.infeasible {
+	bb := bbNew(n2, eqs2, ineqs2)
+	if bb.infeasible {
 		return nil, false
-	} else if bb.bounded {
-		pt, _ := bb.search(-1)
+	}
+	limit := -1
+	if !bb.bounded {
+		limit = bbUnboundedNodes
+	}
+	if pt, done := bb.search(limit); done {
 		if pt == nil {
 			return nil, false
 		}
@@ -51,8 +57,9 @@ func (c *Conj) Sample() (x []Int, ok bool) {
 	return c.sampleOmega(nil)
 }
 
-// omSampleBudget is the work budget of Sample's projections.
-const omSampleBudget = 5 * omDecideBudget
+// omSampleBudget is the work budget of Sample's projections (a variable so
+// that tests can force the fallback).
+var omSampleBudget = 100000
 
 // sampleOmega is Sample by projection; work is the budget (nil: none).
 func (c *Conj) sampleOmega(work *int) (x []Int, ok bool) {

@@ -30,8 +30,9 @@ import (
 
 // omDecideBudget is the work (rows created and driver steps) that one
 // budgeted Omega decision may spend before branch and bound takes over.
-// Stencil-sized problems use a few hundred.
-const omDecideBudget = 20000
+// Stencil-sized problems use a few hundred. (A variable so that tests can
+// force the fallback.)
+var omDecideBudget = 20000
 
 // omOverBudget is the panic value that aborts a budgeted Omega run.
 type omOverBudget struct{}
@@ -88,8 +89,10 @@ func omFeasibleRows(n int, eqs, ineqs [][]Int, work *int) bool {
 		return false
 	}
 	if bb.bounded {
-		pt, _ := bb.search(-1)
-		return pt != nil
+		if pt, done := bb.search(-1); done {
+			return pt != nil
+		}
+		return omegaDecide(c, -1, nil)
 	}
 	// Unbounded: branch and bound need not terminate; give it a node
 	// limit, then run the Omega test (which terminates) without budget.
@@ -254,6 +257,11 @@ func (b *bbProblem) search(limit int) (pt []Int, done bool) {
 		for j, v := range sol.point {
 			pt[j] = BigInt(v.Num())
 		}
+		if !bbSatisfies(pt, b.eqs, b.ineqs) {
+			// cannot happen (the LP point is feasible); never answer
+			// from a wrong certificate: report undecided
+			return nil, false
+		}
 		return pt, true
 	}
 	// Every integer point has x_frac <= f or x_frac >= f+1. When the box
@@ -284,4 +292,26 @@ func (b *bbProblem) search(limit int) (pt []Int, done bool) {
 		}
 	}
 	return nil, true
+}
+
+// bbSatisfies reports whether the integer point x satisfies every row.
+func bbSatisfies(x []Int, eqs, ineqs [][]Int) bool {
+	val := func(r []Int) Int {
+		v := r[0]
+		for j, a := range x {
+			v = v.Add(a.Mul(r[1+j]))
+		}
+		return v
+	}
+	for _, r := range eqs {
+		if !val(r).IsZero() {
+			return false
+		}
+	}
+	for _, r := range ineqs {
+		if val(r).Sign() < 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -6,28 +6,6 @@ import (
 	"time"
 )
 
-// bbSatisfies reports whether the integer point x satisfies every row.
-func bbSatisfies(x []Int, eqs, ineqs [][]Int) bool {
-	val := func(r []Int) Int {
-		v := r[0]
-		for j, a := range x {
-			v = v.Add(a.Mul(r[1+j]))
-		}
-		return v
-	}
-	for _, r := range eqs {
-		if !val(r).IsZero() {
-			return false
-		}
-	}
-	for _, r := range ineqs {
-		if val(r).Sign() < 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // bbBrute reports whether some integer point of the box [-b, b]^n
 // satisfies the rows.
 func bbBrute(n int, b int64, eqs, ineqs [][]Int) bool {
@@ -151,3 +129,66 @@ func TestDropZeroCols(t *testing.T) {
 // reproLimit is the time each TestConjLayerRepros case must stay under
 // (they take milliseconds; the margin is for a loaded 2-core machine).
 const reproLimit = 2 * time.Second
+
+// TestIsEmptyFallback forces the fallback (zero Omega budgets) and compares
+// IsEmpty and Sample with the unbudgeted Omega test on random systems,
+// bounded (boxed) or not: branch and bound, with its node limit when
+// unbounded, must agree exactly.
+func TestIsEmptyFallback(t *testing.T) {
+	defer func(d, s int) { omDecideBudget, omSampleBudget = d, s }(omDecideBudget, omSampleBudget)
+	omDecideBudget, omSampleBudget = 0, 0
+	r := rand.New(rand.NewSource(11))
+	trials := 300
+	if testing.Short() {
+		trials = 80
+	}
+	for it := 0; it < trials; it++ {
+		n := 1 + r.Intn(4)
+		nex := r.Intn(2)
+		c := NewConj(n, nex)
+		w := c.Width()
+		boxed := r.Intn(2) == 0
+		for j := 1; j < w && boxed; j++ {
+			lo := make([]Int, w)
+			lo[0], lo[j] = I(4), I(1)
+			hi := make([]Int, w)
+			hi[0], hi[j] = I(4), I(-1)
+			c.AddIneq(lo)
+			c.AddIneq(hi)
+		}
+		rnd := func() []Int {
+			row := make([]Int, w)
+			for j := 1; j < w; j++ {
+				row[j] = I(int64(r.Intn(11) - 5))
+			}
+			row[0] = I(int64(r.Intn(21) - 10))
+			return row
+		}
+		for k := 1 + r.Intn(4); k > 0; k-- {
+			c.AddIneq(rnd())
+		}
+		if r.Intn(3) == 0 {
+			c.AddEq(rnd())
+		}
+		want := omegaDecide(c, -1, nil)
+		if got := !c.IsEmpty(); got != want {
+			t.Errorf("case %d: IsEmpty (fallback) says nonempty=%v, Omega %v\n%v %v", it, got, want, c.Eq, c.Ineq)
+		}
+		x, ok := c.Sample()
+		if ok != want {
+			t.Errorf("case %d: Sample (fallback) ok=%v, Omega nonempty=%v", it, ok, want)
+			continue
+		}
+		if ok {
+			fixed := c.Clone()
+			for j, v := range x {
+				row := make([]Int, w)
+				row[0], row[1+j] = v.Neg(), I(1)
+				fixed.AddEq(row)
+			}
+			if !omegaDecide(fixed, -1, nil) {
+				t.Errorf("case %d: Sample (fallback) %v is not a point", it, x)
+			}
+		}
+	}
+}
