@@ -31,6 +31,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP), emu (the CUDA code in the CPU emulator) or gpu (PTX through llc and the CUDA driver)")
 	llc := fs.String("llc", "", "--device=gpu: the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "", "--device=gpu: llc -mcpu (default: the GPU's sm_NN)")
+	ptxFile := fs.String("ptx", "", "--device=gpu: load this PTX (from hextile compile --target=ptx with the same options) instead of running llc")
 	cc := fs.String("cc", "", "C compiler (default $CC or cc)")
 	opt := fs.String("opt", "-O2", "optimisation flag of the C compiler")
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
@@ -65,7 +66,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 1
 	}
 	if *device == "gpu" {
-		return runGPU(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared}, paramValues(c, overrides), *llc, *arch, stdout, stderr)
+		return runGPU(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared}, paramValues(c, overrides), *llc, *arch, *ptxFile, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 	"unsafe"
@@ -19,7 +20,7 @@ import (
 // compiled to PTX by llc, JIT-loaded through the CUDA driver (pure Go, no
 // CUDA compiler), launched by the host schedule walked in Go, and checked
 // bit for bit against a Go run of the original program on the same inputs.
-func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, llc, arch string, stdout, stderr io.Writer) int {
+func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, llc, arch, ptxFile string, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "hextile run: --device=gpu: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return 1
@@ -40,11 +41,20 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	if arch == "" {
 		arch = ctx.SM
 	}
-	ptx, err := codegen.LLVMToPTX(ll, llc, arch)
-	if err != nil && strings.Contains(err.Error(), "does not know") && arch != "sm_80" {
+	ptxFrom := "from llc for " + arch
+	var ptx string
+	if ptxFile != "" {
+		// PTX made elsewhere (a machine with llc); JIT-compiled for this GPU.
+		b, rerr := os.ReadFile(ptxFile)
+		ptx, err, ptxFrom = string(b), rerr, "from "+ptxFile
+	} else {
+		ptx, err = codegen.LLVMToPTX(ll, llc, arch)
+	}
+	if err != nil && ptxFile == "" && strings.Contains(err.Error(), "does not know") && arch != "sm_80" {
 		// PTX for sm_80 is JIT-compiled for any newer GPU.
 		fmt.Fprintf(stderr, "hextile run: llc does not know %s: using sm_80 PTX, JIT-compiled by the driver\n", arch)
 		ptx, err = codegen.LLVMToPTX(ll, llc, "sm_80")
+		ptxFrom = "from llc for sm_80, JIT-compiled"
 	}
 	if err != nil {
 		return fail(err)
@@ -182,7 +192,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	if ok {
 		fmt.Fprintln(stdout, "verify: ok")
 	}
-	fmt.Fprintf(stdout, "device: %s (%s), PTX from llc for %s\n", ctx.Device, ctx.SM, arch)
+	fmt.Fprintf(stdout, "device: %s (%s), PTX %s\n", ctx.Device, ctx.SM, ptxFrom)
 	fmt.Fprintf(stdout, "time-gpu-kernel: %.6f s\n", kernelS)
 	fmt.Fprintf(stdout, "time-gpu-total: %.6f s\n", totalS)
 	fmt.Fprintf(stdout, "updates: %d\n", updates)

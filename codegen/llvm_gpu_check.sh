@@ -1,0 +1,50 @@
+#!/bin/sh
+# Issue 7 acceptance on a GPU machine: every testdata stencil (hybrid, none,
+# classical) through the PTX path (LLVM IR -> llc -> driver JIT), verified
+# bit for bit against the Go reference run of the original program, with
+# kernel and total times.
+#
+#   here:  sh codegen/llvm_gpu_check.sh prepare     # builds .hxptx/ (needs go, llc)
+#   there: sh codegen/llvm_gpu_check.sh run         # needs libcuda.so.1 only
+#
+# prepare writes a CGO_ENABLED=0 hextile binary and one PTX file per
+# configuration (llc for sm_80; the driver JIT-compiles it for newer GPUs),
+# so the GPU machine needs neither go nor llvm. Carry .hxptx to it.
+# SIZES_3D / SIZES_2D override the problem sizes (-D flags).
+set -u
+cd "$(dirname "$0")/.."
+D=${HXPTX:-.hxptx}
+S2=${SIZES_2D:--D N=301 -D T=23 -D NX=301 -D NY=257}
+S3=${SIZES_3D:--D N=45 -D T=9}
+case ${1:-} in
+prepare)
+  mkdir -p "$D"
+  CGO_ENABLED=0 go build -o "$D/hextile" ./cmd/hextile || exit 1
+  for f in testdata/*.c; do
+    b=$(basename "$f" .c)
+    for k in hybrid none classical; do
+      if "$D/hextile" compile "$f" --tile=$k --target=ptx --arch=sm_80 -o "$D/${b}_$k.ptx" 2>"$D/${b}_$k.err"; then
+        echo "$f $k" >> "$D/list.new"
+      else
+        echo "skip $b $k: $(head -c 200 "$D/${b}_$k.err")"
+      fi
+    done
+  done
+  mv "$D/list.new" "$D/list"
+  ;;
+run)
+  fail=0
+  while read -r f k; do
+    b=$(basename "$f" .c)
+    case $b in *3d*) sz=$S3 ;; *) sz=$S2 ;; esac
+    echo "== $b $k"
+    # shellcheck disable=SC2086
+    "$D/hextile" run "$f" --tile=$k --device=gpu --ptx "$D/${b}_$k.ptx" $sz || fail=1
+  done < "$D/list"
+  exit $fail
+  ;;
+*)
+  echo "usage: sh codegen/llvm_gpu_check.sh prepare|run" >&2
+  exit 2
+  ;;
+esac
