@@ -60,9 +60,6 @@ func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
 
 // LLVMModule builds the module of EmitLLVM.
 func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
-	if opt.Shared {
-		return nil, fmt.Errorf("%s: --target=llvm/ptx does not stage tiles in shared memory yet (drop --shared)", c.Prog.File)
-	}
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
@@ -83,6 +80,7 @@ type llvmModule struct {
 	m     *ir.Module
 	decls map[string]*ir.Func
 	ann   *metadata.NamedDef
+	smem  *ir.Global // the dynamic shared memory (--shared)
 }
 
 func newLLVMModule() *llvmModule {
@@ -146,6 +144,12 @@ type llvmKernel struct {
 	ptrs map[string]value.Value // array -> its kernel argument
 	tid  [3]value.Value
 	err  error
+	// Shared-memory staging, as in kernelGen: the uniform variables and
+	// Lets in scope, the tile being staged.
+	vars    []string
+	lets    []*Let
+	stage   *llvmStage
+	noStage bool
 }
 
 func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
@@ -192,6 +196,7 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		k.env[v] = k.f.Params[i]
 		i++
 	}
+	k.vars = append(append([]string(nil), s.Params...), kn.host...)
 	k.cur = k.f.NewBlock("entry")
 	axes := []string{"x", "y", "z"}
 	for a := 0; a < 3; a++ {
@@ -204,6 +209,7 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		start := k.cur.NewAdd(k.bound(f.Lower, true), k.sreg("ctaid", ax))
 		step := k.sreg("nctaid", ax)
 		exits = append(exits, k.loopOpen(f.Iter, start, k.bound(f.Upper, false), step))
+		k.vars = append(k.vars, f.Iter)
 	}
 	if ng == 0 {
 		c := k.cur.NewICmp(enum.IPredEQ, k.sreg("ctaid", "x"), constant.NewInt(types.I32, 0))
@@ -320,6 +326,18 @@ func (k *llvmKernel) seqFor(n *For, body func()) {
 
 // uniform mirrors kernelGen.uniform (without shared-memory staging).
 func (k *llvmKernel) uniform(n Node) (work, tb bool) {
+	if full, ok := k.stageable(n); ok && hasWork(n) {
+		w, t, err := k.stageTile(n, full)
+		if err == nil {
+			return w, t
+		}
+		// Not a translate (or not analysable): this tile stays in global
+		// memory (buildCUDA already refused footprints that do not fit).
+		k.noStage = true
+		w, t = k.uniform(n)
+		k.noStage = false
+		return w, t
+	}
 	switch n := n.(type) {
 	case nil:
 		return false, true
@@ -348,7 +366,9 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 		if !hasWork(n) {
 			return false, true
 		}
+		k.lets = append(k.lets, n)
 		k.let(n.Var, k.expr(n.Value), func() { work, tb = k.uniform(n.Body) })
+		k.lets = k.lets[:len(k.lets)-1]
 		return work, tb
 	case *If:
 		if !hasWork(n) {
@@ -371,7 +391,9 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 			return true, false
 		}
 		k.seqFor(n, func() {
+			k.vars = append(k.vars, n.Iter)
 			w, t := k.uniform(n.Body)
+			k.vars = k.vars[:len(k.vars)-1]
 			work = w
 			if w && !t {
 				k.barrier()

@@ -38,6 +38,7 @@ func hostIR(ll string) string {
 	}
 	s := strings.Join(out, "\n")
 	s = strings.ReplaceAll(s, " addrspace(1)", "")
+	s = strings.ReplaceAll(s, " addrspace(3)", "")
 	s = sregRE.ReplaceAllString(s, "@hx_sreg_${1}_$2")
 	s = strings.ReplaceAll(s, "@llvm.nvvm.barrier0", "@hx_barrier0")
 	s = strings.ReplaceAll(s, "@hx_kernel", "@ir_hx_kernel")
@@ -50,6 +51,8 @@ typedef struct { unsigned t[3], c[3]; void *args; } hx_ir_thr;
 static __thread hx_ir_thr *hx_ir_me;
 static dim3 hx_ir_grid;
 static pthread_barrier_t hx_ir_bar;
+/* Dynamic shared memory: blocks run one after another, so one array. */
+unsigned char hx_dsmem[262144] __attribute__((aligned(16)));
 int hx_sreg_tid_x(void) { return hx_ir_me->t[0]; }
 int hx_sreg_tid_y(void) { return hx_ir_me->t[1]; }
 int hx_sreg_tid_z(void) { return hx_ir_me->t[2]; }
@@ -182,20 +185,31 @@ func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, tc := range []struct {
-		file  string
-		kind  schedule.Kind
-		block []int
+		file   string
+		kind   schedule.Kind
+		block  []int
+		shared bool
 	}{
-		{"heat2d", schedule.Hybrid, []int{7, 3}},
-		{"jacobi1d_mod2", schedule.Classical, []int{5}},
-		{"heat3d", schedule.Hybrid, []int{6, 2, 2}},
+		{"heat2d", schedule.Hybrid, []int{7, 3}, false},
+		{"jacobi1d_mod2", schedule.Classical, []int{5}, false},
+		{"heat3d", schedule.Hybrid, []int{6, 2, 2}, false},
+		// Tiles staged in shared memory (addrspace(3)).
+		{"heat2d", schedule.Hybrid, nil, true},
+		{"jacobi1d_mod2", schedule.Hybrid, nil, true},
+		{"fdtd2d", schedule.Hybrid, []int{7, 3}, true},
+		{"jacobi2d_twonest", schedule.Hybrid, nil, true},
 	} {
-		tag := fmt.Sprintf("%s_%s_%v", tc.file, tc.kind, tc.block)
+		tag := fmt.Sprintf("%s_%s_%v_shared%v", tc.file, tc.kind, tc.block, tc.shared)
 		c, err := Run(Request{File: filepath.Join("..", "testdata", tc.file+".c"), Tile: tc.kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
-		if err := runIROnCPU(c, CUDAOptions{Block: tc.block}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
+		if tc.shared {
+			if ll, err := EmitLLVM(c, CUDAOptions{Block: tc.block, Shared: true}); err != nil || !strings.Contains(ll, "addrspace(3)") {
+				t.Errorf("%s: no tile staged in shared memory (%v)", tag, err)
+			}
+		}
+		if err := runIROnCPU(c, CUDAOptions{Block: tc.block, Shared: tc.shared}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
 			t.Errorf("%s: %v", tag, err)
 		}
 	}

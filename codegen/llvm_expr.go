@@ -192,8 +192,17 @@ func (k *llvmKernel) user(u *User) {
 		return
 	}
 	rhs, rt := k.body(a.RHS)
-	ptr := k.elemPtr(ref)
 	et := arr.Elem
+	if sp, fp, ok := k.stagedRef(ref); ok {
+		if a.Op != "=" {
+			old := k.cur.NewLoad(llvmType(et), sp)
+			rhs, rt = k.arith(strings.TrimSuffix(a.Op, "="), old, et, rhs, rt, a.Pos)
+		}
+		k.cur.NewStore(k.convert(rhs, rt, et), sp)
+		k.cur.NewStore(constant.NewInt(types.I8, 1), fp)
+		return
+	}
+	ptr := k.elemPtr(ref)
 	if a.Op != "=" {
 		old := k.cur.NewLoad(llvmType(et), ptr)
 		op := strings.TrimSuffix(a.Op, "=")
@@ -323,6 +332,9 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 		}
 		if len(e.Index) == 0 {
 			return k.variable(e.Name), a.Elem
+		}
+		if sp, _, ok := k.stagedRef(e); ok {
+			return k.cur.NewLoad(llvmType(a.Elem), sp), a.Elem
 		}
 		return k.cur.NewLoad(llvmType(a.Elem), k.elemPtr(e)), a.Elem
 	case *frontend.Binary:

@@ -18,6 +18,7 @@ import (
 type GPUKernel struct {
 	Name  string
 	Block [3]int   // threads on x, y, z
+	Smem  int64    // dynamic shared memory per block (bytes; --shared)
 	Host  []string // the host loop counters it takes after the arrays
 }
 
@@ -48,7 +49,7 @@ func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
 	for _, cs := range css {
 		g := &GPUScop{Scop: cs.sc.Scop, cs: cs, site: map[Node]int{}}
 		for i, kn := range cs.kernels {
-			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.name, Block: kn.block, Host: kn.host})
+			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.name, Block: kn.block, Smem: kn.smem, Host: kn.host})
 			if len(kn.grid) > 0 {
 				g.site[kn.grid[0]] = i
 			} else {

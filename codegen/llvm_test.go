@@ -36,7 +36,8 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 	dir := t.TempDir()
 	type job struct{ tag, ll string }
 	var jobs []job
-	for _, file := range llvmTestFiles(t) {
+	sharedAll := os.Getenv("HX_LLVM_SHARED_ALL") != ""
+	for fi, file := range llvmTestFiles(t) {
 		for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical} {
 			tag := strings.TrimSuffix(filepath.Base(file), ".c") + "_" + string(kind)
 			c, err := Run(Request{File: file, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
@@ -48,6 +49,20 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 			if err != nil {
 				t.Errorf("%s: %v", tag, err)
 				continue
+			}
+			if kind == schedule.Hybrid && (fi%3 == 0 || sharedAll) {
+				// The same kernels with tiles staged in shared memory (on
+				// every third stencil; all with HX_LLVM_SHARED_ALL=1).
+				sh, err := EmitLLVM(c, CUDAOptions{Shared: true})
+				if err != nil {
+					t.Logf("%s --shared: %v", tag, firstLine(err.Error()))
+				} else {
+					ll := filepath.Join(dir, tag+"_shared.ll")
+					if err := os.WriteFile(ll, []byte(sh), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					jobs = append(jobs, job{tag + "_shared", ll})
+				}
 			}
 			for _, want := range []string{"target triple = \"nvptx64-nvidia-cuda\"", "!nvvm.annotations", "addrspace(1)", "llvm.nvvm.read.ptx.sreg.tid.x"} {
 				if !strings.Contains(text, want) {

@@ -147,7 +147,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			}
 			kn := g.Kernels[l.Kernel]
 			return fns[l.Kernel].Launch([3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
-				[3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])}, 0, args...)
+				[3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])}, uint32(kn.Smem), args...)
 		})
 		if err != nil {
 			return fail(err)

@@ -1,0 +1,200 @@
+package codegen
+
+import (
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+// Shared-memory staging (--shared) in the LLVM back end: the plan of
+// shared.go (planShared: the box of every array a tile touches, its origin
+// affine in the uniform variables) lowered as stageTile prints it for CUDA.
+// The block's dynamic shared memory is the external addrspace(3) array
+// @hx_dsmem (extern __shared__); each staged array and its written flags
+// live at the plan's byte offsets in it.
+
+// llvmStage is a staged tile being lowered: the plan and, per array, the
+// box origin values and the shared element and flag pointers.
+type llvmStage struct {
+	plan  *stagePlan
+	orig  map[string][]value.Value
+	elems map[string]value.Value // elem addrspace(3)*
+	flags map[string]value.Value // i8 addrspace(3)*
+}
+
+// sharedMem returns the block's dynamic shared memory array.
+func (lm *llvmModule) sharedMem() *ir.Global {
+	if lm.smem == nil {
+		g := lm.m.NewGlobal("hx_dsmem", types.NewArray(0, types.I8))
+		g.AddrSpace = 3
+		g.Linkage = enum.LinkageExternal
+		g.Typ = sharedPtr(g.ContentType)
+		g.Align = 8
+		lm.smem = g
+	}
+	return lm.smem
+}
+
+func sharedPtr(t types.Type) *types.PointerType {
+	p := types.NewPointer(t)
+	p.AddrSpace = 3
+	return p
+}
+
+// stageable mirrors kernelGen.stageable.
+func (k *llvmKernel) stageable(n Node) (Node, bool) {
+	if !k.cs.shared || k.stage != nil || k.noStage {
+		return nil, false
+	}
+	var full Node
+	switch m := n.(type) {
+	case *If:
+		if mk, ok := m.Then.(*Mark); ok && mk.Label == "full tile" {
+			full = mk.Body
+		}
+	case *Mark:
+		if m.Label == "full tile" {
+			full = m.Body
+		}
+	}
+	if full == nil {
+		return nil, false
+	}
+	hasTime := false
+	Walk(full, func(x Node) bool {
+		if f, ok := x.(*For); ok && f.Dim.Role == schedule.RolePointTime {
+			hasTime = true
+		}
+		return !hasTime
+	})
+	return full, hasTime
+}
+
+// tidFlat is tx + bx*(ty + by*tz).
+func (k *llvmKernel) tidFlat() value.Value {
+	b := k.kn.block
+	t := k.cur.NewAdd(k.tid[1], k.cur.NewMul(i32(int64(b[1])), k.tid[2]))
+	return k.cur.NewAdd(k.tid[0], k.cur.NewMul(i32(int64(b[0])), t))
+}
+
+// flatIndex is HX_IDX_<a>(ix...) in i32.
+func (k *llvmKernel) flatIndex(a *frontend.Array, ix []value.Value) value.Value {
+	var idx value.Value
+	for i, v := range ix {
+		if i == 0 {
+			idx = v
+			continue
+		}
+		ext, _ := k.body(a.Extents[i])
+		idx = k.cur.NewAdd(k.cur.NewMul(idx, ext), v)
+	}
+	return idx
+}
+
+// stageTile mirrors kernelGen.stageTile.
+func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
+	plan, err := k.cs.planShared(full, k.vars, k.lets)
+	if err != nil {
+		return false, false, err
+	}
+	smem := k.lm.sharedMem()
+	st := &llvmStage{plan: plan, orig: map[string][]value.Value{}, elems: map[string]value.Value{}, flags: map[string]value.Value{}}
+	for _, sa := range plan.arrs {
+		name := sa.arr.Name
+		for _, o := range sa.orig {
+			st.orig[name] = append(st.orig[name], k.expr(o))
+		}
+		p := k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.off))
+		st.elems[name] = k.cur.NewBitCast(p, sharedPtr(llvmType(sa.arr.Elem)))
+		st.flags[name] = k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.foff))
+	}
+	k.barrier()
+	nt := int64(k.kn.block[0] * k.kn.block[1] * k.kn.block[2])
+	copyLoop := func(in bool) {
+		for _, sa := range plan.arrs {
+			a := sa.arr
+			et := llvmType(a.Elem)
+			closeLoop := k.loopOpen("hx_i", k.tidFlat(), i32(sa.size-1), i32(nt))
+			i := k.env["hx_i"]
+			r := i
+			nd := len(sa.ext)
+			g := make([]value.Value, nd)
+			for d := nd - 1; d >= 0; d-- {
+				g[d] = k.cur.NewAdd(st.orig[a.Name][d], k.cur.NewSRem(r, i32(sa.ext[d])))
+				r = k.cur.NewSDiv(r, i32(sa.ext[d]))
+			}
+			sp := k.cur.NewGetElementPtr(et, st.elems[a.Name], i)
+			fp := k.cur.NewGetElementPtr(types.I8, st.flags[a.Name], i)
+			if in {
+				var c value.Value
+				for d := 0; d < nd; d++ {
+					ext, _ := k.body(a.Extents[d])
+					x := k.cur.NewAnd(k.cur.NewICmp(enum.IPredSGE, g[d], i32(0)), k.cur.NewICmp(enum.IPredSLT, g[d], ext))
+					if c == nil {
+						c = x
+					} else {
+						c = k.cur.NewAnd(c, x)
+					}
+				}
+				closeIf := k.ifOpen(c)
+				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
+				k.cur.NewStore(k.cur.NewLoad(et, gp), sp)
+				closeIf()
+				k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
+			} else {
+				w := k.cur.NewLoad(types.I8, fp)
+				closeIf := k.ifOpen(k.cur.NewICmp(enum.IPredNE, w, constant.NewInt(types.I8, 0)))
+				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
+				k.cur.NewStore(k.cur.NewLoad(et, sp), gp)
+				closeIf()
+			}
+			closeLoop()
+		}
+	}
+	copyLoop(true)
+	k.barrier()
+	k.stage = st
+	_, tb := k.uniform(n)
+	k.stage = nil
+	if !tb {
+		k.barrier()
+	}
+	copyLoop(false)
+	return true, false, nil
+}
+
+// sharedIndex is the box-relative index of a staged access (sharedRef).
+func (k *llvmKernel) sharedIndex(sa *sharedArr, r *frontend.ArrayRef) value.Value {
+	var e value.Value
+	for d, x := range r.Index {
+		v, _ := k.body(x)
+		t := k.cur.NewSub(v, k.stage.orig[sa.arr.Name][d])
+		if d == 0 {
+			e = t
+		} else {
+			e = k.cur.NewAdd(k.cur.NewMul(e, i32(sa.ext[d])), t)
+		}
+	}
+	return e
+}
+
+// stagedRef returns the shared address of r and its flag when r's array
+// is staged in the tile being lowered.
+func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok bool) {
+	if k.stage == nil || len(r.Index) == 0 {
+		return nil, nil, false
+	}
+	sa := k.stage.plan.byName[r.Name]
+	if sa == nil {
+		return nil, nil, false
+	}
+	x := k.sharedIndex(sa, r)
+	elem = k.cur.NewGetElementPtr(llvmType(sa.arr.Elem), k.stage.elems[r.Name], x)
+	flag = k.cur.NewGetElementPtr(types.I8, k.stage.flags[r.Name], x)
+	return elem, flag, true
+}
