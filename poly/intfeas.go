@@ -65,6 +65,20 @@ func omBudgeted(f func()) (ok bool) {
 	return true
 }
 
+// omDecideBudgeted is omegaDecide under omDecideBudget; ok=false when it
+// ran past the budget (no closure: this is IsEmpty's hot path).
+func omDecideBudgeted(c *Conj) (found, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, over := r.(omOverBudget); !over {
+				panic(r)
+			}
+			found, ok = false, false
+		}
+	}()
+	return omegaDecide(c, omDecideBudget, nil), true
+}
+
 // omFeasibleRows decides exactly whether { x in Z^n : eqs·(1,x) = 0,
 // ineqs·(1,x) >= 0 } is nonempty (rows of length 1+n; not modified).
 //
@@ -78,8 +92,7 @@ func omFeasibleRows(n int, eqs, ineqs [][]Int, work *int) bool {
 		found := omegaDecide(c, left, work) // panics past the budget
 		return found
 	}
-	var found bool
-	if omBudgeted(func() { found = omegaDecide(c, omDecideBudget, nil) }) {
+	if found, ok := omDecideBudgeted(c); ok {
 		return found
 	}
 	// A variable in no row is free: set it to 0 (drop its column).

@@ -133,7 +133,6 @@ const omMaxPooled = 1 << 14
 
 // newRow returns a zero row from the slab.
 func (p *omega) newRow() []Int {
-	p.spend(1)
 	if len(p.slab) < p.w {
 		p.slab = make([]Int, 32*p.w)
 	}

@@ -170,6 +170,7 @@ func (p *omega) fourierMotzkin(z int, slack func(a, b Int) Int) {
 		}
 	}
 	p.ineq = p.ineq[:k]
+	p.spend(len(lows) * len(ups)) // the rows created below
 	for _, l := range lows {
 		b := l[z]
 		for _, u := range ups {
