@@ -218,7 +218,9 @@ func TestCheckTestdataSizes(t *testing.T) {
 			}
 			k, ns := def.K, len(def.Slopes)
 			for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.Hexagonal, schedule.Classical, schedule.None} {
-				for _, big := range []bool{(len(f)+int(k)+len(kind))%2 == 0} {
+				// Two size choices beside the default one of TestCheckTestdata:
+				// small tiles and large tiles (larger than the small domains).
+				for _, big := range []bool{false, true} {
 					h, w := 2*k-1, []int64{3, 5, 7}
 					if big {
 						h, w = 4*k-1, []int64{9, 10, 11}
