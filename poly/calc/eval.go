@@ -28,14 +28,16 @@ type value struct {
 	b bool
 }
 
+// String prints v in isl notation, tidied (existentials that project out
+// exactly are eliminated, pieces coalesced) so that results read like isl's.
 func (v value) String() string {
 	switch v.k {
 	case kMap:
-		return v.m.String()
+		return v.m.Tidy().String()
 	case kBool:
 		return fmt.Sprint(v.b)
 	}
-	return v.s.String()
+	return v.s.Tidy().String()
 }
 
 // asSet and asMap resolve the empty literal to the kind an operator needs.
