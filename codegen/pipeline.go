@@ -106,6 +106,9 @@ func stageSchedule(c *Compilation) error {
 	for _, s := range c.Scops {
 		sc, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: c.Req.Sizes})
 		if err != nil {
+			if strings.HasPrefix(err.Error(), s.Scop.Pos.File+":") {
+				return err // already positioned (e.g. at the offending statement)
+			}
 			return fmt.Errorf("%s: %v", posString(s.Scop.Pos), err)
 		}
 		s.Sched = sc
