@@ -18,7 +18,7 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "compile a C file's tiled code with a harness, run it and verify it against the original",
-		usage:   "hextile run FILE.c --device=cpu [--tile KIND] [--sizes h,w0,...] [-D N=V]",
+		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
 		run:     runRun,
 	})
 }
