@@ -354,48 +354,17 @@ func (s *Script) binary(e *expr, a, b value) (value, error) {
 		return mapv(a.asMap().ApplyRange(b.asMap())), nil
 	}
 	if isMapKind(kindOf(a, b)) {
-		x, y := a.asMap(), b.asMap()
-		switch e.op {
-		case "+":
-			return mapv(x.Union(y)), nil
-		case "*":
-			return mapv(x.Intersect(y)), nil
-		case "-":
-			return mapv(x.Subtract(y)), nil
-		case "%":
-			return mapv(x.Gist(y)), nil
-		case "<=":
-			return boolv(x.IsSubset(y)), nil
-		case ">=":
-			return boolv(y.IsSubset(x)), nil
-		case "<":
-			return boolv(x.IsSubset(y) && !x.IsEqual(y)), nil
-		case ">":
-			return boolv(y.IsSubset(x) && !x.IsEqual(y)), nil
-		case "=":
-			return boolv(x.IsEqual(y)), nil
+		if r, isBool, ok := binop(e.op, a.asMap(), b.asMap()); ok {
+			if isBool {
+				return boolv(r.b), nil
+			}
+			return mapv(r.v), nil
 		}
-	}
-	x, y := a.asSet(), b.asSet()
-	switch e.op {
-	case "+":
-		return setv(x.Union(y)), nil
-	case "*":
-		return setv(x.Intersect(y)), nil
-	case "-":
-		return setv(x.Subtract(y)), nil
-	case "%":
-		return setv(x.Gist(y)), nil
-	case "<=":
-		return boolv(x.IsSubset(y)), nil
-	case ">=":
-		return boolv(y.IsSubset(x)), nil
-	case "<":
-		return boolv(x.IsSubset(y) && !x.IsEqual(y)), nil
-	case ">":
-		return boolv(y.IsSubset(x) && !x.IsEqual(y)), nil
-	case "=":
-		return boolv(x.IsEqual(y)), nil
+	} else if r, isBool, ok := binop(e.op, a.asSet(), b.asSet()); ok {
+		if isBool {
+			return boolv(r.b), nil
+		}
+		return setv(r.v), nil
 	}
 	return value{}, s.errAt(e.pos, "unknown operator %s", e.op)
 }
@@ -430,4 +399,46 @@ func exprString(e *expr) string {
 		return "(" + exprString(e.a) + " " + e.op + " " + exprString(e.b) + ")"
 	}
 	return "?"
+}
+
+// relation is what sets and maps share for the binary operators.
+type relation[T any] interface {
+	Union(T) T
+	Intersect(T) T
+	Subtract(T) T
+	Gist(T) T
+	IsSubset(T) bool
+	IsEqual(T) bool
+}
+
+// binResult is the value of a binary operator: a relation or a truth value.
+type binResult[T any] struct {
+	v T
+	b bool
+}
+
+// binop applies a set-or-map binary operator; isBool says whether the
+// result is a comparison, ok whether op is one of them.
+func binop[T relation[T]](op string, x, y T) (r binResult[T], isBool, ok bool) {
+	switch op {
+	case "+":
+		return binResult[T]{v: x.Union(y)}, false, true
+	case "*":
+		return binResult[T]{v: x.Intersect(y)}, false, true
+	case "-":
+		return binResult[T]{v: x.Subtract(y)}, false, true
+	case "%":
+		return binResult[T]{v: x.Gist(y)}, false, true
+	case "<=":
+		return binResult[T]{b: x.IsSubset(y)}, true, true
+	case ">=":
+		return binResult[T]{b: y.IsSubset(x)}, true, true
+	case "<":
+		return binResult[T]{b: x.IsSubset(y) && !x.IsEqual(y)}, true, true
+	case ">":
+		return binResult[T]{b: y.IsSubset(x) && !x.IsEqual(y)}, true, true
+	case "=":
+		return binResult[T]{b: x.IsEqual(y)}, true, true
+	}
+	return r, false, false
 }
