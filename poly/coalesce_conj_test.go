@@ -340,10 +340,10 @@ func TestCoalesceConjsVersusIsl(t *testing.T) {
 		}
 		in := lpIslSet(pieces, nvar)
 		ours := CoalesceConjs(pieces)
-		if eq := o.ask("set_is_equal", in, lpIslSet(ours, nvar)); eq != "true" {
+		if eq := o.Ask("set_is_equal", in, lpIslSet(ours, nvar)); eq != "true" {
 			t.Fatalf("iteration %d: isl says %q for\n in:   %s\n ours: %s", it, eq, in, lpIslSet(ours, nvar))
 		}
-		theirs := o.ask("set_coalesce", in)
+		theirs := o.Ask("set_coalesce", in)
 		if strings.HasPrefix(theirs, "ERROR") {
 			t.Fatalf("isl: %s", theirs)
 		}

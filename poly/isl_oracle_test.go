@@ -1,87 +1,23 @@
 package poly
 
-// Differential tests against isl itself. poly/testdata/isloracle.c answers
+// Differential tests against isl itself. poly/internal/isloracle answers
 // the same operations with libisl; every result of ours is printed, handed
 // to isl, and judged equal (or not) by isl. The test skips when no C compiler
 // or no libisl-dev is installed (.ci/run installs both).
 
 import (
-	"bufio"
 	"fmt"
-	"io"
+	"hextile/poly/internal/isloracle"
 	"math/rand"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-type islOracle struct {
-	mu  sync.Mutex
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-var (
-	oracleOnce sync.Once
-	oracle     *islOracle
-	oracleErr  error
-)
-
-func getOracle(t *testing.T) *islOracle {
-	t.Helper()
-	oracleOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "isloracle")
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		bin := filepath.Join(dir, "isloracle")
-		out, err := exec.Command("cc", "-O1", "-o", bin, filepath.Join("testdata", "isloracle.c"), "-lisl").CombinedOutput()
-		if err != nil {
-			oracleErr = fmt.Errorf("building the isl oracle: %v\n%s", err, out)
-			return
-		}
-		cmd := exec.Command(bin)
-		in, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			oracleErr = err
-			return
-		}
-		oracle = &islOracle{cmd: cmd, in: in, out: bufio.NewReaderSize(stdout, 1<<20)}
-	})
-	if oracleErr != nil {
-		if os.Getenv("HEXTILE_REQUIRE_ISL") != "" {
-			t.Fatalf("isl oracle required but unavailable: %v", oracleErr)
-		}
-		t.Skipf("isl oracle unavailable (install libisl-dev): %v", oracleErr)
-	}
-	return oracle
-}
-
-// ask sends one request and returns isl's one-line reply.
-func (o *islOracle) ask(op string, args ...string) string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	line := op + "\t" + strings.Join(args, "\t") + "\n"
-	if _, err := io.WriteString(o.in, line); err != nil {
-		return "ERROR write: " + err.Error()
-	}
-	t0 := time.Now()
-	reply, err := o.out.ReadString('\n')
-	if d := time.Since(t0); d > time.Second && os.Getenv("HEXTILE_ISL_SLOW") != "" {
-		fmt.Fprintf(os.Stderr, "isl took %v for %s", d, line)
-	}
-	if err != nil {
-		return "ERROR read: " + err.Error()
-	}
-	return strings.TrimRight(reply, "\n")
-}
+// getOracle returns the shared isl oracle (skipping the test when isl is
+// not installed, unless HEXTILE_REQUIRE_ISL is set).
+func getOracle(t *testing.T) *isloracle.Oracle { return isloracle.Need(t) }
 
 // randIslSet writes a random set in isl notation over tuple S with dims
 // dimensions and the parameters params: a union of up to two pieces, each a
@@ -149,33 +85,33 @@ func oracleSeeds(t *testing.T) int {
 }
 
 // checkSetAgainstIsl compares our result with isl's answer to the same op.
-func checkSetAgainstIsl(t *testing.T, o *islOracle, op string, ours Set, args ...string) {
+func checkSetAgainstIsl(t *testing.T, o *isloracle.Oracle, op string, ours Set, args ...string) {
 	t.Helper()
-	want := o.ask(op, args...)
+	want := o.Ask(op, args...)
 	if strings.HasPrefix(want, "ERROR") {
 		t.Fatalf("isl failed on %s %q: %s", op, args, want)
 	}
 	got := ours.String()
-	if eq := o.ask("set_is_equal", got, want); eq != "true" {
+	if eq := o.Ask("set_is_equal", got, want); eq != "true" {
 		t.Errorf("%s(%s):\n ours: %s\n isl:  %s\n isl says equal: %s", op, strings.Join(args, " | "), got, want, eq)
 	}
 }
 
-func checkMapAgainstIsl(t *testing.T, o *islOracle, op string, ours Map, args ...string) {
+func checkMapAgainstIsl(t *testing.T, o *isloracle.Oracle, op string, ours Map, args ...string) {
 	t.Helper()
-	want := o.ask(op, args...)
+	want := o.Ask(op, args...)
 	if strings.HasPrefix(want, "ERROR") {
 		t.Fatalf("isl failed on %s %q: %s", op, args, want)
 	}
 	got := ours.String()
-	if eq := o.ask("map_is_equal", got, want); eq != "true" {
+	if eq := o.Ask("map_is_equal", got, want); eq != "true" {
 		t.Errorf("%s(%s):\n ours: %s\n isl:  %s\n isl says equal: %s", op, strings.Join(args, " | "), got, want, eq)
 	}
 }
 
-func checkBoolAgainstIsl(t *testing.T, o *islOracle, op string, ours bool, args ...string) {
+func checkBoolAgainstIsl(t *testing.T, o *isloracle.Oracle, op string, ours bool, args ...string) {
 	t.Helper()
-	want := o.ask(op, args...)
+	want := o.Ask(op, args...)
 	if want != fmt.Sprint(ours) {
 		t.Errorf("%s(%s): ours %v, isl %s", op, strings.Join(args, " | "), ours, want)
 	}
@@ -192,16 +128,16 @@ func TestIslOracleRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseSet(%q): %v", src, err)
 		}
-		if eq := o.ask("set_is_equal", s.String(), src); eq != "true" {
+		if eq := o.Ask("set_is_equal", s.String(), src); eq != "true" {
 			t.Errorf("round trip through our printer changed the set:\n in:  %s\n out: %s\n isl: %s", src, s.String(), eq)
 		}
 		// And we read isl's own printing of it.
-		islText := o.ask("set", src)
+		islText := o.Ask("set", src)
 		back, err := ParseSet(islText)
 		if err != nil {
 			t.Fatalf("ParseSet(isl's %q): %v", islText, err)
 		}
-		if eq := o.ask("set_is_equal", back.String(), src); eq != "true" {
+		if eq := o.Ask("set_is_equal", back.String(), src); eq != "true" {
 			t.Errorf("reading isl's print changed the set:\n isl: %s\n ours: %s", islText, back.String())
 		}
 	}
@@ -219,7 +155,7 @@ func TestIslOracleSetOps(t *testing.T) {
 		checkSetAgainstIsl(t, o, "set_union", A.Union(B), a, b)
 		checkSetAgainstIsl(t, o, "set_intersect", A.Intersect(B), a, b)
 		checkSetAgainstIsl(t, o, "set_subtract", A.Subtract(B), a, b)
-		if o.ask("set_is_empty", a) == "false" { // isl needs a space to complement in
+		if o.Ask("set_is_empty", a) == "false" { // isl needs a space to complement in
 			checkSetAgainstIsl(t, o, "set_complement", A.Complement(), a)
 		}
 		checkSetAgainstIsl(t, o, "set_coalesce", A.Coalesce(), a)
@@ -232,14 +168,14 @@ func TestIslOracleSetOps(t *testing.T) {
 		}
 		// Gist: isl's answer is one of many valid ones; compare under the context.
 		g := A.Gist(B)
-		if eq := o.ask("set_is_equal", g.Intersect(B).String(), A.Intersect(B).String()); eq != "true" {
+		if eq := o.Ask("set_is_equal", g.Intersect(B).String(), A.Intersect(B).String()); eq != "true" {
 			t.Errorf("gist(%s, %s) = %s does not agree with A under B (isl: %s)", a, b, g, eq)
 		}
 		if s := A.Sample(); !s.IsEmpty() {
-			if sub := o.ask("set_is_subset", s.String(), a); sub != "true" {
+			if sub := o.Ask("set_is_subset", s.String(), a); sub != "true" {
 				t.Errorf("sample %s of %s is not in it (isl: %s)", s, a, sub)
 			}
-		} else if e := o.ask("set_is_empty", a); e != "true" {
+		} else if e := o.Ask("set_is_empty", a); e != "true" {
 			t.Errorf("sample of non-empty %s is empty", a)
 		}
 	}

@@ -18,13 +18,13 @@ func TestIslReadsOurPrint(t *testing.T) {
 			continue
 		}
 		s := MustParseSet(tc.src)
-		if eq := o.ask("set_is_equal", s.String(), tc.src); eq != "true" {
+		if eq := o.Ask("set_is_equal", s.String(), tc.src); eq != "true" {
 			t.Errorf("isl: %s vs %s: %s", s, tc.src, eq)
 		}
 	}
 	for _, tc := range mapCases {
 		m := MustParseMap(tc.src)
-		if eq := o.ask("map_is_equal", m.String(), tc.src); eq != "true" {
+		if eq := o.Ask("map_is_equal", m.String(), tc.src); eq != "true" {
 			t.Errorf("isl: %s vs %s: %s", m, tc.src, eq)
 		}
 	}
@@ -37,7 +37,7 @@ func TestWeReadIslPrint(t *testing.T) {
 		if tc.ext {
 			continue
 		}
-		txt := o.ask("set", tc.src)
+		txt := o.Ask("set", tc.src)
 		if strings.HasPrefix(txt, "ERROR") {
 			t.Errorf("isl cannot read %s: %s", tc.src, txt)
 			continue
@@ -47,18 +47,18 @@ func TestWeReadIslPrint(t *testing.T) {
 			t.Errorf("ParseSet(isl's %q): %v", txt, err)
 			continue
 		}
-		if eq := o.ask("set_is_equal", s.String(), tc.src); eq != "true" {
+		if eq := o.Ask("set_is_equal", s.String(), tc.src); eq != "true" {
 			t.Errorf("reading isl's %s gave %s (isl: %s)", txt, s, eq)
 		}
 	}
 	for _, tc := range mapCases {
-		txt := o.ask("map", tc.src)
+		txt := o.Ask("map", tc.src)
 		m, err := ParseMap(txt)
 		if err != nil {
 			t.Errorf("ParseMap(isl's %q): %v", txt, err)
 			continue
 		}
-		if eq := o.ask("map_is_equal", m.String(), tc.src); eq != "true" {
+		if eq := o.Ask("map_is_equal", m.String(), tc.src); eq != "true" {
 			t.Errorf("reading isl's %s gave %s (isl: %s)", txt, m, eq)
 		}
 	}
@@ -159,7 +159,7 @@ func TestIslReadsRandomMaps(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		src := randIslMap(r, []string{"i", "j"}[:1+i%2], []string{"k", "l"}[:1+(i/2)%2], []string{"N"}[:i%2])
 		m := MustParseMap(src)
-		if eq := o.ask("map_is_equal", m.String(), src); eq != "true" {
+		if eq := o.Ask("map_is_equal", m.String(), src); eq != "true" {
 			t.Errorf("isl: %s vs %s: %s", m, src, eq)
 		}
 	}

@@ -1,14 +1,10 @@
 package calc
 
 import (
-	"bufio"
 	"fmt"
+	"hextile/poly/internal/isloracle"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"hextile/poly"
@@ -164,67 +160,10 @@ func TestSample(t *testing.T) {
 
 // ---- isl as the judge ----
 
-type oracle struct {
-	mu  sync.Mutex
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-var (
-	oracleOnce sync.Once
-	theOracle  *oracle
-	oracleErr  error
-)
-
-func getOracle(t *testing.T) *oracle {
-	t.Helper()
-	oracleOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "calcoracle")
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		bin := filepath.Join(dir, "isloracle")
-		src := filepath.Join("..", "testdata", "isloracle.c")
-		if out, err := exec.Command("cc", "-O1", "-o", bin, src, "-lisl").CombinedOutput(); err != nil {
-			oracleErr = fmt.Errorf("building the isl oracle: %v\n%s", err, out)
-			return
-		}
-		cmd := exec.Command(bin)
-		in, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			oracleErr = err
-			return
-		}
-		theOracle = &oracle{in: in, out: bufio.NewReaderSize(stdout, 1<<20)}
-	})
-	if oracleErr != nil {
-		if os.Getenv("HEXTILE_REQUIRE_ISL") != "" {
-			t.Fatalf("isl oracle required but unavailable: %v", oracleErr)
-		}
-		t.Skipf("isl oracle unavailable (install libisl-dev): %v", oracleErr)
-	}
-	return theOracle
-}
-
-func (o *oracle) ask(op string, args ...string) string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if _, err := io.WriteString(o.in, op+"\t"+strings.Join(args, "\t")+"\n"); err != nil {
-		return "ERROR " + err.Error()
-	}
-	r, err := o.out.ReadString('\n')
-	if err != nil {
-		return "ERROR " + err.Error()
-	}
-	return strings.TrimRight(r, "\n")
-}
-
 // TestAgainstIsl: for every operator, calc's printed answer is the set (or
 // map, or truth value) isl computes for the same operands, as isl judges.
 func TestAgainstIsl(t *testing.T) {
-	o := getOracle(t)
+	o := isloracle.Need(t)
 	sets := []string{
 		"[N] -> { S[i, j] : 0 <= i < N and 0 <= j <= i and (i + j) mod 2 = 0 }",
 		"[N] -> { S[i, j] : 1 <= i <= 6 and j >= 2 and j < N; T[k] : 0 <= k < N }",
@@ -291,10 +230,10 @@ func TestAgainstIsl(t *testing.T) {
 				continue
 			}
 			got := strings.TrimSpace(out.String())
-			if sub := o.ask("set_is_subset", got, A); sub != "true" {
+			if sub := o.Ask("set_is_subset", got, A); sub != "true" {
 				t.Errorf("sample %s is not in %s (isl: %s)", got, A, sub)
 			}
-			if empty := o.ask("set_is_empty", got); empty != "false" {
+			if empty := o.Ask("set_is_empty", got); empty != "false" {
 				t.Errorf("sample %s of a non-empty set is empty (isl: %s)", got, empty)
 			}
 			continue
@@ -305,7 +244,7 @@ func TestAgainstIsl(t *testing.T) {
 			continue
 		}
 		got := strings.TrimSpace(out.String())
-		want := o.ask(c.islOp, c.args...)
+		want := o.Ask(c.islOp, c.args...)
 		if strings.HasPrefix(want, "ERROR") {
 			t.Errorf("isl failed on %s %v: %s", c.islOp, c.args, want)
 			continue
@@ -316,11 +255,11 @@ func TestAgainstIsl(t *testing.T) {
 				t.Errorf("%s\n calc: %s\n isl:  %s", c.script, got, want)
 			}
 		case c.isMap:
-			if eq := o.ask("map_is_equal", got, want); eq != "true" {
+			if eq := o.Ask("map_is_equal", got, want); eq != "true" {
 				t.Errorf("%s\n calc: %s\n isl:  %s\n isl says equal: %s", c.script, got, want, eq)
 			}
 		default:
-			if eq := o.ask("set_is_equal", got, want); eq != "true" {
+			if eq := o.Ask("set_is_equal", got, want); eq != "true" {
 				t.Errorf("%s\n calc: %s\n isl:  %s\n isl says equal: %s", c.script, got, want, eq)
 			}
 		}
