@@ -31,6 +31,10 @@ type GPUScop struct {
 	site    map[Node]int // launch site -> kernel
 }
 
+// Written reports whether a kernel of the scop writes array name (the
+// arrays that the CUDA host code copies back).
+func (g *GPUScop) Written(name string) bool { return g.cs.written[name] }
+
 // GPULaunch is one launch of the host schedule.
 type GPULaunch struct {
 	Kernel int      // index into Kernels

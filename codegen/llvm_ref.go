@@ -110,6 +110,9 @@ type refRun struct {
 	arrays  map[string]*HostArray
 	updates int64
 	flops   int64
+	// countOnly counts the instances (CountReference) instead of
+	// executing them.
+	countOnly bool
 }
 
 // rv is a C value: an int (i) or a float/double (f).
@@ -160,6 +163,13 @@ func (r *refRun) node(n Node) error {
 		if !ok1 || !ok2 {
 			return fmt.Errorf("unbound variable in the bounds of %s", n.Iter)
 		}
+		if u, ok := n.Body.(*User); ok && r.countOnly && n.Stride == 1 {
+			if hi >= lo && u.Stmt.Body != nil {
+				r.updates += hi - lo + 1
+				r.flops += (hi - lo + 1) * int64(flopCount(u.Stmt.Body))
+			}
+			return nil
+		}
 		old, had := r.env[n.Iter]
 		for i := lo; i <= hi; i += n.Stride {
 			r.env[n.Iter] = i
@@ -206,6 +216,11 @@ func (w *hostWalk) holdsRef(cs []Cond) (bool, error) {
 func (r *refRun) user(u *User) error {
 	st := u.Stmt
 	if st.Body == nil {
+		return nil
+	}
+	if r.countOnly {
+		r.updates++
+		r.flops += int64(flopCount(st.Body))
 		return nil
 	}
 	saved := map[string]int64{}
@@ -469,4 +484,26 @@ func floatLiteral(e *frontend.Number) float64 {
 		return float64(float32(e.Float))
 	}
 	return v
+}
+
+// CountReference returns what RunReference returns as counts (statement
+// instances and floating-point operations of scop k of c) without
+// executing anything: an innermost loop around one statement adds its trip
+// count, so a benchmark-size count takes one pass over the outer loops.
+func CountReference(c *Compilation, k int, params map[string]int64) (updates, flops int64, err error) {
+	sc := c.Scops[k].Code
+	if sc.Orig == nil {
+		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", posString(sc.Scop.Pos))
+	}
+	r := &refRun{env: map[string]int64{}, countOnly: true}
+	for k, v := range sc.Scop.Defines {
+		r.env[k] = v
+	}
+	for k, v := range params {
+		r.env[k] = v
+	}
+	if err := r.node(sc.Orig.Root); err != nil {
+		return 0, 0, err
+	}
+	return r.updates, r.flops, nil
 }

@@ -18,7 +18,7 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "compile a C file's tiled code with a harness, run it and verify it against the original",
-		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
+		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--backend=ptx|cuda] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
 		run:     runRun,
 	})
 }
@@ -28,14 +28,19 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
-	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP), emu (the CUDA code in the CPU emulator) or gpu (PTX through llc and the CUDA driver)")
-	llc := fs.String("llc", "", "--device=gpu: the llc program (default: llc on PATH)")
-	arch := fs.String("arch", "", "--device=gpu: llc -mcpu (default: the GPU's sm_NN)")
-	ptxFile := fs.String("ptx", "", "--device=gpu: load this PTX (from hextile compile --target=ptx with the same options) instead of running llc")
+	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP), emu (the CUDA code in the CPU emulator) or gpu (see --backend)")
+	backend := fs.String("backend", "ptx", "--device=gpu: ptx (LLVM IR, PTX from llc or --ptx, launched from Go through the CUDA driver) or cuda (the CUDA C of compile --target=cuda --harness built by nvcc); both verify the first run bit for bit and time a warm-up and --reps runs (medians)")
+	llc := fs.String("llc", "", "--backend=ptx: the llc program (default: llc on PATH)")
+	arch := fs.String("arch", "", "--device=gpu: the GPU architecture: llc -mcpu for ptx (default: the GPU's sm_NN), nvcc -arch for cuda (default sm_90)")
+	ptxFile := fs.String("ptx", "", "--backend=ptx: load this PTX (from hextile compile --target=ptx with the same options) instead of running llc")
+	nvcc := fs.String("nvcc", "", "--backend=cuda: the CUDA compiler (default: nvcc on PATH)")
+	fmad := fs.Bool("fmad", false, "--backend=cuda: let nvcc contract a*b+c into fused multiply-adds (-fmad=true); the default -fmad=false keeps the bit-exact verification meaningful and matches llc, which fuses nothing by default")
+	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")
+	verify := fs.Bool("verify", true, "--device=gpu: compare the first run with the original program (--verify=false for sizes where the reference takes long; updates are still counted)")
 	cc := fs.String("cc", "", "C compiler (default $CC or cc)")
 	opt := fs.String("opt", "-O2", "optimisation flag of the C compiler")
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
-	keep := fs.String("keep", "", "keep the harness source and binary in this directory")
+	keep := fs.String("keep", "", "keep the harness source and binary in this directory (--backend=cuda: an up-to-date build there is reused)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of the run")
 	for _, a := range args {
 		if a == "--help" || a == "-h" {
@@ -55,6 +60,10 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu, emu, gpu)\n", *device)
 		return 2
 	}
+	if *backend != "ptx" && *backend != "cuda" {
+		fmt.Fprintf(stderr, "hextile run: unknown --backend %q (supported: ptx, cuda)\n", *backend)
+		return 2
+	}
 	req, overrides, err := pf.request(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "hextile run: %v\n", err)
@@ -66,7 +75,11 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 1
 	}
 	if *device == "gpu" {
-		return runGPU(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared}, paramValues(c, overrides), *llc, *arch, *ptxFile, stdout, stderr)
+		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared}
+		if *backend == "cuda" {
+			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
+		}
+		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify}, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {

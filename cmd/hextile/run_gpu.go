@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strings"
 	"time"
 	"unsafe"
@@ -16,11 +17,28 @@ import (
 	"hextile/runtime"
 )
 
-// runGPU is hextile run --device=gpu: the kernels lowered to LLVM IR,
-// compiled to PTX by llc, JIT-loaded through the CUDA driver (pure Go, no
-// CUDA compiler), launched by the host schedule walked in Go, and checked
-// bit for bit against a Go run of the original program on the same inputs.
-func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, llc, arch, ptxFile string, stdout, stderr io.Writer) int {
+// gpuRun holds the options of hextile run --device=gpu.
+type gpuRun struct {
+	llc, arch, ptxFile string
+	reps               int  // timed runs after the warm-up (the CUDA harness's HX_REPS)
+	verify             bool // compare the first run with the reference
+}
+
+// defaultReps is the CUDA harness's default number of timed runs
+// (codegen.EmitCUDA passes it to cudaMain).
+const defaultReps = 5
+
+// runGPU is hextile run --device=gpu --backend=ptx: the kernels lowered to
+// LLVM IR, compiled to PTX by llc, JIT-loaded through the CUDA driver (pure
+// Go, no CUDA compiler), launched by the host schedule walked in Go, and
+// checked bit for bit against a Go run of the original program on the same
+// inputs. It times what the CUDA harness (codegen cudaMain) times: one
+// warm-up run and reps timed runs, each on fresh copies of the inputs;
+// kernel time from events around all launches, total time over device
+// allocation, copies in, launches, copies back of the written arrays and
+// frees; medians over the timed runs; the first run is the one verified.
+func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, gr gpuRun, stdout, stderr io.Writer) int {
+	llc, arch, ptxFile := gr.llc, gr.arch, gr.ptxFile
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "hextile run: --device=gpu: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return 1
@@ -64,6 +82,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		return fail(err)
 	}
 	defer mod.Unload()
+	reps := min(max(gr.reps, 0), 100)
 	ok := true
 	var kernelS, totalS float64
 	var updates, flops int64
@@ -84,43 +103,44 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			}
 			fns = append(fns, f)
 		}
-		arrs, err := codegen.NewHostArrays(g.Scop, params)
+		inputs, err := codegen.NewHostArrays(g.Scop, params)
 		if err != nil {
 			return fail(err)
 		}
-		ref := map[string]*codegen.HostArray{}
-		for n, h := range arrs {
-			cp := *h
-			cp.Data = append([]byte(nil), h.Data...)
-			ref[n] = &cp
+		clone := func() map[string]*codegen.HostArray {
+			out := map[string]*codegen.HostArray{}
+			for n, h := range inputs {
+				cp := *h
+				cp.Data = append([]byte(nil), h.Data...)
+				out[n] = &cp
+			}
+			return out
 		}
-		t0 := time.Now()
-		dev := map[string]runtime.DevPtr{}
+		// The reference, then the updates and flops (counted without a run
+		// when not verifying: a benchmark size takes the Go reference long).
+		var ref map[string]*codegen.HostArray
+		var u, f int64
+		if gr.verify {
+			ref = clone()
+			u, f, err = codegen.RunReference(c, k, params, ref)
+		} else {
+			u, f, err = codegen.CountReference(c, k, params)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		updates += u
+		flops += f
+		// The launch sequence, prepared once: array arguments are bound to
+		// each run's buffers (BufArg: index among the non-scalar arrays).
+		var arrays []string
+		var bls []runtime.BatchLaunch
+		bufIndex := map[string]int{}
 		for _, a := range g.Scop.Arrays {
-			if len(a.Extents) == 0 {
-				continue
+			if len(a.Extents) > 0 {
+				bufIndex[a.Name] = len(arrays)
+				arrays = append(arrays, a.Name)
 			}
-			h := arrs[a.Name]
-			p, err := ctx.Alloc(uint64(len(h.Data)))
-			if err != nil {
-				return fail(err)
-			}
-			defer ctx.Free(p)
-			dev[a.Name] = p
-			if err := ctx.CopyToDevice(p, unsafe.Pointer(&h.Data[0]), uint64(len(h.Data))); err != nil {
-				return fail(err)
-			}
-		}
-		e0, err := ctx.NewEvent()
-		if err != nil {
-			return fail(err)
-		}
-		e1, err := ctx.NewEvent()
-		if err != nil {
-			return fail(err)
-		}
-		if err := e0.Record(); err != nil {
-			return fail(err)
 		}
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
 			var args []any
@@ -129,10 +149,10 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			}
 			for _, a := range g.Scop.Arrays {
 				if len(a.Extents) > 0 {
-					args = append(args, dev[a.Name])
+					args = append(args, runtime.BufArg(bufIndex[a.Name]))
 					continue
 				}
-				d := arrs[a.Name].Data
+				d := inputs[a.Name].Data
 				switch a.Elem {
 				case frontend.Float:
 					args = append(args, math.Float32frombits(binary.LittleEndian.Uint32(d)))
@@ -146,64 +166,150 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 				args = append(args, int32(v))
 			}
 			kn := g.Kernels[l.Kernel]
-			return fns[l.Kernel].Launch([3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
-				[3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])}, uint32(kn.Smem), args...)
+			bls = append(bls, runtime.BatchLaunch{F: fns[l.Kernel],
+				Grid:  [3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
+				Block: [3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])},
+				Smem:  uint32(kn.Smem), Args: args})
+			return nil
 		})
 		if err != nil {
 			return fail(err)
 		}
-		if err := e1.Record(); err != nil {
-			return fail(err)
-		}
-		ms, err := e0.Elapsed(e1)
+		batch, err := ctx.NewBatch(bls)
 		if err != nil {
 			return fail(err)
 		}
-		e0.Destroy()
-		e1.Destroy()
-		for name, p := range dev {
-			h := arrs[name]
-			if err := ctx.CopyFromDevice(unsafe.Pointer(&h.Data[0]), p, uint64(len(h.Data))); err != nil {
+		var ks, ws []float64
+		for r := 0; r <= reps; r++ {
+			arrs := clone() // fresh inputs (the harness's memcpy), not timed
+			kS, wS, err := gpuOnce(ctx, batch, g, arrays, arrs)
+			if err != nil {
+				batch.Release()
 				return fail(err)
 			}
-		}
-		totalS += time.Since(t0).Seconds()
-		kernelS += float64(ms) * 1e-3
-		u, f, err := codegen.RunReference(c, k, params, ref)
-		if err != nil {
-			return fail(err)
-		}
-		updates += u
-		flops += f
-		for _, a := range g.Scop.Arrays {
-			got, want := arrs[a.Name].Data, ref[a.Name].Data
-			if !bytes.Equal(got, want) && ok {
-				es := codegen.ElemSize(a.Elem)
-				for i := 0; i+es <= len(got); i += es {
-					if !bytes.Equal(got[i:i+es], want[i:i+es]) {
-						fmt.Fprintf(stdout, "verify: FAILED: %s element %d (flat) differs from the original\n", a.Name, i/es)
-						break
+			if r > 0 || reps == 0 {
+				ks, ws = append(ks, kS), append(ws, wS)
+			}
+			if r == 0 && gr.verify {
+				for _, a := range g.Scop.Arrays {
+					got, want := arrs[a.Name].Data, ref[a.Name].Data
+					if !bytes.Equal(got, want) && ok {
+						es := codegen.ElemSize(a.Elem)
+						for i := 0; i+es <= len(got); i += es {
+							if !bytes.Equal(got[i:i+es], want[i:i+es]) {
+								fmt.Fprintf(stdout, "verify: FAILED: %s element %d (flat) differs from the original\n", a.Name, i/es)
+								break
+							}
+						}
+						ok = false
 					}
 				}
-				ok = false
 			}
 		}
+		batch.Release()
+		kernelS += median(ks)
+		totalS += median(ws)
 	}
-	if ok {
+	if !gr.verify {
+		fmt.Fprintln(stdout, "verify: skipped")
+	} else if ok {
 		fmt.Fprintln(stdout, "verify: ok")
 	}
 	fmt.Fprintf(stdout, "device: %s (%s), PTX %s\n", ctx.Device, ctx.SM, ptxFrom)
-	fmt.Fprintf(stdout, "time-gpu-kernel: %.6f s\n", kernelS)
-	fmt.Fprintf(stdout, "time-gpu-total: %.6f s\n", totalS)
-	fmt.Fprintf(stdout, "updates: %d\n", updates)
-	if kernelS > 0 {
-		fmt.Fprintf(stdout, "gcells-kernel: %.3f\ngflops-kernel: %.3f\n", float64(updates)/kernelS*1e-9, float64(flops)/kernelS*1e-9)
-	}
-	if totalS > 0 {
-		fmt.Fprintf(stdout, "gcells-total: %.3f\ngflops-total: %.3f\n", float64(updates)/totalS*1e-9, float64(flops)/totalS*1e-9)
-	}
+	printGPUTimes(stdout, kernelS, totalS, reps, updates, flops)
 	if !ok {
 		return 1
 	}
 	return 0
+}
+
+// gpuOnce is one timed run (hx_gpu_K of the CUDA host code): allocation
+// and copies in, the launches between two events, copies back of the
+// written arrays, frees. It returns the kernel and the total seconds.
+func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, g *codegen.GPUScop, arrays []string, arrs map[string]*codegen.HostArray) (kernelS, totalS float64, err error) {
+	t0 := time.Now()
+	bufs := make([]runtime.DevPtr, len(arrays))
+	defer func() {
+		for _, p := range bufs {
+			if p != 0 {
+				ctx.Free(p)
+			}
+		}
+	}()
+	for i, name := range arrays {
+		h := arrs[name]
+		if bufs[i], err = ctx.Alloc(uint64(len(h.Data))); err != nil {
+			return 0, 0, err
+		}
+		if err := ctx.CopyToDevice(bufs[i], unsafe.Pointer(&h.Data[0]), uint64(len(h.Data))); err != nil {
+			return 0, 0, err
+		}
+	}
+	e0, err := ctx.NewEvent()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer e0.Destroy()
+	e1, err := ctx.NewEvent()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer e1.Destroy()
+	if err := e0.Record(); err != nil {
+		return 0, 0, err
+	}
+	if err := batch.Run(bufs...); err != nil {
+		return 0, 0, err
+	}
+	if err := e1.Record(); err != nil {
+		return 0, 0, err
+	}
+	ms, err := e0.Elapsed(e1)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i, name := range arrays {
+		if !g.Written(name) {
+			continue
+		}
+		h := arrs[name]
+		if err := ctx.CopyFromDevice(unsafe.Pointer(&h.Data[0]), bufs[i], uint64(len(h.Data))); err != nil {
+			return 0, 0, err
+		}
+	}
+	for i, p := range bufs {
+		if err := ctx.Free(p); err != nil {
+			return 0, 0, err
+		}
+		bufs[i] = 0
+	}
+	return float64(ms) * 1e-3, time.Since(t0).Seconds(), nil
+}
+
+// median is the median of v (the harness's hx_median); 0 when empty.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return 0.5 * (s[n/2-1] + s[n/2])
+}
+
+// printGPUTimes prints the timing lines shared by both GPU back ends.
+func printGPUTimes(w io.Writer, kernelS, totalS float64, reps int, updates, flops int64) {
+	fmt.Fprintf(w, "time-gpu-kernel: %.6f s\n", kernelS)
+	fmt.Fprintf(w, "time-gpu-total: %.6f s\n", totalS)
+	fmt.Fprintf(w, "reps: %d\n", reps)
+	fmt.Fprintf(w, "updates: %d\n", updates)
+	if kernelS > 0 {
+		fmt.Fprintf(w, "gcells-kernel: %.3f\ngflops-kernel: %.3f\n", float64(updates)/kernelS*1e-9, float64(flops)/kernelS*1e-9)
+	}
+	if totalS > 0 {
+		fmt.Fprintf(w, "gcells-total: %.3f\ngflops-total: %.3f\n", float64(updates)/totalS*1e-9, float64(flops)/totalS*1e-9)
+	}
 }
