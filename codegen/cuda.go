@@ -830,6 +830,10 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 		args := make([]string, len(e.Args))
 		for i, a := range e.Args {
 			args[i], _ = p.cexpr(a, false, false)
+			if CDoubleMath(e.Fun) {
+				// C's sqrt(x) computes in double; C++ would pick sqrt(float).
+				args[i] = "(double)(" + args[i] + ")"
+			}
 		}
 		return e.Fun + "(" + strings.Join(args, ", ") + ")", precPostfix
 	case *frontend.Cast:
