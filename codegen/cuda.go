@@ -40,6 +40,17 @@ type CUDAOptions struct {
 	Block []int
 	// Shared stages each time tile in shared memory (see shared.go).
 	Shared bool
+	// NoPDL turns off programmatic dependent launch (Hopper, sm_90+; see
+	// pdlDoc in cuda_emit.go): by default the host launches every kernel
+	// with cudaLaunchKernelEx and the programmatic stream serialization
+	// attribute on devices of compute capability 9 or more, and every
+	// kernel starts with cudaGridDependencySynchronize().
+	NoPDL bool
+	// NoReuse turns off register reuse in full tiles (see cuda_reuse.go):
+	// by default a thread runs several consecutive iterations of a
+	// non-x thread loop at once and loads every array element they share
+	// into a register once.
+	NoReuse bool
 }
 
 // cudaKernel is one kernel: the grid loops and the code below them.
@@ -66,6 +77,12 @@ type cudaScop struct {
 	read    map[string]bool
 	threads [3]int
 	shared  bool
+	pdl     bool // programmatic dependent launch (CUDAOptions.NoPDL off)
+	reuse   bool // register reuse in full tiles (CUDAOptions.NoReuse off)
+	// deps are the scop's dependences (nil: unknown) and indep caches
+	// timeCarried(deps): 0 unknown, 1 yes, -1 no (cuda_reuse.go).
+	deps  *frontend.Deps
+	indep int
 }
 
 // isGridLoop reports whether f is a parallel tile loop that blocks can run.
@@ -164,7 +181,8 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 
 // BuildCUDA splits the scop's AST into host code and kernels.
 func buildCUDA(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
-	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared}
+	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared,
+		pdl: !opt.NoPDL, reuse: !opt.NoReuse}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {
 			cs.written[a.Array] = true
@@ -418,6 +436,11 @@ type kernelGen struct {
 	vars    []string
 	lets    []*Let
 	err     error
+	// full is set while printing the inside of a "full tile" Mark; reuse
+	// is the register-reuse plan of the thread loop nest being printed
+	// (cuda_reuse.go).
+	full  bool
+	reuse *reusePlan
 }
 
 func (g *kernelGen) line(depth int, s string) {
@@ -447,6 +470,9 @@ func (g *kernelGen) print() string {
 		nt := kn.block[0] * kn.block[1] * kn.block[2]
 		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.name, args))
 		g.line(0, "{")
+		if cs.pdl {
+			g.pdlWait()
+		}
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	}
@@ -563,7 +589,11 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 		return work, tb
 	case *Mark:
 		g.line(depth, "/* "+n.Label+" */")
-		return g.uniform(n.Body, depth)
+		saved := g.full
+		g.full = n.Label == "full tile"
+		work, tb = g.uniform(n.Body, depth)
+		g.full = saved
+		return work, tb
 	case *Let:
 		if !hasWork(n) {
 			return false, true
@@ -661,7 +691,10 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 		}
 	case *Mark:
 		g.line(depth, "/* "+n.Label+" */")
+		saved := g.full
+		g.full = n.Label == "full tile"
 		g.thread(n.Body, depth, used)
+		g.full = saved
 	case *Let:
 		g.line(depth, "{")
 		g.line(depth+1, fmt.Sprintf("const int %s = %s;", n.Var, ExprString(n.Value)))
@@ -676,6 +709,10 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 		}
 		g.line(depth, "}")
 	case *For:
+		if p := g.reusable(n, used); p != nil {
+			g.threadReuse(p, depth, used)
+			return
+		}
 		a, ok := g.kn.axis[n.Level]
 		if ok && !used[a] && g.kn.block[a] > 0 {
 			used[a] = true
@@ -697,6 +734,10 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 			if !used[a] && g.kn.block[a] > 1 {
 				guard = append(guard, g.tid[a]+" == 0")
 			}
+		}
+		if g.reuse != nil && n == g.reuse.user {
+			g.userReuse(n, guard, depth)
+			return
 		}
 		s := g.cs.userCUDA(n, g.emu, g.stage)
 		if len(guard) > 0 {
@@ -751,6 +792,10 @@ func (cs *cudaScop) userCUDA(u *User, emu bool, stage *stagePlan) string {
 			sv = fmt.Sprintf("hx_chk(hx_s_%s, hx_x, %d)", r.Name, mode)
 			fv = fmt.Sprintf("hx_chk(hx_w_%s, hx_x, 1)", r.Name)
 		}
+		if stage.full {
+			// A full tile with a written-set table (shared_written.go): no flag.
+			return fmt.Sprintf("{ const int hx_x = %s; hx_s_%s[%s] %s %s; }", p.sharedRef(sa, ix), r.Name, sv, a.Op, rhs)
+		}
 		return fmt.Sprintf("{ const int hx_x = %s; hx_s_%s[%s] %s %s; hx_w_%s[%s] = 1; }", p.sharedRef(sa, ix), r.Name, sv, a.Op, rhs, r.Name, fv)
 	}
 	lhs := p.expr(a.LHS, a.Op != "=", true)
@@ -765,6 +810,11 @@ type flatPrinter struct {
 	emu    bool
 	arrays map[string]*frontend.Array
 	stage  *stagePlan
+	// Register reuse (cuda_reuse.go): env holds the statement iterators'
+	// values, subscripts print in a canonical affine form where they can,
+	// and reads of array elements go to the temporaries of regs.
+	env  map[string]Expr
+	regs *regSet
 }
 
 func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
@@ -777,8 +827,7 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 	case *frontend.ArrayRef:
 		var ix []string
 		for _, x := range e.Index {
-			s, _ := cexpr(x, p.subst)
-			ix = append(ix, s)
+			ix = append(ix, p.index(x))
 		}
 		idx := fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", "))
 		if len(ix) == 0 {
@@ -798,6 +847,7 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 			}
 			return "hx_s_" + e.Name + "[" + sidx + "]", precPostfix
 		}
+		key := e.Name + "[" + idx + "]"
 		if p.emu {
 			mode := 0
 			if write {
@@ -807,6 +857,9 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 				}
 			}
 			idx = fmt.Sprintf("hx_chk(%s, %s, %d)", e.Name, idx, mode)
+		}
+		if p.regs != nil && !write {
+			return p.regs.load(key, p.arrays[e.Name], e.Name+"["+idx+"]"), precPostfix
 		}
 		return e.Name + "[" + idx + "]", precPostfix
 	case *frontend.Binary:

@@ -38,6 +38,7 @@ func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
 		if err != nil {
 			return nil, err
 		}
+		cs.deps = s.Deps
 		out = append(out, cs)
 	}
 	return out, nil
@@ -73,7 +74,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	guard := "HX_" + strings.ToUpper(name) + "_H"
 	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", c.Prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
-	h.WriteString(cudaHelpers)
+	h.WriteString(cudaHelpersText(!opt.NoPDL))
 	h.WriteString(scopDefines(c, css))
 	for _, cs := range css {
 		h.WriteString(idxMacros(cs.sc.Scop))
@@ -162,12 +163,74 @@ func scopDefines(c *Compilation, css []*cudaScop) string {
 }
 
 // cudaHelpers are the integer helpers of the generated code and the macros
-// that the emulation redefines.
-const cudaHelpers = `
+// that the emulation redefines, with the plain launch.
+var cudaHelpers = cudaHelpersText(false)
+
+// cudaHelpersText returns the helpers with the launch macro HX_LAUNCH of
+// the CUDA build: with pdl, through programmatic dependent launch where
+// the device has it (see pdlLaunch).
+func cudaHelpersText(pdl bool) string {
+	l := cudaLaunchPlain
+	if pdl {
+		l = cudaLaunchPDL
+	}
+	return strings.Replace(cudaHelpersTemplate, "HX_LAUNCH_DEFINITION\n", l, 1)
+}
+
+// Programmatic dependent launch (PDL, compute capability 9.0 and newer).
+// Consecutive kernels of the generated host code run in one stream, and
+// each reads what the previous one wrote. A kernel launched with the
+// attribute cudaLaunchAttributeProgrammaticStreamSerialization may start
+// (its blocks get scheduled, run their prologue) before the previous
+// kernel of the stream has finished; cudaGridDependencySynchronize() then
+// blocks until every block of the previous kernel has exited (or triggered
+// completion, which the generated kernels never do early: they do not call
+// cudaTriggerProgrammaticLaunchCompletion, so the trigger is the implicit
+// one at block exit) and its memory operations are flushed and visible.
+// Every kernel calls it as its first statement, before any global memory
+// access, so each kernel still observes the complete result of the one
+// before and the program's semantics are those of plain serialized
+// launches; what is gained is the launch latency and the ramp-up of the
+// next grid, overlapped with the tail of the previous one. The host asks
+// the device's compute capability once and launches with <<<>>> on older
+// devices, where the kernels' #if leaves the call out (__CUDA_ARCH__ <
+// 900) as it does in the emulator (no __CUDA_ARCH__).
+
+// cudaLaunchPlain is the plain launch.
+const cudaLaunchPlain = "#define HX_LAUNCH(k, g, b, s, ...) k<<<g, b, s>>>(__VA_ARGS__)\n"
+
+// cudaLaunchPDL launches through cudaLaunchKernelEx with programmatic
+// stream serialization on devices of compute capability 9 or more.
+const cudaLaunchPDL = `#ifndef HX_NO_CUDA_RUNTIME
+/* hx_pdl: whether the device has programmatic dependent launch (compute capability 9.0 or newer), asked once */
+static inline int hx_pdl(void)
+{
+  static int hx_major = -1;
+  if (hx_major < 0) {
+    int hx_dev = 0;
+    HX_CHECK(cudaGetDevice(&hx_dev));
+    HX_CHECK(cudaDeviceGetAttribute(&hx_major, cudaDevAttrComputeCapabilityMajor, hx_dev));
+  }
+  return hx_major >= 9;
+}
+#endif
+/* Each kernel starts with cudaGridDependencySynchronize(): it waits for the complete previous kernel. */
+#define HX_LAUNCH(k, g, b, s, ...) do { if (hx_pdl()) { cudaLaunchConfig_t hx_cfg = {}; hx_cfg.gridDim = g; hx_cfg.blockDim = b; hx_cfg.dynamicSmemBytes = s; hx_cfg.stream = 0; cudaLaunchAttribute hx_at[1]; hx_at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization; hx_at[0].val.programmaticStreamSerializationAllowed = 1; hx_cfg.attrs = hx_at; hx_cfg.numAttrs = 1; HX_CHECK(cudaLaunchKernelEx(&hx_cfg, k, __VA_ARGS__)); } else { k<<<g, b, s>>>(__VA_ARGS__); } } while (0)
+`
+
+// pdlWait prints the kernel's first statement under programmatic dependent
+// launch: the wait for the previous kernel (see cudaLaunchPDL).
+func (g *kernelGen) pdlWait() {
+	g.line(0, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900")
+	g.line(1, "cudaGridDependencySynchronize(); /* programmatic dependent launch: wait for the previous kernel to complete */")
+	g.line(0, "#endif")
+}
+
+const cudaHelpersTemplate = `
 #ifndef HX_EMU
 #define HX_RESTRICT __restrict__
 #define HX_CHECK(call) do { cudaError_t hx_e = (call); if (hx_e != cudaSuccess) { fprintf(stderr, "%s:%d: CUDA error: %s (%s)\n", __FILE__, __LINE__, cudaGetErrorString(hx_e), #call); exit(2); } } while (0)
-#define HX_LAUNCH(k, g, b, s, ...) k<<<g, b, s>>>(__VA_ARGS__)
+HX_LAUNCH_DEFINITION
 #define HX_NAME(p, n, sz)
 #define HX_EMU_REPORT(f)
 #endif

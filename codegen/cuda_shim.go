@@ -9,7 +9,9 @@ package codegen
 // It defines the execution-space attributes and takes threadIdx, blockIdx,
 // blockDim and gridDim from clang's own __clang_cuda_builtin_vars.h
 // (__syncthreads is a clang builtin); the math functions a statement may
-// call are declared as device functions.
+// call are declared as device functions, and for sm_90 and newer
+// cudaGridDependencySynchronize (programmatic dependent launch; the kernels
+// call it only there).
 const CUDAShim = `/* hextile: minimal CUDA declarations for compiling kernels with clang without the CUDA SDK */
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
@@ -39,4 +41,8 @@ __device__ float fmaxf(float, float);
 __device__ double fmin(double, double);
 __device__ double fmax(double, double);
 }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/* programmatic dependent launch: wait for the previous kernel (the CUDA SDK's definition) */
+static __device__ __attribute__((always_inline)) inline void cudaGridDependencySynchronize(void) { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+#endif
 `

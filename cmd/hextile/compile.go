@@ -105,6 +105,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	harness := fs.Bool("harness", false, "emit a verification harness: original and tiled code, compared bit for bit")
 	llc := fs.String("llc", "", "--target=ptx: the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "sm_80", "--target=ptx: GPU architecture for llc -mcpu (sm_90 needs llc 16 or newer)")
+	pdl := fs.Bool("pdl", true, "--target=cuda: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one)")
+	reuse := fs.Bool("reuse", true, "--target=cuda: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once)")
 	for _, a := range args {
 		if a == "--help" || a == "-h" {
 			fs.SetOutput(stdout)
@@ -151,7 +153,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	if *target == "cuda" {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
-		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared})
+		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
 		if err == nil {
 			err = codegen.WriteCUDA(res, *out)
 		}
