@@ -41,6 +41,13 @@ type stagePlan struct {
 	arrs   []*sharedArr
 	byName map[string]*sharedArr
 	bytes  int64
+	// tab is the written set of a full tile, row by row (nil: full tiles
+	// keep the written flags; noTab says why); full is set while the
+	// full tile of a tile with a table is printed: its staged writes set
+	// no flag.
+	tab   *writtenTable
+	noTab string
+	full  bool
 }
 
 // MaxSharedBytes is the dynamic shared memory a block may have (H100:
@@ -55,18 +62,20 @@ func elemSize(t frontend.Type) int64 {
 }
 
 // footprint interprets the full-tile code for the variable values env and
-// returns, per array and dimension, the smallest and largest index.
-func footprint(n Node, env map[string]int64, lo, hi map[string][]int64, budget *int) error {
+// returns, per array and dimension, the smallest and largest index; when wr
+// is not nil it also appends the index tuple of every write (a statement's
+// left-hand side) to wr[array].
+func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budget *int) error {
 	switch n := n.(type) {
 	case nil:
 	case *Block:
 		for _, s := range n.Stmts {
-			if err := footprint(s, env, lo, hi, budget); err != nil {
+			if err := footprint(s, env, lo, hi, wr, budget); err != nil {
 				return err
 			}
 		}
 	case *Mark:
-		return footprint(n.Body, env, lo, hi, budget)
+		return footprint(n.Body, env, lo, hi, wr, budget)
 	case *Let:
 		v, ok := EvalExpr(n.Value, env)
 		if !ok {
@@ -74,7 +83,7 @@ func footprint(n Node, env map[string]int64, lo, hi map[string][]int64, budget *
 		}
 		old, had := env[n.Var]
 		env[n.Var] = v
-		err := footprint(n.Body, env, lo, hi, budget)
+		err := footprint(n.Body, env, lo, hi, wr, budget)
 		if had {
 			env[n.Var] = old
 		} else {
@@ -98,9 +107,9 @@ func footprint(n Node, env map[string]int64, lo, hi map[string][]int64, budget *
 			}
 		}
 		if ok {
-			return footprint(n.Then, env, lo, hi, budget)
+			return footprint(n.Then, env, lo, hi, wr, budget)
 		}
-		return footprint(n.Else, env, lo, hi, budget)
+		return footprint(n.Else, env, lo, hi, wr, budget)
 	case *For:
 		l, ok1 := EvalExpr(&Max{Args: n.Lower}, env)
 		h, ok2 := EvalExpr(&Min{Args: n.Upper}, env)
@@ -110,7 +119,7 @@ func footprint(n Node, env map[string]int64, lo, hi map[string][]int64, budget *
 		old, had := env[n.Iter]
 		for i := l; i <= h; i += n.Stride {
 			env[n.Iter] = i
-			if err := footprint(n.Body, env, lo, hi, budget); err != nil {
+			if err := footprint(n.Body, env, lo, hi, wr, budget); err != nil {
 				return err
 			}
 		}
@@ -148,6 +157,9 @@ func footprint(n Node, env map[string]int64, lo, hi map[string][]int64, budget *
 					return
 				}
 				idx[d] = v
+			}
+			if wr != nil && frontend.Expr(r) == n.Stmt.Body.LHS {
+				wr[r.Name] = append(wr[r.Name], idx...)
 			}
 			if _, ok := lo[r.Name]; !ok {
 				lo[r.Name] = append([]int64(nil), idx...)
@@ -257,6 +269,9 @@ func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePla
 	for _, p := range cs.sc.Scop.Params {
 		base[p] = 1 << 20
 	}
+	// Every tile analysed keeps its writes (relative to its own smallest
+	// indices) for the written-set table of full tiles (shared_written.go).
+	var tiles []tileWrites
 	eval := func(vals map[string]int64) (lo, hi map[string][]int64, err error) {
 		env := map[string]int64{}
 		for k, v := range vals {
@@ -269,9 +284,10 @@ func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePla
 			}
 			env[l.Var] = v
 		}
-		lo, hi = map[string][]int64{}, map[string][]int64{}
+		lo, hi, wr := map[string][]int64{}, map[string][]int64{}, map[string][]int64{}
 		budget := 4 << 20
-		err = footprint(full, env, lo, hi, &budget)
+		err = footprint(full, env, lo, hi, wr, &budget)
+		tiles = append(tiles, tileWrites{lo: lo, hi: hi, w: wr})
 		return lo, hi, err
 	}
 	lo0, hi0, err := eval(base)
@@ -365,6 +381,7 @@ func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePla
 		sa.foff = plan.bytes
 		plan.bytes += sa.size
 	}
+	plan.tab, plan.noTab = writtenRows(plan, tiles)
 	if plan.bytes > MaxSharedBytes {
 		var parts []string
 		for _, sa := range plan.arrs {
@@ -431,6 +448,22 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 	if plan.bytes > g.kn.smem {
 		g.kn.smem = plan.bytes
 	}
+	// The full / partial split; with a table of the full tile's written
+	// set, the full tile runs without flags.
+	ifn, _ := n.(*If)
+	if ifn != nil && g.isThread(ifn) {
+		plan.tab, plan.noTab = nil, "thread-mapped tile split"
+	}
+	tab := plan.tab
+	if tab != nil {
+		// The table goes before the kernel: g.b holds this kernel's text
+		// only (kernelGenFor starts every kernel afresh).
+		tab.name = fmt.Sprintf("hx_wt_%s_%d", g.kn.name, strings.Count(g.b.String(), "hx_wt_"+g.kn.name+"_"))
+		text := g.b.String()
+		g.b.Reset()
+		g.b.WriteString(tab.tableText(g.emu))
+		g.b.WriteString(text)
+	}
 	g.line(depth, "{ /* tile staged in shared memory */")
 	d := depth + 1
 	for _, sa := range plan.arrs {
@@ -443,6 +476,17 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 			g.line(d, fmt.Sprintf("hx_emu_shared(hx_s_%s, \"shared %s\", sizeof(%s), %d);", sa.arr.Name, sa.arr.Name, sa.arr.Elem, sa.size))
 			g.line(d, fmt.Sprintf("hx_emu_shared(hx_w_%s, \"flags of %s\", 1, %d);", sa.arr.Name, sa.arr.Name, sa.size))
 		}
+	}
+	check := g.emu && sharedTableCheck != 0
+	if tab != nil {
+		if g.emu {
+			g.line(d, fmt.Sprintf("hx_emu_shared((void *)%s, \"written table\", sizeof(short), %d);", tab.name, len(tab.vals)))
+		}
+		c := "1"
+		if ifn != nil {
+			c = CondString(ifn.Cond)
+		}
+		g.line(d, fmt.Sprintf("const int hx_full = (%s);", c))
 	}
 	g.barrier(d)
 	nt := g.kn.block[0] * g.kn.block[1] * g.kn.block[2]
@@ -461,6 +505,13 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 				nd := len(sa.ext)
 				var gs, conds []string
 				for k := nd - 1; k >= 0; k-- {
+					if tab != nil && !in && k == nd-1 {
+						// The row and column of the table test.
+						g.line(dd+1, fmt.Sprintf("const int hx_c = hx_r %% %d; hx_r /= %d;", sa.ext[k], sa.ext[k]))
+						g.line(dd+1, "const int hx_row = hx_r;")
+						g.line(dd+1, fmt.Sprintf("const int hx_g%d = hx_o_%s_%d + hx_c;", k, a.Name, k))
+						continue
+					}
 					g.line(dd+1, fmt.Sprintf("const int hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", k, a.Name, k, sa.ext[k], sa.ext[k]))
 				}
 				for k := 0; k < nd; k++ {
@@ -468,11 +519,26 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, CExpr(a.Extents[k], nil)))
 				}
 				gidx := fmt.Sprintf("HX_IDX_%s(%s)", a.Name, strings.Join(gs, ", "))
-				if in {
+				flag := fmt.Sprintf("hx_w_%s[%s]", a.Name, chk("hx_w_"+a.Name, "hx_i", 0))
+				switch {
+				case in:
 					g.line(dd+1, fmt.Sprintf("if (%s) hx_s_%s[%s] = %s[%s];", strings.Join(conds, " && "), a.Name, chk("hx_s_"+a.Name, "hx_i", 1), a.Name, gidx))
-					g.line(dd+1, fmt.Sprintf("hx_w_%s[%s] = 0;", a.Name, chk("hx_w_"+a.Name, "hx_i", 1)))
-				} else {
-					g.line(dd+1, fmt.Sprintf("if (hx_w_%s[%s]) %s[%s] = hx_s_%s[%s];", a.Name, chk("hx_w_"+a.Name, "hx_i", 0), a.Name, chk(a.Name, gidx, 1), a.Name, chk("hx_s_"+a.Name, "hx_i", 0)))
+					clear := fmt.Sprintf("hx_w_%s[%s] = 0;", a.Name, chk("hx_w_"+a.Name, "hx_i", 1))
+					if tab != nil && !check {
+						clear = "if (!hx_full) " + clear
+					}
+					g.line(dd+1, clear)
+				case tab != nil:
+					off := tab.off[a.Name]
+					lo := fmt.Sprintf("%s[%s]", tab.name, chk(tab.name, fmt.Sprintf("%d + 2 * hx_row", off), 0))
+					hi := fmt.Sprintf("%s[%s]", tab.name, chk(tab.name, fmt.Sprintf("%d + 2 * hx_row", off+1), 0))
+					test := fmt.Sprintf("(hx_c >= %s && hx_c <= %s)", lo, hi)
+					if check {
+						g.line(dd+1, fmt.Sprintf("if (hx_full && %s != (%s != 0)) hx_emu_err(\"written table and flags disagree\", NULL, hx_i);", test, flag))
+					}
+					g.line(dd+1, fmt.Sprintf("if (hx_full ? %s : %s) %s[%s] = hx_s_%s[%s];", test, flag, a.Name, chk(a.Name, gidx, 1), a.Name, chk("hx_s_"+a.Name, "hx_i", 0)))
+				default:
+					g.line(dd+1, fmt.Sprintf("if (%s) %s[%s] = hx_s_%s[%s];", flag, a.Name, chk(a.Name, gidx, 1), a.Name, chk("hx_s_"+a.Name, "hx_i", 0)))
 				}
 				g.line(dd, "}")
 			}
@@ -481,7 +547,32 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 	copyLoop(true)
 	g.barrier(d)
 	g.stage = plan
-	_, tb := g.uniform(n, d)
+	var tb bool
+	if tab == nil {
+		_, tb = g.uniform(n, d)
+	} else {
+		// What uniform prints for the split, with the condition computed
+		// once (hx_full) and the full tile's writes without flags.
+		var body Node = n
+		if ifn != nil {
+			g.line(d, "if (hx_full) {")
+			d++
+			body = ifn.Then
+		}
+		plan.full = !check
+		_, t1 := g.uniform(body, d)
+		plan.full = false
+		t2 := true
+		if ifn != nil {
+			d--
+			if ifn.Else != nil && hasWork(ifn.Else) {
+				g.line(d, "} else {")
+				_, t2 = g.uniform(ifn.Else, d+1)
+			}
+			g.line(d, "}")
+		}
+		tb = t1 && t2
+	}
 	g.stage = nil
 	if !tb {
 		g.barrier(d)
