@@ -163,7 +163,7 @@ func (r *refRun) node(n Node) error {
 		if !ok1 || !ok2 {
 			return fmt.Errorf("unbound variable in the bounds of %s", n.Iter)
 		}
-		if u, ok := n.Body.(*User); ok && r.countOnly && n.Stride == 1 {
+		if u := loneUser(n.Body); u != nil && r.countOnly && n.Stride == 1 {
 			if hi >= lo && u.Stmt.Body != nil {
 				r.updates += hi - lo + 1
 				r.flops += (hi - lo + 1) * int64(flopCount(u.Stmt.Body))
@@ -484,6 +484,23 @@ func floatLiteral(e *frontend.Number) float64 {
 		return float64(float32(e.Float))
 	}
 	return v
+}
+
+// loneUser is the statement that n runs once, unguarded, through Let and
+// Mark nodes only (the body of an innermost loop); nil otherwise.
+func loneUser(n Node) *User {
+	for {
+		switch x := n.(type) {
+		case *User:
+			return x
+		case *Let:
+			n = x.Body
+		case *Mark:
+			n = x.Body
+		default:
+			return nil
+		}
+	}
 }
 
 // CountReference returns what RunReference returns as counts (statement
