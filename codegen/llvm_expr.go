@@ -199,7 +199,9 @@ func (k *llvmKernel) user(u *User) {
 			rhs, rt = k.arith(strings.TrimSuffix(a.Op, "="), old, et, rhs, rt, a.Pos)
 		}
 		k.cur.NewStore(k.convert(rhs, rt, et), sp)
-		k.cur.NewStore(constant.NewInt(types.I8, 1), fp)
+		if fp != nil { // nil: a full tile with a written-set table
+			k.cur.NewStore(constant.NewInt(types.I8, 1), fp)
+		}
 		return
 	}
 	ptr := k.elemPtr(ref)

@@ -25,6 +25,9 @@ type llvmStage struct {
 	orig  map[string][]value.Value
 	elems map[string]value.Value // elem addrspace(3)*
 	flags map[string]value.Value // i8 addrspace(3)*
+	// full is set while the full tile of a tile with a written-set table
+	// (shared_written.go) is lowered: its staged stores set no flag.
+	full bool
 }
 
 // sharedMem returns the block's dynamic shared memory array.
@@ -96,6 +99,32 @@ func (k *llvmKernel) flatIndex(a *frontend.Array, ix []value.Value) value.Value 
 	return idx
 }
 
+// writtenTableGlobal is the table of a full tile's written set as an
+// internal constant i16 array in global memory (addrspace(1)).
+func (lm *llvmModule) writtenTableGlobal(kernel string, tab *writtenTable) (*ir.Global, *types.ArrayType) {
+	n := 0
+	prefix := "hx_wt_" + kernel + "_"
+	for _, g := range lm.m.Globals {
+		if len(g.Name()) > len(prefix) && g.Name()[:len(prefix)] == prefix {
+			n++
+		}
+	}
+	at := types.NewArray(uint64(len(tab.vals)), types.I16)
+	elems := make([]constant.Constant, len(tab.vals))
+	for i, v := range tab.vals {
+		elems[i] = constant.NewInt(types.I16, v)
+	}
+	g := lm.m.NewGlobalDef(prefix+itoa(n), constant.NewArray(at, elems...))
+	g.Immutable = true
+	g.Linkage = enum.LinkageInternal
+	g.AddrSpace = 1
+	p := types.NewPointer(at)
+	p.AddrSpace = 1
+	g.Typ = p
+	g.Align = 2
+	return g, at
+}
+
 // stageTile mirrors kernelGen.stageTile.
 func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 	plan, err := k.cs.planShared(full, k.vars, k.lets)
@@ -113,6 +142,20 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 		st.elems[name] = k.cur.NewBitCast(p, sharedPtr(llvmType(sa.arr.Elem)))
 		st.flags[name] = k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.foff))
 	}
+	// The full / partial split and, with a table, the full-tile condition
+	// (hx_full) computed once.
+	ifn, _ := n.(*If)
+	tab := plan.tab
+	var fullV value.Value
+	var tabG *ir.Global
+	var tabT *types.ArrayType
+	if tab != nil {
+		tabG, tabT = k.lm.writtenTableGlobal(k.kn.name, tab)
+		fullV = constant.True
+		if ifn != nil {
+			fullV = k.cond(ifn.Cond)
+		}
+	}
 	k.barrier()
 	nt := int64(k.kn.block[0] * k.kn.block[1] * k.kn.block[2])
 	copyLoop := func(in bool) {
@@ -124,9 +167,14 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 			r := i
 			nd := len(sa.ext)
 			g := make([]value.Value, nd)
+			var col, row value.Value
 			for d := nd - 1; d >= 0; d-- {
-				g[d] = k.cur.NewAdd(st.orig[a.Name][d], k.cur.NewSRem(r, i32(sa.ext[d])))
+				rem := k.cur.NewSRem(r, i32(sa.ext[d]))
+				g[d] = k.cur.NewAdd(st.orig[a.Name][d], rem)
 				r = k.cur.NewSDiv(r, i32(sa.ext[d]))
+				if d == nd-1 {
+					col, row = rem, r
+				}
 			}
 			sp := k.cur.NewGetElementPtr(et, st.elems[a.Name], i)
 			fp := k.cur.NewGetElementPtr(types.I8, st.flags[a.Name], i)
@@ -145,10 +193,38 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
 				k.cur.NewStore(k.cur.NewLoad(et, gp), sp)
 				closeIf()
-				k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
+				if tab != nil {
+					closeClear := k.ifOpen(k.cur.NewXor(fullV, constant.True))
+					k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
+					closeClear()
+				} else {
+					k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
+				}
 			} else {
-				w := k.cur.NewLoad(types.I8, fp)
-				closeIf := k.ifOpen(k.cur.NewICmp(enum.IPredNE, w, constant.NewInt(types.I8, 0)))
+				var c value.Value
+				if tab == nil {
+					w := k.cur.NewLoad(types.I8, fp)
+					c = k.cur.NewICmp(enum.IPredNE, w, constant.NewInt(types.I8, 0))
+				} else {
+					// hx_full ? lo[row] <= col <= hi[row] : flag.
+					tb, fb, join := k.f.NewBlock(""), k.f.NewBlock(""), k.f.NewBlock("")
+					k.cur.NewCondBr(fullV, tb, fb)
+					k.cur = tb
+					at := k.cur.NewAdd(i32(tab.off[a.Name]), k.cur.NewMul(i32(2), row))
+					lo := k.cur.NewSExt(k.cur.NewLoad(types.I16, k.cur.NewGetElementPtr(tabT, tabG, i32(0), at)), types.I32)
+					hi := k.cur.NewSExt(k.cur.NewLoad(types.I16, k.cur.NewGetElementPtr(tabT, tabG, i32(0), k.cur.NewAdd(at, i32(1)))), types.I32)
+					ct := k.cur.NewAnd(k.cur.NewICmp(enum.IPredSGE, col, lo), k.cur.NewICmp(enum.IPredSLE, col, hi))
+					tEnd := k.cur
+					k.cur.NewBr(join)
+					k.cur = fb
+					w := k.cur.NewLoad(types.I8, fp)
+					cf := k.cur.NewICmp(enum.IPredNE, w, constant.NewInt(types.I8, 0))
+					fEnd := k.cur
+					k.cur.NewBr(join)
+					k.cur = join
+					c = k.cur.NewPhi(ir.NewIncoming(ct, tEnd), ir.NewIncoming(cf, fEnd))
+				}
+				closeIf := k.ifOpen(c)
 				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
 				k.cur.NewStore(k.cur.NewLoad(et, sp), gp)
 				closeIf()
@@ -159,7 +235,28 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 	copyLoop(true)
 	k.barrier()
 	k.stage = st
-	_, tb := k.uniform(n)
+	var tb bool
+	switch {
+	case tab == nil:
+		_, tb = k.uniform(n)
+	case ifn == nil:
+		st.full = true
+		_, tb = k.uniform(n)
+		st.full = false
+	default:
+		// kernelGen's split with the condition computed once (fullV).
+		t1, t2 := true, true
+		var els func()
+		if ifn.Else != nil && hasWork(ifn.Else) {
+			els = func() { _, t2 = k.uniform(ifn.Else) }
+		}
+		k.ifElse(fullV, func() {
+			st.full = true
+			_, t1 = k.uniform(ifn.Then)
+			st.full = false
+		}, els)
+		tb = t1 && t2
+	}
 	k.stage = nil
 	if !tb {
 		k.barrier()
@@ -184,7 +281,8 @@ func (k *llvmKernel) sharedIndex(sa *sharedArr, r *frontend.ArrayRef) value.Valu
 }
 
 // stagedRef returns the shared address of r and its flag when r's array
-// is staged in the tile being lowered.
+// is staged in the tile being lowered (flag nil in a full tile with a
+// written-set table: no flag is set there).
 func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok bool) {
 	if k.stage == nil || len(r.Index) == 0 {
 		return nil, nil, false
@@ -195,6 +293,8 @@ func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok
 	}
 	x := k.sharedIndex(sa, r)
 	elem = k.cur.NewGetElementPtr(llvmType(sa.arr.Elem), k.stage.elems[r.Name], x)
-	flag = k.cur.NewGetElementPtr(types.I8, k.stage.flags[r.Name], x)
+	if !k.stage.full {
+		flag = k.cur.NewGetElementPtr(types.I8, k.stage.flags[r.Name], x)
+	}
 	return elem, flag, true
 }

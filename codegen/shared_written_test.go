@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -144,5 +145,59 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 	// The check must see a wrong table, so full tiles ran.
 	if out, ok := run("table_short", tableCases[0], 2); ok || !strings.Contains(out, "written table and flags disagree") {
 		t.Errorf("a table one element short went unnoticed: %s", out)
+	}
+}
+
+// TestSharedWrittenTableLLVMCPU: the LLVM lowering of the table path runs
+// on the CPU (llvm_cpu_test.go) bit-identical to the original, at tile
+// sizes small enough for full tiles at the problem sizes runIROnCPU uses
+// (checked: a shortened table is caught by the emulator's check there).
+func TestSharedWrittenTableLLVMCPU(t *testing.T) {
+	llc, err := exec.LookPath("llc")
+	if err != nil {
+		t.Skip("llc not found on PATH (Debian package llvm)")
+	}
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	defer func() { sharedTableCheck = 0 }()
+	for _, tc := range []tableCase{
+		{"laplacian2d", []int64{1, 3, 4}, nil, 19, 5},
+		{"fdtd2d", []int64{2, 3, 4}, []int{4, 2}, 19, 5},
+		{"heat3d", []int64{1, 3, 3, 4}, nil, 19, 5},
+	} {
+		tag := fmt.Sprintf("ir_%s_%d", tc.file, len(tc.sizes))
+		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
+		opt := CUDAOptions{Shared: true, Block: tc.block}
+		ll, err := EmitLLVM(c, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		if !strings.Contains(ll, "@hx_wt_") || !strings.Contains(ll, "addrspace(3)") {
+			t.Errorf("%s: no written-set table in the IR", tag)
+		}
+		// Full tiles at these sizes: the check catches a shortened table.
+		sharedTableCheck = 2
+		src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
+		sharedTableCheck = 0
+		if err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		exe, _, err := runtime.CC{Opt: "-O1"}.Compile(src, dir, tag+"_short")
+		if err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		r, err := runtime.RunHarness(exe, tc.args(c.Scops[0].Scop.Params), time.Minute, nil)
+		if err != nil || !strings.Contains(r.Output, "written table and flags disagree") {
+			t.Errorf("%s: no full tile at the CPU test's sizes (%v)", tag, err)
+		}
+		if err := runIROnCPU(c, opt, llc, cc, dir, tag); err != nil {
+			t.Errorf("%s: %v", tag, err)
+		}
 	}
 }
