@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +54,19 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 	if !strings.HasPrefix(arch, "sm_") && !strings.HasPrefix(arch, "compute_") && arch != "native" {
 		return fail(fmt.Errorf("bad --arch %q: want sm_NN (e.g. sm_90)", arch))
 	}
-	res, err := codegen.EmitCUDA(c, vals, true, opt)
+	// The harness's built-in parameter values are the file's own #defines
+	// (-D overrides are passed as arguments), so one build, kept with
+	// --keep, serves every problem size.
+	emitVals := map[string]int64{}
+	for k, v := range vals {
+		emitVals[k] = v
+	}
+	for _, m := range sourceDefineRE.FindAllStringSubmatch(string(c.Prog.Source), -1) {
+		if v, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+			emitVals[m[1]] = v
+		}
+	}
+	res, err := codegen.EmitCUDA(c, emitVals, true, opt)
 	if err != nil {
 		return fail(err)
 	}
@@ -117,6 +130,9 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 	}
 	return 0
 }
+
+// sourceDefineRE matches an integer #define of the source file.
+var sourceDefineRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+([0-9]+)[ \t]*$`)
 
 // cudaTools finds nvcc and the C compiler; a missing one is named in a
 // one-line error.

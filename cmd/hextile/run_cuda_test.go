@@ -141,15 +141,16 @@ gflops-total: 3.000
 			t.Errorf("kept build lacks %s", f)
 		}
 	}
-	// The same build again: reused (nvcc not called); other flags rebuild.
+	// The same build again, at another size: reused (nvcc not called);
+	// other flags rebuild.
 	os.Remove(filepath.Join(log, "nvcc.args"))
-	if _, errs, code := runCmd(t, "", "run", file, "--device=gpu", "--backend=cuda", "-D", "N=100", "--keep", keep, "--reps=2", "--verify=false"); code != 0 {
+	if _, errs, code := runCmd(t, "", "run", file, "--device=gpu", "--backend=cuda", "-D", "N=200", "--keep", keep, "--reps=2", "--verify=false"); code != 0 {
 		t.Fatalf("second run: exit %d: %s", code, errs)
 	}
 	if _, err := os.Stat(filepath.Join(log, "nvcc.args")); err == nil {
 		t.Errorf("an up-to-date kept build was rebuilt")
 	}
-	if got, w := readLog(t, log, "run.args"), "T=8 N=100 HX_REPS=2 HX_VERIFY=0"; got != w {
+	if got, w := readLog(t, log, "run.args"), "T=8 N=200 HX_REPS=2 HX_VERIFY=0"; got != w {
 		t.Errorf("harness got %q, want %q", got, w)
 	}
 	if _, errs, code := runCmd(t, "", "run", file, "--device=gpu", "--backend=cuda", "--keep", keep, "--fmad", "--arch=sm_80"); code != 0 {
