@@ -119,6 +119,9 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 		return fail(fmt.Errorf("%s exited with status %d: %s", filepath.Base(exe), code, why))
 	}
 	fmt.Fprintln(stdout, rep.verify)
+	if rep.maxDiff != "" {
+		fmt.Fprintf(stdout, "max-diff: %s\n", rep.maxDiff)
+	}
 	mode := "-fmad=false"
 	if cr.fmad {
 		mode = "-fmad=true"
@@ -248,6 +251,7 @@ func lastLines(s string, n int) string {
 // cudaReport is what the CUDA harness (codegen cudaMain) prints.
 type cudaReport struct {
 	verify          string // its verify line
+	maxDiff         string // largest absolute difference from the original
 	kernelS, totalS float64
 	reps            int
 	updates         int64
@@ -271,6 +275,8 @@ func parseCUDAReport(out string) (*cudaReport, error) {
 			if r.verify == "" {
 				r.verify = strings.TrimSpace(line)
 			}
+		case "max-diff":
+			r.maxDiff = v
 		case "time-gpu-kernel":
 			r.kernelS, err = strconv.ParseFloat(v, 64)
 		case "time-gpu-total":

@@ -113,6 +113,7 @@ func TestRunCUDAFakeNVCC(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	want := `verify: ok
+max-diff: 0
 device: CUDA build (nvcc -O3 -arch=sm_90 -fmad=false)
 time-gpu-kernel: 0.002000 s
 time-gpu-total: 0.004000 s
