@@ -35,13 +35,16 @@ import (
 // tid owns the U consecutive iterations lower + U*tid ... lower + U*tid +
 // U - 1, and since U*B = n every thread owns exactly U of them, so no loop
 // is needed: `const int c3 = lower + U * tid;`. L2 prints as usual, and its
-// body runs the U instances c3 + 0 ... c3 + U - 1 in three phases: every
+// body runs the U instances c3 + 0 ... c3 + U - 1 in two phases: every
 // distinct array element they read (a compound assignment reads its
 // left-hand side too) is loaded once into a `const TYPE hx_rK` temporary,
-// then the U right-hand sides are computed from the temporaries into
-// `const TYPE hx_vK` (TYPE the element type of the left-hand side: the
-// conversion of the assignment happens at the initialisation), then the U
-// stores. Subscripts print in a canonical affine form (terms sorted,
+// then each instance's right-hand side is computed from the temporaries
+// into `const TYPE hx_vK` (TYPE the element type of the left-hand side: the
+// conversion of the assignment happens at the initialisation) and stored.
+// Any order of the computations and stores after the loads is legal (no
+// instance reads what another writes); storing each value right after its
+// computation measured faster on an H100 than all stores last (gradient2d
+// 2048^2 x 512, blocks 64x8, U = 8: 310 against 299 GCells/s with PDL). Subscripts print in a canonical affine form (terms sorted,
 // constants folded) where they are affine, so that an element that several
 // instances read has one text and one temporary. Scalars and the
 // expression trees are printed exactly as in the plain code, so every
@@ -62,8 +65,8 @@ import (
 //	                                   column c4 instead of 24, plus the
 //	                                   left and right neighbours)
 //	  const float hx_v0 = hx_r0 + 1.0f / sqrtf(0.0001f + (hx_r0 - hx_r1) * ...);
-//	  ...
 //	  A[HX_IDX_A((c0 + 1) % 2, c3, c4)] = hx_v0;
+//	  const float hx_v1 = hx_r2 + 1.0f / sqrtf(0.0001f + (hx_r2 - hx_r0) * ...);
 //	  A[HX_IDX_A((c0 + 1) % 2, c3 + 1, c4)] = hx_v1;
 //	  ...
 //	}
@@ -187,6 +190,9 @@ func (g *kernelGen) independent(f *For) bool {
 		return false
 	}
 	cs := g.cs
+	if cs.deps == nil {
+		return false // not known (yet: buildCUDA's planning pass), not cached
+	}
 	if cs.indep == 0 {
 		cs.indep = -1
 		if timeCarried(cs.deps) {
@@ -239,7 +245,8 @@ func (g *kernelGen) threadReuse(p *reusePlan, depth int, used [3]bool) {
 	g.line(depth, "}")
 }
 
-// userReuse prints the U instances of p.user: loads, computations, stores.
+// userReuse prints the U instances of p.user: the loads, then each
+// computation followed by its store.
 func (g *kernelGen) userReuse(u *User, guard []string, depth int) {
 	lines := g.cs.reuseLines(u, g.reuse.l1.Iter, g.reuse.u, g.emu)
 	if len(guard) > 0 {
@@ -290,8 +297,10 @@ func (cs *cudaScop) reuseLines(u *User, iter string, n int64, emu bool) []string
 		stores = append(stores, fmt.Sprintf("%s = hx_v%d;", p.expr(a.LHS, false, true), k))
 	}
 	out := append([]string(nil), regs.lines...)
-	out = append(out, comps...)
-	return append(out, stores...)
+	for k := range comps {
+		out = append(out, comps[k], stores[k])
+	}
+	return out
 }
 
 // regSet holds the loads of a group of instances: one temporary per

@@ -155,6 +155,17 @@ func TestCUDAReuseText(t *testing.T) {
 				t.Errorf("%s: more than %d instances in a group", tc.name, tc.u)
 			}
 		}
+		if tc.u > 0 && tc.kind == schedule.None {
+			// With Shared, tiles without a time loop are not staged and
+			// keep the transform (the planning pass must not disable it).
+			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, Shared: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(reuseRE.FindAllString(kernelFile(sh), -1)); n != len(ms) {
+				t.Errorf("%s: %d nests with register reuse with Shared, %d without", tc.name, n, len(ms))
+			}
+		}
 		off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, NoReuse: true})
 		if err != nil {
 			t.Fatal(err)
@@ -489,7 +500,7 @@ func TestReusableShapes(t *testing.T) {
 		if indep == 0 {
 			indep = 1
 		}
-		cs := &cudaScop{reuse: true, indep: indep}
+		cs := &cudaScop{reuse: true, indep: indep, deps: &frontend.Deps{}} // indep: the cached answer
 		g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 1}, axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
