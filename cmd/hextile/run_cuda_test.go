@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -193,5 +194,17 @@ func TestMedian(t *testing.T) {
 		if got := median(tc.v); got != tc.want {
 			t.Errorf("median(%v) = %g, want %g", tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestRunPTXFlagsWithoutDriver: the timing flags parse and the PTX back
+// end still fails with one line where there is no driver.
+func TestRunPTXFlagsWithoutDriver(t *testing.T) {
+	if _, err := exec.LookPath("nvidia-smi"); err == nil {
+		t.Skip("this machine may have a GPU")
+	}
+	out, errs, code := runCmd(t, "", "run", "../../testdata/jacobi1d_mod2.c", "--device=gpu", "--backend=ptx", "--reps=3", "--verify=false")
+	if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile run: --device=gpu: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
