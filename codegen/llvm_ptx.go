@@ -60,6 +60,10 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 		}
 		in = bc
 	}
+	// llc's default contraction (-fp-contract=on) fuses only operations
+	// the IR marks contractable, and hextile's IR marks none: the PTX has
+	// mul.rn/add.rn, which ptxas does not fuse either, so results round as
+	// in C (and as nvcc -fmad=false). TestLLVMNoContraction checks it.
 	var stderr bytes.Buffer
 	cmd := exec.Command(p, "-march=nvptx64", "-mcpu="+arch, "-O3", in, "-o", out)
 	cmd.Stderr = &stderr

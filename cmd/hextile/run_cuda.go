@@ -152,6 +152,11 @@ func cudaTools(nvcc, cc string) (string, string, error) {
 	}
 	if cc == "" {
 		cc = "cc"
+		if _, err := exec.LookPath(cc); err != nil {
+			if _, gerr := exec.LookPath("gcc"); gerr == nil {
+				cc = "gcc"
+			}
+		}
 	}
 	cp, err := exec.LookPath(cc)
 	if err != nil {
