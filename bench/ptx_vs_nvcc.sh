@@ -5,6 +5,9 @@
 #   cuda  the CUDA C of compile --target=cuda --harness -> nvcc -O3
 # Both time one warm-up and REPS runs (medians): kernel = events around all
 # launches, total = allocation + copies in + kernels + copies back + frees.
+# Same code: the CUDA build runs with --pdl=false --reuse=false (the LLVM
+# kernels have no register reuse and are launched without programmatic
+# dependent launch); the table also times the CUDA default (pdl, reuse).
 # Contraction: llc fuses no a*b+c by default (mul.rn/add.rn in the PTX) and
 # nvcc runs with -fmad=false, so both paths compute bit-exactly what C does
 # and are verified so. FMA=1 (default) also times a fused pair: llc
@@ -29,6 +32,7 @@ OUT=${OUT:-$D/out}
 REPS=${REPS:-5}
 FMA=${FMA:-1}
 SM=${SM:-sm_90}
+PLAIN="--pdl=false --reuse=false"
 BENCHES=${BENCHES:-laplacian2d heat2d gradient2d fdtd2d laplacian3d heat3d gradient3d}
 SCHEDS=${SCHEDS:-hybrid none}
 full() { case $1 in *3d) echo "-D N=256 -D T=128" ;; fdtd2d) echo "-D NX=2048 -D NY=2048 -D T=512" ;; *) echo "-D N=2048 -D T=512" ;; esac; }
@@ -93,9 +97,10 @@ run)
     t=${b}_$k
     # shellcheck disable=SC2046
     { "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(small $b) --reps=0 > "$L/$t.verify.ptx" 2>&1
-      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --keep "$B/$t" $(small $b) --reps=0 > "$L/$t.verify.cuda" 2>&1
+      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --keep "$B/$t" $(small $b) --reps=0 > "$L/$t.verify.cuda" 2>&1
+      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --keep "$B/${t}_dflt" $(small $b) --reps=0 > "$L/$t.verify.cuda_dflt" 2>&1
       if [ "$FMA" = 1 ]; then
-        "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --fmad --keep "$B/${t}_fma" $(small $b) --reps=0 > "$L/$t.verify.cuda_fma" 2>&1
+        "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --fmad --keep "$B/${t}_fma" $(small $b) --reps=0 > "$L/$t.verify.cuda_fma" 2>&1
       fi; } &
   done < "$D/list"
   wait
@@ -106,18 +111,20 @@ run)
     # shellcheck disable=SC2046
     "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.ptx" 2>&1
     # shellcheck disable=SC2046
-    "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --keep "$B/$t" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda" 2>&1
+    "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --keep "$B/$t" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda" 2>&1
+    # shellcheck disable=SC2046
+    "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --keep "$B/${t}_dflt" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda_dflt" 2>&1
     if [ "$FMA" = 1 ] && [ -f "$D/${t}_fma.ptx" ]; then
       # shellcheck disable=SC2046
       "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/${t}_fma.ptx" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.ptx_fma" 2>&1
       # shellcheck disable=SC2046
-      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --fmad --keep "$B/${t}_fma" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda_fma" 2>&1
+      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --fmad --keep "$B/${t}_fma" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda_fma" 2>&1
     fi
     stamp "$t: ptx $(field time-gpu-kernel "$L/$t.time.ptx") s, cuda $(field time-gpu-kernel "$L/$t.time.cuda") s"
   done < "$D/list"
   # 3. The table.
   {
-    printf '%-12s %-6s %10s %10s %6s %8s %8s %10s %10s %-7s %-7s' bench sched ptx_k_s cuda_k_s ratio ptx_GC/s cuda_GC/s ptx_tot_s cuda_tot_s vfy_ptx vfy_cuda
+    printf '%-12s %-6s %10s %10s %6s %8s %8s %10s %10s %-7s %-7s %10s %-7s' bench sched ptx_k_s cuda_k_s ratio ptx_GC/s cuda_GC/s ptx_tot_s cuda_tot_s vfy_ptx vfy_cuda dflt_k_s vfy_dflt
     [ "$FMA" = 1 ] && printf ' %10s %10s %6s %-8s' ptxfma_k_s cudafma_k_s ratio fma_diff
     echo
     while read -r b k; do
@@ -128,7 +135,9 @@ run)
       printf '%-12s %-6s %10s %10s %6s %8s %8s %10s %10s %-7s %-7s' "$b" "$k" "$pk" "$ck" "$r" \
         "$(field gcells-kernel "$L/$t.time.ptx")" "$(field gcells-kernel "$L/$t.time.cuda")" \
         "$(field time-gpu-total "$L/$t.time.ptx")" "$(field time-gpu-total "$L/$t.time.cuda")" "$vp" "$vc"
-      [ "$vp" = ok ] && [ "$vc" = ok ] || fail=1
+      vd=$(field verify "$L/$t.verify.cuda_dflt")
+      printf ' %10s %-7s' "$(field time-gpu-kernel "$L/$t.time.cuda_dflt")" "$vd"
+      [ "$vp" = ok ] && [ "$vc" = ok ] && [ "$vd" = ok ] || fail=1
       if [ "$FMA" = 1 ]; then
         fk=$(field time-gpu-kernel "$L/$t.time.ptx_fma"); gk=$(field time-gpu-kernel "$L/$t.time.cuda_fma")
         fr=$(awk -v a="$fk" -v b="$gk" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "-" }')
@@ -137,6 +146,7 @@ run)
       echo
     done < "$D/list"
     echo "ratio = ptx / cuda kernel time (medians of $REPS runs after a warm-up; < 1: PTX path faster)."
+    echo "cuda_*: --pdl=false --reuse=false (the same kernels and launches as the PTX path); dflt: the CUDA default (programmatic dependent launch, register reuse)."
     echo "vfy_*: bit-exact check against the original at the reduced size (llc default contraction vs nvcc -fmad=false)."
     [ "$FMA" = 1 ] && echo "*fma*: llc -fp-contract=fast vs nvcc -fmad=true, unverified timing; fma_diff: max-diff of the fused CUDA build against the original at the reduced size."
   } > "$OUT/table.txt"

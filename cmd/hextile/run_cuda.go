@@ -126,7 +126,17 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 	if cr.fmad {
 		mode = "-fmad=true"
 	}
-	fmt.Fprintf(stdout, "device: CUDA build (nvcc -O3 -arch=%s %s)\n", arch, mode)
+	var gen []string
+	if !opt.NoPDL {
+		gen = append(gen, "pdl")
+	}
+	if !opt.NoReuse {
+		gen = append(gen, "register reuse")
+	}
+	if len(gen) == 0 {
+		gen = append(gen, "no pdl, no register reuse")
+	}
+	fmt.Fprintf(stdout, "device: CUDA build (nvcc -O3 -arch=%s %s; %s)\n", arch, mode, strings.Join(gen, ", "))
 	printGPUTimes(stdout, rep.kernelS, rep.totalS, rep.reps, rep.updates, int64(math.Round(rep.flopsPerUpdate*float64(rep.updates))))
 	if code != 0 || !strings.HasPrefix(rep.verify, "verify: ok") && !strings.HasPrefix(rep.verify, "verify: skipped") {
 		return 1

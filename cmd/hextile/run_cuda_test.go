@@ -115,7 +115,7 @@ func TestRunCUDAFakeNVCC(t *testing.T) {
 	}
 	want := `verify: ok
 max-diff: 0
-device: CUDA build (nvcc -O3 -arch=sm_90 -fmad=false)
+device: CUDA build (nvcc -O3 -arch=sm_90 -fmad=false; pdl, register reuse)
 time-gpu-kernel: 0.002000 s
 time-gpu-total: 0.004000 s
 reps: 5
@@ -160,6 +160,19 @@ gflops-total: 3.000
 	}
 	if got := readLog(t, log, "nvcc.args"); !strings.HasPrefix(got, "-O3 -arch=sm_80 -fmad=true ") {
 		t.Errorf("--fmad --arch=sm_80: nvcc got %s", got)
+	}
+	// --pdl=false --reuse=false: other CUDA code (rebuilt), named in the report.
+	pdlHeader, _ := os.ReadFile(k + ".h")
+	os.Remove(filepath.Join(log, "nvcc.args"))
+	out, errs, code = runCmd(t, "", "run", file, "--device=gpu", "--backend=cuda", "--keep", keep, "--pdl=false", "--reuse=false")
+	if code != 0 || !strings.Contains(out, "-fmad=false; no pdl, no register reuse)") {
+		t.Errorf("--pdl=false --reuse=false: exit %d: %s%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(log, "nvcc.args")); err != nil {
+		t.Errorf("--pdl=false did not rebuild")
+	}
+	if plain, _ := os.ReadFile(k + ".h"); string(plain) == string(pdlHeader) || strings.Contains(string(plain), "hx_pdl") {
+		t.Errorf("--pdl=false: the header still has hx_pdl")
 	}
 	// A failed verification: the harness's line and exit status 1.
 	os.WriteFile(filepath.Join(log, "report"), []byte(strings.Replace(cudaReportOK, "verify: ok", "verify: FAILED: A[1][3]: original 1, gpu 2", 1)), 0o644)
