@@ -84,7 +84,7 @@ run)
   L=$OUT/logs
   B=$D/build
   mkdir -p "$L" "$B" "$OUT/dump"
-  rm -f "$OUT/problems.txt"
+  rm -f "$OUT/problems.txt" "$L"/*.one-by-one
   T0=$(date +%s)
   stamp() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
   { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>&1; nvcc --version | tail -n 2; echo "llc PTX: $(cat "$D/arch" 2>/dev/null)"; } > "$OUT/env.txt"
@@ -96,7 +96,11 @@ run)
   while read -r b k; do
     t=${b}_$k
     # shellcheck disable=SC2046
-    { "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(small $b) --reps=0 > "$L/$t.verify.ptx" 2>&1
+    { "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(small $b) --reps=0 > "$L/$t.verify.ptx" 2>&1 ||
+        { # a failure of the batched launches: try one launch per driver call, and time so if that passes
+          mv "$L/$t.verify.ptx" "$L/$t.verify.ptx_batch"
+          "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(small $b) --reps=0 --one-by-one > "$L/$t.verify.ptx" 2>&1 &&
+            : > "$L/$t.one-by-one"; }
       "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --keep "$B/$t" $(small $b) --reps=0 > "$L/$t.verify.cuda" 2>&1
       "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --keep "$B/${t}_dflt" $(small $b) --reps=0 > "$L/$t.verify.cuda_dflt" 2>&1
       if [ "$FMA" = 1 ]; then
@@ -109,14 +113,16 @@ run)
   while read -r b k; do
     t=${b}_$k
     # shellcheck disable=SC2046
-    "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.ptx" 2>&1
+    P=; [ -f "$L/$t.one-by-one" ] && P=--one-by-one
+    # shellcheck disable=SC2086
+    "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/$t.ptx" $(full $b) --verify=false --reps=$REPS $P > "$L/$t.time.ptx" 2>&1
     # shellcheck disable=SC2046
     "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --keep "$B/$t" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda" 2>&1
     # shellcheck disable=SC2046
     "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM --keep "$B/${t}_dflt" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda_dflt" 2>&1
     if [ "$FMA" = 1 ] && [ -f "$D/${t}_fma.ptx" ]; then
       # shellcheck disable=SC2046
-      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/${t}_fma.ptx" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.ptx_fma" 2>&1
+      "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=ptx --ptx "$D/${t}_fma.ptx" $(full $b) --verify=false --reps=$REPS $P > "$L/$t.time.ptx_fma" 2>&1
       # shellcheck disable=SC2046
       "$H" run "bench/inputs/$b.c" --tile=$k --device=gpu --backend=cuda --arch=$SM $PLAIN --fmad --keep "$B/${t}_fma" $(full $b) --verify=false --reps=$REPS > "$L/$t.time.cuda_fma" 2>&1
     fi
@@ -147,12 +153,13 @@ run)
     done < "$D/list"
     echo "ratio = ptx / cuda kernel time (medians of $REPS runs after a warm-up; < 1: PTX path faster)."
     echo "cuda_*: --pdl=false --reuse=false (the same kernels and launches as the PTX path); dflt: the CUDA default (programmatic dependent launch, register reuse)."
+    for f in "$L"/*.one-by-one; do [ -f "$f" ] && echo "$(basename "$f" .one-by-one): batched launches failed (logs/*.verify.ptx_batch), timed with --one-by-one"; done
     echo "vfy_*: bit-exact check against the original at the reduced size (llc default contraction vs nvcc -fmad=false)."
     [ "$FMA" = 1 ] && echo "*fma*: llc -fp-contract=fast vs nvcc -fmad=true, unverified timing; fma_diff: max-diff of the fused CUDA build against the original at the reduced size."
   } > "$OUT/table.txt"
   # (the fused CUDA build is not bit-exact by design: its logs are not problems)
   for f in "$L"/*; do
-    case $f in *.verify.cuda_fma) continue ;; esac
+    case $f in *.verify.cuda_fma | *.one-by-one) continue ;; esac
     grep -q "^verify: ok\|^verify: skipped" "$f" || { echo "== $(basename "$f")"; tail -n 3 "$f"; } >> "$OUT/problems.txt"
   done
   # 4. The disassembly of gradient2d hybrid for the PTX/CUDA comparison.

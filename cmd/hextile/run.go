@@ -37,6 +37,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fmad := fs.Bool("fmad", false, "--backend=cuda: let nvcc contract a*b+c into fused multiply-adds (-fmad=true); the default -fmad=false keeps the bit-exact verification meaningful and matches llc, which fuses nothing by default")
 	pdl := fs.Bool("pdl", true, "--backend=cuda: programmatic dependent launch on compute capability 9.0+, as compile --target=cuda (the PTX path launches plainly: --pdl=false compares like with like)")
 	reuse := fs.Bool("reuse", true, "--backend=cuda: register reuse in full tiles, as compile --target=cuda (the LLVM kernels have none: --reuse=false compares like with like)")
+	oneByOne := fs.Bool("one-by-one", false, "--backend=ptx: issue each launch through its own driver call instead of the prepared batch (a fallback)")
 	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")
 	verify := fs.Bool("verify", true, "--device=gpu: compare the first run with the original program (--verify=false for sizes where the reference takes long; updates are still counted)")
 	cc := fs.String("cc", "", "C compiler (default $CC or cc)")
@@ -82,7 +83,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			opt.NoPDL, opt.NoReuse = !*pdl, !*reuse
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
-		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify}, stdout, stderr)
+		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne}, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {

@@ -22,6 +22,7 @@ type gpuRun struct {
 	llc, arch, ptxFile string
 	reps               int  // timed runs after the warm-up (the CUDA harness's HX_REPS)
 	verify             bool // compare the first run with the reference
+	oneByOne           bool // launch through Function.Launch, one call each (no Batch)
 }
 
 // defaultReps is the CUDA harness's default number of timed runs
@@ -182,7 +183,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		var ks, ws []float64
 		for r := 0; r <= reps; r++ {
 			arrs := clone() // fresh inputs (the harness's memcpy), not timed
-			kS, wS, err := gpuOnce(ctx, batch, g, arrays, arrs)
+			kS, wS, err := gpuOnce(ctx, batch, bls, gr.oneByOne, g, arrays, arrs)
 			if err != nil {
 				batch.Release()
 				return fail(err)
@@ -226,7 +227,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 // gpuOnce is one timed run (hx_gpu_K of the CUDA host code): allocation
 // and copies in, the launches between two events, copies back of the
 // written arrays, frees. It returns the kernel and the total seconds.
-func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, g *codegen.GPUScop, arrays []string, arrs map[string]*codegen.HostArray) (kernelS, totalS float64, err error) {
+func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, bls []runtime.BatchLaunch, oneByOne bool, g *codegen.GPUScop, arrays []string, arrs map[string]*codegen.HostArray) (kernelS, totalS float64, err error) {
 	t0 := time.Now()
 	bufs := make([]runtime.DevPtr, len(arrays))
 	defer func() {
@@ -258,7 +259,19 @@ func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, g *codegen.GPUScop, arr
 	if err := e0.Record(); err != nil {
 		return 0, 0, err
 	}
-	if err := batch.Run(bufs...); err != nil {
+	if oneByOne {
+		for _, l := range bls {
+			args := append([]any(nil), l.Args...)
+			for i, a := range args {
+				if b, ok := a.(runtime.BufArg); ok {
+					args[i] = bufs[b]
+				}
+			}
+			if err := l.F.Launch(l.Grid, l.Block, l.Smem, args...); err != nil {
+				return 0, 0, err
+			}
+		}
+	} else if err := batch.Run(bufs...); err != nil {
 		return 0, 0, err
 	}
 	if err := e1.Record(); err != nil {
