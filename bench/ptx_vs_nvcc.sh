@@ -176,6 +176,12 @@ run)
     nvcc -O3 -arch=$SM -fmad=false -cubin -Xptxas -v "$kf" -o "$X/nvcc.cubin" > "$X/nvcc.ptxas.txt" 2>&1
     cuobjdump -sass "$X/nvcc.cubin" > "$X/nvcc.sass" 2>&1
     cp "$kf" "$X/"
+    # the CUDA default (pdl, register reuse) for reference
+    kd=$(ls "$B/${t}_dflt"/*_kernel.cu 2>/dev/null | head -n 1)
+    if [ -n "$kd" ]; then
+      nvcc -O3 -arch=$SM -fmad=false -cubin -Xptxas -v "$kd" -o "$X/nvcc_dflt.cubin" > "$X/nvcc_dflt.ptxas.txt" 2>&1
+      cuobjdump -sass "$X/nvcc_dflt.cubin" > "$X/nvcc_dflt.sass" 2>&1
+    fi
     # Instruction counts per kernel: PTX instructions (lines ending in ;
     # inside an .entry, declarations excluded) and SASS instructions with an
     # opcode histogram (modifiers stripped).
@@ -185,13 +191,14 @@ run)
         inside && /;[ \t]*$/ && !/^[ \t]*\./ && !/^[ \t]*\/\// { n[k]++; op = $1; if (op ~ /^@/) op = $2; sub(/;$/, "", op); h[k "\t" op]++ }
         END { for (k in n) printf "%s %s: %d PTX instructions\n", F, k, n[k]; for (x in h) { split(x, p, "\t"); printf "%s %s   %-24s %d\n", F, p[1], p[2], h[x] } }' "$f" | sort
     done > "$X/counts.txt"
-    for f in "$X/llc.sass" "$X/nvcc.sass"; do
+    for f in "$X/llc.sass" "$X/nvcc.sass" "$X/nvcc_dflt.sass"; do
+      [ -f "$f" ] || continue
       awk -v F="$(basename "$f")" '
         /Function :/ { k = $NF; n[k] = 0 }
         /^[ \t]*\/\*[0-9a-f]+\*\// { line = $0; sub(/^[ \t]*\/\*[0-9a-f]+\*\/[ \t]*/, "", line); split(line, w, /[ \t]+/); op = w[1]; if (op ~ /^@/) op = w[2]; sub(/;$/, "", op); split(op, q, "."); n[k]++; h[k "\t" q[1]]++ }
         END { for (k in n) printf "%s %s: %d SASS instructions\n", F, k, n[k]; for (x in h) { split(x, p, "\t"); printf "%s %s   %-10s %d\n", F, p[1], p[2], h[x] } }' "$f" | sort
     done >> "$X/counts.txt"
-    grep -h "instructions\|registers" "$X/counts.txt" "$X/llc.ptxas.txt" "$X/nvcc.ptxas.txt" 2>/dev/null
+    grep -H "instructions\|registers" "$X/counts.txt" "$X/llc.ptxas.txt" "$X/nvcc.ptxas.txt" "$X/nvcc_dflt.ptxas.txt" 2>/dev/null | sed "s#^$X/##"
   else
     echo "no gradient2d hybrid configuration: no dump"
   fi
