@@ -193,13 +193,8 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
 				k.cur.NewStore(k.cur.NewLoad(et, gp), sp)
 				closeIf()
-				if tab != nil {
-					closeClear := k.ifOpen(k.cur.NewXor(fullV, constant.True))
-					k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
-					closeClear()
-				} else {
-					k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
-				}
+				// Cleared in full tiles too, as kernelGen.stageTile does.
+				k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
 			} else {
 				var c value.Value
 				if tab == nil {

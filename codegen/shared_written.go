@@ -17,8 +17,9 @@ import (
 // dimensions but the last, flattened), the last-dimension offsets of W in
 // that row form one interval [lo, hi] (or none), the copy-out of a full
 // tile tests lo[row] <= col <= hi[row] instead of the flag, and the full
-// tile neither clears nor sets flags. Partial tiles (a full tile's shape
-// cut by the domain) keep the flags.
+// tile's writes set no flag. Partial tiles (a full tile's shape cut by the
+// domain) keep the flags; the copy-in clears them in every tile (see
+// stageTile: skipping the clear in full tiles made nvcc's code slower).
 //
 // W is taken from the same interpretation of the full-tile code as the box
 // (planShared): every write of the base tile, of the tiles one step away in

@@ -85,7 +85,7 @@ func TestSharedWrittenTablePath(t *testing.T) {
 		if full == "" || strings.Contains(full, "hx_w_") {
 			t.Errorf("%s: the full tile sets flags (or there is none):\n%s", tag, full)
 		}
-		if !strings.Contains(k, "if (!hx_full) hx_w_") || !strings.Contains(k, "] = 1; }") {
+		if !strings.Contains(k, "hx_w_A[hx_i] = 0;") && !strings.Contains(k, "] = 0;") || !strings.Contains(k, "] = 1; }") {
 			t.Errorf("%s: the partial tile lost its flags", tag)
 		}
 	}
