@@ -487,6 +487,9 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 			c = CondString(ifn.Cond)
 		}
 		g.line(d, fmt.Sprintf("const int hx_full = (%s);", c))
+		if check {
+			g.line(d, "if (hx_full && hx_emu_full_tiles++ == 0) atexit(hx_emu_full_report);")
+		}
 	}
 	g.barrier(d)
 	nt := g.kn.block[0] * g.kn.block[1] * g.kn.block[2]

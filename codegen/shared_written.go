@@ -55,6 +55,15 @@ const maxTableEntries = 4096
 // element, which the check must report.
 var sharedTableCheck = 0
 
+// emuFullCounter counts the full tiles whose table the emulation checked
+// and reports the count at exit (sharedTableCheck).
+const emuFullCounter = `#ifndef HX_EMU_FULL_TILES
+#define HX_EMU_FULL_TILES
+static long hx_emu_full_tiles;
+static void hx_emu_full_report(void) { printf("emu: %ld full tiles checked against the written table\n", hx_emu_full_tiles); }
+#endif
+`
+
 // writtenBits is the written set of tile t for array sa as a bit set over
 // the box at the tile's own origin.
 func writtenBits(sa *sharedArr, t tileWrites) ([]uint64, error) {
@@ -168,6 +177,9 @@ func (t *writtenTable) tableText(emu bool) string {
 	q := "__constant__ short"
 	if emu {
 		q = "static const short"
+	}
+	if emu && sharedTableCheck != 0 {
+		b.WriteString(emuFullCounter)
 	}
 	fmt.Fprintf(&b, "/* written set of a full tile: per box row, the first and last column written */\n")
 	vals := t.vals
