@@ -24,7 +24,11 @@ import (
 // Per tile the kernel then: waits for the previous tile (barrier), copies
 // the box in (the elements inside the array), waits, computes in shared
 // memory and marks every element it writes, waits, and copies out exactly
-// the marked elements (never an element another block may own).
+// the marked elements (never an element another block may own). A full
+// tile, whose written set relative to the box is the same for every tile,
+// marks nothing and copies out the elements of that set instead, read from
+// a per-row interval table (shared_written.go; const int hx_full holds the
+// full-tile condition, tested once).
 
 // sharedArr is one array's box in shared memory.
 type sharedArr struct {
