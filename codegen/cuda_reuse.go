@@ -91,17 +91,31 @@ type reusePlan struct {
 	u      int64 // iterations of L1 per thread
 	l2     *For
 	user   *User
-	lowerS string // L1's lower bound
+	lower  *Aff   // L1's lower bound
+	lowerS string // its text
 }
 
 // reusable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that register reuse applies to.
 func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
-	if !g.cs.reuse || !g.full || g.stage != nil || g.reuse != nil {
+	if g.reuse != nil {
 		return nil
 	}
-	a1, ok := g.kn.axis[n.Level]
-	if !ok || a1 == 0 || used[a1] || g.kn.block[a1] < 1 {
+	return g.cs.reusePlanFor(g.kn, n, used, g.full, g.stage != nil)
+}
+
+// reusePlanFor is the register-reuse decision of both back ends (kernelGen
+// prints the plan as CUDA C, llvmKernel lowers it to LLVM IR): the plan
+// when the thread loop n of kernel kn (not yet lowered, the axes in used
+// already distributed, inside a "full tile" Mark when full, in a tile
+// staged in shared memory when staged) is an L1 that register reuse
+// applies to, else nil.
+func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, staged bool) *reusePlan {
+	if !cs.reuse || !full || staged {
+		return nil
+	}
+	a1, ok := kn.axis[n.Level]
+	if !ok || a1 == 0 || used[a1] || kn.block[a1] < 1 {
 		return nil
 	}
 	// Only the outermost thread loop: blocking the y loop inside a z loop
@@ -113,7 +127,7 @@ func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
 			return nil
 		}
 	}
-	if !g.independent(n) || n.Stride != 1 || len(n.Lower) != 1 || len(n.Upper) != 1 {
+	if !cs.independent(n) || n.Stride != 1 || len(n.Lower) != 1 || len(n.Upper) != 1 {
 		return nil
 	}
 	lo, ok1 := n.Lower[0].(*Aff)
@@ -125,7 +139,7 @@ func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
 	if !ok || d < 0 {
 		return nil
 	}
-	trip, b := d+1, int64(g.kn.block[a1])
+	trip, b := d+1, int64(kn.block[a1])
 	if trip%b != 0 || trip/b < 2 || trip/b > maxReuse {
 		return nil
 	}
@@ -151,8 +165,8 @@ func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
 			return nil
 		}
 	}
-	a2, ok := g.kn.axis[l2.Level]
-	if !ok || a2 == a1 || used[a2] || !g.independent(l2) {
+	a2, ok := kn.axis[l2.Level]
+	if !ok || a2 == a1 || used[a2] || !cs.independent(l2) {
 		return nil
 	}
 	for _, e := range append(append([]Expr(nil), l2.Lower...), l2.Upper...) {
@@ -183,7 +197,7 @@ func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
 	if r, ok := u.Stmt.Body.LHS.(*frontend.ArrayRef); !ok || len(r.Index) == 0 {
 		return nil
 	}
-	return &reusePlan{l1: n, a1: a1, u: trip / b, l2: l2, user: u, lowerS: ExprString(lo)}
+	return &reusePlan{l1: n, a1: a1, u: trip / b, l2: l2, user: u, lower: lo, lowerS: ExprString(lo)}
 }
 
 // independent reports whether the iterations of the thread loop f are
@@ -197,14 +211,13 @@ func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
 // the point space loops to threads at all, for any block shape. The
 // schedulers leave the point space dimensions unmarked (Dim.Parallel is
 // about tile-level parallelism), hence the check here.
-func (g *kernelGen) independent(f *For) bool {
+func (cs *cudaScop) independent(f *For) bool {
 	if f.Parallel {
 		return true
 	}
 	if f.Dim.Role != schedule.RolePointSpace {
 		return false
 	}
-	cs := g.cs
 	if cs.deps == nil {
 		return false // not known (yet: buildCUDA's planning pass), not cached
 	}
@@ -340,6 +353,18 @@ func (r *regSet) load(key string, a *frontend.Array, text string) string {
 	r.names[key] = n
 	r.lines = append(r.lines, fmt.Sprintf("const %s %s = %s;", a.Elem, n, text))
 	return n
+}
+
+// elemKey is the key of the element e that the register-reuse temporaries
+// are found by: the unchecked access text of cexpr, with the subscripts of
+// index (canonical where affine). The LLVM back end (llvm_reuse.go) uses it
+// to load the same elements once.
+func (p *flatPrinter) elemKey(e *frontend.ArrayRef) string {
+	var ix []string
+	for _, x := range e.Index {
+		ix = append(ix, p.index(x))
+	}
+	return e.Name + "[" + fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", ")) + "]"
 }
 
 // index prints a subscript: in the canonical affine form when the printer

@@ -58,13 +58,21 @@ func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
 	return m.String(), nil
 }
 
-// LLVMModule builds the module of EmitLLVM.
+// LLVMModule builds the module of EmitLLVM: without programmatic
+// dependent launch, which needs PTX for sm_90 (EmitLLVMFor).
 func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
+	return llvmModuleFor(c, opt, false)
+}
+
+// llvmModuleFor builds the module, every kernel starting with
+// griddepcontrol.wait when pdl is set (llvm_pdl.go).
+func llvmModuleFor(c *Compilation, opt CUDAOptions, pdl bool) (*ir.Module, error) {
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
 	}
 	lm := newLLVMModule()
+	lm.pdl = pdl
 	for _, cs := range css {
 		for _, kn := range cs.kernels {
 			if err := lm.kernel(cs, kn); err != nil {
@@ -81,6 +89,12 @@ type llvmModule struct {
 	decls map[string]*ir.Func
 	ann   *metadata.NamedDef
 	smem  *ir.Global // the dynamic shared memory (--shared)
+	// pdl: every kernel starts with griddepcontrol.wait (llvm_pdl.go).
+	pdl bool
+	// reuseNests and reuseLoads count the thread loop nests lowered with
+	// register reuse and their loads (llvm_reuse.go), for the tests.
+	reuseNests, reuseLoads int
+	reuseVals              int // names of the stored values
 }
 
 func newLLVMModule() *llvmModule {
@@ -150,6 +164,12 @@ type llvmKernel struct {
 	lets    []*Let
 	stage   *llvmStage
 	noStage bool
+	// Register reuse (llvm_reuse.go), as in kernelGen: full is set inside
+	// a "full tile" Mark, reuse is the plan of the thread loop nest being
+	// lowered, regs the loads of the statement instances being lowered.
+	full  bool
+	reuse *reusePlan
+	regs  *llvmRegs
 }
 
 func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
@@ -198,6 +218,9 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 	}
 	k.vars = append(append([]string(nil), s.Params...), kn.host...)
 	k.cur = k.f.NewBlock("entry")
+	if lm.pdl {
+		k.pdlWait()
+	}
 	axes := []string{"x", "y", "z"}
 	for a := 0; a < 3; a++ {
 		k.tid[a] = k.sreg("tid", axes[a])
@@ -361,7 +384,11 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 		}
 		return work, tb
 	case *Mark:
-		return k.uniform(n.Body)
+		saved := k.full
+		k.full = n.Label == "full tile"
+		work, tb = k.uniform(n.Body)
+		k.full = saved
+		return work, tb
 	case *Let:
 		if !hasWork(n) {
 			return false, true
@@ -425,7 +452,10 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 			k.thread(s, used)
 		}
 	case *Mark:
+		saved := k.full
+		k.full = n.Label == "full tile"
 		k.thread(n.Body, used)
+		k.full = saved
 	case *Let:
 		k.let(n.Var, k.expr(n.Value), func() { k.thread(n.Body, used) })
 	case *If:
@@ -435,6 +465,12 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 		}
 		k.ifElse(k.cond(n.Cond), func() { k.thread(n.Then, used) }, els)
 	case *For:
+		if k.reuse == nil {
+			if p := k.cs.reusePlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
+				k.threadReuse(p, used)
+				return
+			}
+		}
 		a, ok := k.kn.axis[n.Level]
 		if ok && !used[a] && k.kn.block[a] > 0 {
 			used[a] = true
@@ -466,12 +502,16 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 				}
 			}
 		}
+		lower := k.user
+		if k.reuse != nil && n == k.reuse.user {
+			lower = k.userReuse
+		}
 		if c == nil {
-			k.user(n)
+			lower(n)
 			return
 		}
 		closeIf := k.ifOpen(c)
-		k.user(n)
+		lower(n)
 		closeIf()
 	}
 }

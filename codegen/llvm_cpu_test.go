@@ -216,9 +216,23 @@ func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 }
 
 func runIROnCPU(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string) error {
+	return runIROnCPUAt(c, opt, llc, cc, dir, tag, nil)
+}
+
+// runIROnCPUAt is runIROnCPU at the problem sizes of runs (each a list of
+// NAME=VALUE arguments of the harness; nil: every parameter 19, T... 5).
+func runIROnCPUAt(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, runs [][]string) error {
+	return runIROnCPUEdit(c, opt, llc, cc, dir, tag, runs, nil)
+}
+
+// runIROnCPUEdit is runIROnCPUAt with the IR text edited by edit first.
+func runIROnCPUEdit(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, runs [][]string, edit func(string) string) error {
 	ll, err := EmitLLVM(c, opt)
 	if err != nil {
 		return err
+	}
+	if edit != nil {
+		ll = edit(ll)
 	}
 	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 	if err != nil {
@@ -264,20 +278,25 @@ func runIROnCPU(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string) error
 	if out, err := exec.Command(cc, "-O1", "-std=gnu99", "-pthread", cfile, obj, "-o", exe, "-lm").CombinedOutput(); err != nil {
 		return fmt.Errorf("cc: %v\n%s", err, out)
 	}
-	var args []string
-	for _, p := range c.Scops[0].Scop.Params {
-		v := 19
-		if strings.HasPrefix(strings.ToUpper(p), "T") {
-			v = 5
+	if runs == nil {
+		var args []string
+		for _, p := range c.Scops[0].Scop.Params {
+			v := 19
+			if strings.HasPrefix(strings.ToUpper(p), "T") {
+				v = 5
+			}
+			args = append(args, fmt.Sprintf("%s=%d", p, v))
 		}
-		args = append(args, fmt.Sprintf("%s=%d", p, v))
+		runs = [][]string{args}
 	}
-	r, err := runtime.RunHarness(exe, args, 2*time.Minute, nil)
-	if err != nil {
-		return err
-	}
-	if !r.OK || r.Updates <= 0 {
-		return fmt.Errorf("%v: %s\n%.2000s", args, r.Failure, r.Output)
+	for _, args := range runs {
+		r, err := runtime.RunHarness(exe, args, 2*time.Minute, nil)
+		if err != nil {
+			return err
+		}
+		if !r.OK || r.Updates <= 0 {
+			return fmt.Errorf("%v: %s\n%.2000s", args, r.Failure, r.Output)
+		}
 	}
 	return nil
 }

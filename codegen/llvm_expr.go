@@ -338,6 +338,9 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 		if sp, _, ok := k.stagedRef(e); ok {
 			return k.cur.NewLoad(llvmType(a.Elem), sp), a.Elem
 		}
+		if k.regs != nil {
+			return k.regs.load(k, e), a.Elem
+		}
 		return k.cur.NewLoad(llvmType(a.Elem), k.elemPtr(e)), a.Elem
 	case *frontend.Binary:
 		x, xt := k.body(e.X)

@@ -26,7 +26,10 @@ func FindLLC(name string) (string, error) {
 }
 
 // LLVMToPTX compiles the module text ll to PTX for the GPU architecture
-// arch (sm_80 when empty; sm_90 needs llc 16 or newer) with llc.
+// arch (sm_80 when empty) with llc. For sm_90 and newer, when llc does not
+// know arch (LLVM before 16), the PTX is llc's for the newest architecture
+// it knows, retargeted to sm_90 (RetargetPTX; the driver JIT-compiles sm_90
+// PTX for newer GPUs too).
 func LLVMToPTX(ll, llc, arch string) (string, error) {
 	p, err := FindLLC(llc)
 	if err != nil {
@@ -37,6 +40,20 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 	}
 	if !strings.HasPrefix(arch, "sm_") {
 		return "", fmt.Errorf("bad --arch %q: want sm_NN (e.g. sm_80)", arch)
+	}
+	if PDLArch(arch) {
+		known := llcArchs(p)
+		has := false
+		for _, a := range known {
+			has = has || a == arch
+		}
+		if lower := highestArch(known, pdlMinArch); !has && lower != "" {
+			ptx, err := LLVMToPTX(ll, p, lower)
+			if err != nil {
+				return "", err
+			}
+			return RetargetPTX(ptx, "sm_90")
+		}
 	}
 	dir, err := os.MkdirTemp("", "hextile-llc-")
 	if err != nil {
@@ -72,7 +89,7 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 	}
 	if msg := stderr.String(); strings.Contains(msg, "not a recognized processor") {
 		// llc ignores an unknown -mcpu and writes PTX of an old ISA version.
-		return "", fmt.Errorf("%s does not know %s (%s): sm_90 needs llc 16 or newer", p, arch, firstLineOf(msg))
+		return "", fmt.Errorf("%s does not know %s (%s)", p, arch, firstLineOf(msg))
 	}
 	ptx, err := os.ReadFile(out)
 	if err != nil {
