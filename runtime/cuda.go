@@ -59,6 +59,8 @@ type cuda struct {
 	cuEventDestroy       func(ev uintptr) int32
 	cuDriverGetVersion   func(v *int32) int32
 	cuDeviceComputeCapab func(major, minor *int32, dev int32) int32
+	// cuLaunchKernelEx is nil when the driver lacks it (cuda_pdl.go).
+	cuLaunchKernelEx func(cfg unsafe.Pointer, f uintptr, params unsafe.Pointer, extra unsafe.Pointer) int32
 }
 
 var (
@@ -101,6 +103,7 @@ func loadDriver() (*cuda, error) {
 			}
 			purego.RegisterFunc(s.fn, p)
 		}
+		d.resolveLaunchEx(h)
 		driver = d
 	})
 	return driver, driverErr
@@ -323,6 +326,17 @@ func (c *Context) CopyFromDevice(dst unsafe.Pointer, src DevPtr, n uint64) error
 // DevPtr values in the kernel's parameter order. The parameter array and
 // every value it points to are pinned for the call.
 func (f *Function) Launch(grid, block [3]uint32, smem uint32, args ...any) error {
+	return f.launch(grid, block, smem, false, args)
+}
+
+// LaunchPDL is Launch with programmatic dependent launch (cuda_pdl.go):
+// only for kernels that start with griddepcontrol.wait. Without
+// cuLaunchKernelEx in the driver it is a plain launch.
+func (f *Function) LaunchPDL(grid, block [3]uint32, smem uint32, args ...any) error {
+	return f.launch(grid, block, smem, true, args)
+}
+
+func (f *Function) launch(grid, block [3]uint32, smem uint32, pdl bool, args []any) error {
 	c := f.m.c
 	return c.do(func() error {
 		var pin goruntime.Pinner
@@ -352,8 +366,15 @@ func (f *Function) Launch(grid, block [3]uint32, smem uint32, args ...any) error
 				return err
 			}
 		}
-		r := c.d.cuLaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, 0, unsafe.Pointer(&ptrs[0]), nil)
-		return c.d.check("cuLaunchKernel("+f.Name+")", r)
+		var cfg *cuLaunchConfig
+		if pdl {
+			attr := pdlAttribute()
+			pin.Pin(&attr)
+			cfg = new(cuLaunchConfig)
+			*cfg = pdlConfig(grid, block, smem, &attr)
+			pin.Pin(cfg)
+		}
+		return c.d.launch(f.f, f.Name, grid, block, smem, unsafe.Pointer(&ptrs[0]), pdl, cfg)
 	})
 }
 

@@ -22,6 +22,10 @@ type BatchLaunch struct {
 	Grid, Block [3]uint32
 	Smem        uint32
 	Args        []any // int32, float32, float64, DevPtr or BufArg, in parameter order
+	// PDL launches through cuLaunchKernelEx with programmatic stream
+	// serialization (cuda_pdl.go): only for a kernel that starts with
+	// griddepcontrol.wait. A plain launch when the driver lacks it.
+	PDL bool
 }
 
 // BufArg is a pointer argument bound at Run: BufArg(i) is Run's bufs[i].
@@ -36,7 +40,11 @@ type Batch struct {
 	ptrs  []uintptr // per launch: addresses of its slots (kernelParams)
 	bufs  [][2]int  // (slot, buffer index) of every BufArg
 	nbuf  int       // buffers Run needs
-	pin   goruntime.Pinner
+	// The launch configurations of the PDL launches and their one
+	// attribute (cuda_pdl.go), pinned.
+	cfgs []cuLaunchConfig
+	attr []cuLaunchAttribute
+	pin  goruntime.Pinner
 }
 
 type batchLaunch struct {
@@ -45,6 +53,8 @@ type batchLaunch struct {
 	grid, block [3]uint32
 	smem        uint32
 	first, n    int // its entries in ptrs: ptrs[first : first+n]
+	pdl         bool
+	cfg         int // its entry in cfgs when pdl
 }
 
 // Len is the number of launches.
@@ -66,7 +76,11 @@ func (c *Context) NewBatch(ls []BatchLaunch) (*Batch, error) {
 		if l.F == nil || l.F.m.c != c {
 			return nil, fmt.Errorf("launch %d: kernel not of this context", li)
 		}
-		bl := batchLaunch{f: l.F.f, name: l.F.Name, grid: l.Grid, block: l.Block, smem: l.Smem, first: p, n: len(l.Args)}
+		bl := batchLaunch{f: l.F.f, name: l.F.Name, grid: l.Grid, block: l.Block, smem: l.Smem, first: p, n: len(l.Args), pdl: l.PDL}
+		if l.PDL {
+			bl.cfg = len(b.cfgs)
+			b.cfgs = append(b.cfgs, cuLaunchConfig{})
+		}
 		for i, a := range l.Args {
 			switch v := a.(type) {
 			case int32:
@@ -103,6 +117,16 @@ func (c *Context) NewBatch(ls []BatchLaunch) (*Batch, error) {
 	}
 	b.pin.Pin(&b.slots[0])
 	b.pin.Pin(&b.ptrs[0])
+	if len(b.cfgs) > 0 {
+		b.attr = []cuLaunchAttribute{pdlAttribute()}
+		b.pin.Pin(&b.attr[0])
+		b.pin.Pin(&b.cfgs[0])
+		for _, l := range b.ls {
+			if l.pdl {
+				b.cfgs[l.cfg] = pdlConfig(l.grid, l.block, l.smem, &b.attr[0])
+			}
+		}
+	}
 	base := uintptr(unsafe.Pointer(&b.slots[0]))
 	for _, l := range b.ls {
 		for q := l.first; q < l.first+l.n; q++ {
@@ -148,9 +172,12 @@ func (b *Batch) Run(bufs ...DevPtr) error {
 		for i := range b.ls {
 			l := &b.ls[i]
 			params := unsafe.Pointer(&b.ptrs[l.first])
-			r := c.d.cuLaunchKernel(l.f, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.smem, 0, params, nil)
-			if r != 0 {
-				return fmt.Errorf("launch %d of %d: %w", i+1, len(b.ls), c.d.check("cuLaunchKernel("+l.name+")", r))
+			var cfg *cuLaunchConfig
+			if l.pdl {
+				cfg = &b.cfgs[l.cfg]
+			}
+			if err := c.d.launch(l.f, l.name, l.grid, l.block, l.smem, params, l.pdl, cfg); err != nil {
+				return fmt.Errorf("launch %d of %d: %w", i+1, len(b.ls), err)
 			}
 		}
 		return nil
