@@ -104,9 +104,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	dumps := fs.StringSlice("dump", nil, "print a stage's result: "+strings.Join(codegen.StageNames(), ", ")+" (repeatable)")
 	harness := fs.Bool("harness", false, "emit a verification harness: original and tiled code, compared bit for bit")
 	llc := fs.String("llc", "", "--target=ptx: the llc program (default: llc on PATH)")
-	arch := fs.String("arch", "sm_80", "--target=ptx: GPU architecture for llc -mcpu (sm_90 needs llc 16 or newer)")
-	pdl := fs.Bool("pdl", true, "--target=cuda: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one)")
-	reuse := fs.Bool("reuse", true, "--target=cuda: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once)")
+	arch := fs.String("arch", "sm_80", "--target=llvm|ptx: GPU architecture (llc -mcpu); sm_90 and newer get programmatic dependent launch, and where llc does not know them (LLVM < 16) the PTX of llc's newest architecture is retargeted to sm_90")
+	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
+	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once)")
 	for _, a := range args {
 		if a == "--help" || a == "-h" {
 			fs.SetOutput(stdout)
@@ -166,7 +166,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var text string
 	if *target == "llvm" || *target == "ptx" {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
-		text, err = codegen.EmitLLVM(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared})
+		text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, *arch)
 		if err == nil && *target == "ptx" {
 			text, err = codegen.LLVMToPTX(text, *llc, *arch)
 		}

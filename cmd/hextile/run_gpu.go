@@ -63,14 +63,27 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	ptxFrom := "from llc for " + arch
 	var ptx string
 	if ptxFile != "" {
-		// PTX made elsewhere (a machine with llc); JIT-compiled for this GPU.
+		// PTX made elsewhere (a machine with llc); JIT-compiled for this
+		// GPU. It carries its own choice of PDL (griddepcontrol.wait).
 		b, rerr := os.ReadFile(ptxFile)
 		ptx, err, ptxFrom = string(b), rerr, "from "+ptxFile
 	} else {
-		ptx, err = codegen.LLVMToPTX(ll, llc, arch)
+		// Programmatic dependent launch (codegen/llvm_pdl.go) when on and
+		// both the GPU and the PTX are sm_90 or newer: the kernels wait
+		// for the previous one first, and launch with the attribute.
+		pll := ll
+		if !opt.NoPDL && codegen.PDLArch(ctx.SM) && codegen.PDLArch(arch) {
+			if pll, err = codegen.EmitLLVMFor(c, opt, arch); err != nil {
+				return fail(err)
+			}
+		}
+		ptx, err = codegen.LLVMToPTX(pll, llc, arch)
+		if t := codegen.PTXTarget(ptx); err == nil && t != arch {
+			ptxFrom += ", retargeted " + t // llc's newest architecture before sm_90
+		}
 	}
 	if err != nil && ptxFile == "" && strings.Contains(err.Error(), "does not know") && arch != "sm_80" {
-		// PTX for sm_80 is JIT-compiled for any newer GPU.
+		// PTX for sm_80 (without PDL) is JIT-compiled for any newer GPU.
 		fmt.Fprintf(stderr, "hextile run: llc does not know %s: using sm_80 PTX, JIT-compiled by the driver\n", arch)
 		ptx, err = codegen.LLVMToPTX(ll, llc, "sm_80")
 		ptxFrom = "from llc for sm_80, JIT-compiled"
@@ -78,6 +91,10 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	if err != nil {
 		return fail(err)
 	}
+	// The kernels that start with griddepcontrol.wait launch with
+	// programmatic stream serialization (through cuLaunchKernelEx where
+	// the driver has it); the others plainly.
+	pdlKernels := codegen.PDLKernels(ptx)
 	mod, err := ctx.LoadPTX(ptx)
 	if err != nil {
 		return fail(err)
@@ -170,7 +187,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			bls = append(bls, runtime.BatchLaunch{F: fns[l.Kernel],
 				Grid:  [3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
 				Block: [3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])},
-				Smem:  uint32(kn.Smem), Args: args})
+				Smem:  uint32(kn.Smem), Args: args, PDL: pdlKernels[kn.Name]})
 			return nil
 		})
 		if err != nil {
@@ -216,7 +233,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	} else if ok {
 		fmt.Fprintln(stdout, "verify: ok")
 	}
-	fmt.Fprintf(stdout, "device: %s (%s), PTX %s\n", ctx.Device, ctx.SM, ptxFrom)
+	fmt.Fprintf(stdout, "device: %s (%s), PTX %s; %s\n", ctx.Device, ctx.SM, ptxFrom, ptxFeatures(pdlKernels, !opt.NoReuse, ptxFile != "", ctx.HasPDL()))
 	printGPUTimes(stdout, kernelS, totalS, reps, updates, flops)
 	if !ok {
 		return 1
@@ -267,7 +284,11 @@ func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, bls []runtime.BatchLaun
 					args[i] = bufs[b]
 				}
 			}
-			if err := l.F.Launch(l.Grid, l.Block, l.Smem, args...); err != nil {
+			launch := l.F.Launch
+			if l.PDL {
+				launch = l.F.LaunchPDL
+			}
+			if err := launch(l.Grid, l.Block, l.Smem, args...); err != nil {
 				return 0, 0, err
 			}
 		}
@@ -325,4 +346,28 @@ func printGPUTimes(w io.Writer, kernelS, totalS float64, reps int, updates, flop
 	if totalS > 0 {
 		fmt.Fprintf(w, "gcells-total: %.3f\ngflops-total: %.3f\n", float64(updates)/totalS*1e-9, float64(flops)/totalS*1e-9)
 	}
+}
+
+// ptxFeatures names what the run used, as the CUDA report does: pdl when
+// kernels wait for the previous one (and how they launch), register reuse
+// when the IR was generated with it (unknown for a --ptx file).
+func ptxFeatures(pdlKernels map[string]bool, reuse, fromFile, launchEx bool) string {
+	var gen []string
+	switch {
+	case len(pdlKernels) > 0 && launchEx:
+		gen = append(gen, "pdl")
+	case len(pdlKernels) > 0:
+		gen = append(gen, "pdl kernels launched plainly (the driver lacks cuLaunchKernelEx)")
+	default:
+		gen = append(gen, "no pdl")
+	}
+	switch {
+	case fromFile:
+		gen = append(gen, "register reuse as compiled")
+	case reuse:
+		gen = append(gen, "register reuse")
+	default:
+		gen = append(gen, "no register reuse")
+	}
+	return strings.Join(gen, ", ")
 }
