@@ -10,12 +10,16 @@
 # prepare writes a CGO_ENABLED=0 hextile binary and one PTX file per
 # configuration (llc for sm_80; the driver JIT-compiles it for newer GPUs),
 # so the GPU machine needs neither go nor llvm. Carry .hxptx to it.
-# SIZES_3D / SIZES_2D override the problem sizes (-D flags).
+# SIZES_3D / SIZES_2D override the problem sizes (-D flags). ARCH=sm_90
+# (an sm_90+ GPU) checks the kernels with programmatic dependent launch
+# (griddepcontrol.wait, launched through cuLaunchKernelEx); register reuse
+# is on either way (compile's default).
 set -u
 cd "$(dirname "$0")/.."
 D=${HXPTX:-.hxptx}
 S2=${SIZES_2D:--D N=301 -D T=23 -D NX=301 -D NY=257}
 S3=${SIZES_3D:--D N=45 -D T=9}
+ARCH=${ARCH:-sm_80}
 case ${1:-} in
 prepare)
   mkdir -p "$D"
@@ -23,7 +27,7 @@ prepare)
   for f in testdata/*.c; do
     b=$(basename "$f" .c)
     for k in hybrid none classical; do
-      if "$D/hextile" compile "$f" --tile=$k --target=ptx --arch=sm_80 -o "$D/${b}_$k.ptx" 2>"$D/${b}_$k.err"; then
+      if "$D/hextile" compile "$f" --tile=$k --target=ptx --arch=$ARCH -o "$D/${b}_$k.ptx" 2>"$D/${b}_$k.err"; then
         echo "$f $k" >> "$D/list.new"
       else
         echo "skip $b $k: $(head -c 200 "$D/${b}_$k.err")"
