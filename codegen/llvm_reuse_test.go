@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"hextile/schedule"
 )
 
 // llvmReuseCounts lowers every kernel of c with opt and returns the
@@ -36,7 +38,7 @@ func TestLLVMReuseLikeCUDA(t *testing.T) {
 	dir := t.TempDir()
 	tempRE := regexp.MustCompile(`const (?:float|double|int) hx_r\d+ = `)
 	for _, tc := range reuseCases {
-		if testing.Short() && tc.kind == "hybrid" {
+		if testing.Short() && tc.kind == schedule.Hybrid {
 			continue
 		}
 		c := compileReuseCase(t, dir, tc)
@@ -53,6 +55,18 @@ func TestLLVMReuseLikeCUDA(t *testing.T) {
 		}
 		if (tc.u > 0) != (nests > 0) {
 			t.Errorf("%s: %d nests with reuse, want U = %d", tc.name, nests, tc.u)
+		}
+		if tc.u > 0 && tc.kind == schedule.None {
+			// With Shared, tiles without a time loop are not staged and
+			// keep the transform in both back ends.
+			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, Shared: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks := kernelFile(sh)
+			if n, l := llvmReuseCounts(t, c, CUDAOptions{Block: tc.block, Shared: true}); n != len(reuseRE.FindAllString(ks, -1)) || l != len(tempRE.FindAllString(ks, -1)) || n == 0 {
+				t.Errorf("%s: Shared: LLVM %d nests, %d loads; CUDA %d, %d", tc.name, n, l, len(reuseRE.FindAllString(ks, -1)), len(tempRE.FindAllString(ks, -1)))
+			}
 		}
 		if n, l := llvmReuseCounts(t, c, CUDAOptions{Block: tc.block, NoReuse: true}); n != 0 || l != 0 {
 			t.Errorf("%s: NoReuse: %d nests, %d loads", tc.name, n, l)
