@@ -105,10 +105,29 @@ func RetargetPTX(ptx, arch string) (string, error) {
 	if major < minV[0] || (major == minV[0] && minor < minV[1]) {
 		major, minor = minV[0], minV[1]
 	}
+	if from == arch && !strings.Contains(ptx, retargetNote) {
+		return ptx[:v[2]] + fmt.Sprintf("%d.%d", major, minor) + ptx[v[5]:], nil
+	}
 	// .version comes before .target: replace from the back.
 	out := ptx[:t[2]] + arch + ptx[t[3]:]
 	out = out[:v[2]] + fmt.Sprintf("%d.%d", major, minor) + out[v[5]:]
+	if from != arch {
+		out = fmt.Sprintf("%s%s to %s\n", retargetNote, from, arch) + out
+	}
 	return out, nil
+}
+
+// retargetNote starts the comment line that RetargetPTX puts first.
+const retargetNote = "// hextile: PTX retargeted from "
+
+// PTXRetargeted returns "sm_86 PTX retargeted to sm_90" for PTX that
+// RetargetPTX rewrote, else "".
+func PTXRetargeted(ptx string) string {
+	if !strings.HasPrefix(ptx, retargetNote) {
+		return ""
+	}
+	from, to, _ := strings.Cut(strings.TrimPrefix(firstLineOf(ptx), retargetNote), " to ")
+	return from + " PTX retargeted to " + to
 }
 
 // PTXTarget returns the architecture of the PTX's .target directive.

@@ -21,14 +21,15 @@ func TestPDLArch(t *testing.T) {
 // version already high enough is kept; PTX of a newer architecture, an
 // unsupported target and PTX without directives are refused.
 func TestRetargetPTX(t *testing.T) {
+	const note86 = "// hextile: PTX retargeted from sm_86 to sm_90\n"
 	const body = "\n.address_size 64\n\n.visible .entry k()\n{\n\tgriddepcontrol.wait;\n\tret;\n}\n"
 	for _, tc := range []struct {
 		name, in, arch, want, err string
 	}{
-		{"sm_86 7.1", "//\n.version 7.1\n.target sm_86" + body, "sm_90", "//\n.version 7.8\n.target sm_90" + body, ""},
-		{"sm_80 7.0", ".version 7.0\n.target sm_80" + body, "sm_90", ".version 7.8\n.target sm_90" + body, ""},
-		{"newer version kept", ".version 8.1\n.target sm_86" + body, "sm_90", ".version 8.1\n.target sm_90" + body, ""},
-		{"7.10 is newer than 7.8", ".version 7.10\n.target sm_86" + body, "sm_90", ".version 7.10\n.target sm_90" + body, ""},
+		{"sm_86 7.1", "//\n.version 7.1\n.target sm_86" + body, "sm_90", note86 + "//\n.version 7.8\n.target sm_90" + body, ""},
+		{"sm_80 7.0", ".version 7.0\n.target sm_80" + body, "sm_90", "// hextile: PTX retargeted from sm_80 to sm_90\n.version 7.8\n.target sm_90" + body, ""},
+		{"newer version kept", ".version 8.1\n.target sm_86" + body, "sm_90", note86 + ".version 8.1\n.target sm_90" + body, ""},
+		{"7.10 is newer than 7.8", ".version 7.10\n.target sm_86" + body, "sm_90", note86 + ".version 7.10\n.target sm_90" + body, ""},
 		{"already sm_90", ".version 7.8\n.target sm_90" + body, "sm_90", ".version 7.8\n.target sm_90" + body, ""},
 		{"newer PTX", ".version 8.6\n.target sm_100" + body, "sm_90", "", "the PTX is for sm_100"},
 		{"unsupported", ".version 7.1\n.target sm_86" + body, "sm_100", "", "cannot retarget"},
@@ -48,6 +49,16 @@ func TestRetargetPTX(t *testing.T) {
 		if d := cmp.Diff(tc.want, got); d != "" {
 			t.Errorf("%s: (-want +got)\n%s", tc.name, d)
 		}
+		// Idempotent: retargeting again changes nothing.
+		if again, err := RetargetPTX(got, tc.arch); err != nil || again != got {
+			t.Errorf("%s: retargeting twice: %v\n%s", tc.name, err, cmp.Diff(got, again))
+		}
+	}
+	if got := PTXRetargeted(note86 + ".version 7.8\n.target sm_90" + body); got != "sm_86 PTX retargeted to sm_90" {
+		t.Errorf("PTXRetargeted = %q", got)
+	}
+	if got := PTXRetargeted(".version 7.8\n.target sm_90" + body); got != "" {
+		t.Errorf("PTXRetargeted of llc's PTX = %q", got)
 	}
 }
 

@@ -78,9 +78,6 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			}
 		}
 		ptx, err = codegen.LLVMToPTX(pll, llc, arch)
-		if t := codegen.PTXTarget(ptx); err == nil && t != arch {
-			ptxFrom += ", retargeted " + t // llc's newest architecture before sm_90
-		}
 	}
 	if err != nil && ptxFile == "" && strings.Contains(err.Error(), "does not know") && arch != "sm_80" {
 		// PTX for sm_80 (without PDL) is JIT-compiled for any newer GPU.
@@ -90,6 +87,9 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if r := codegen.PTXRetargeted(ptx); r != "" {
+		ptxFrom += " (" + r + ")" // llc did not know sm_90
 	}
 	// The kernels that start with griddepcontrol.wait launch with
 	// programmatic stream serialization (through cuLaunchKernelEx where
