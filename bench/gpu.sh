@@ -97,7 +97,9 @@ if has sanitize; then
   : > "$OUT/sanitize.txt"
   for t in $tags; do
     case $t in *_d) ;; *) [[ $t =~ ${SAN_RE:-^$} ]] || continue ;; esac
-    pt=$(params_tiny "$t"); case $t in *_s_*) pt="N=300 T=20" ;; esac   # shared-memory tiles: big enough for full tiles
+    pt=$(params_tiny "$t")
+    # shared-memory tiles and register reuse (full tiles only): big enough for full tiles
+    case $t in fdtd2d*_s_*|fdtd2d*t32*) pt="NX=300 NY=257 T=10" ;; *3d*_s_*|*3d*_b*) pt="N=40 T=5" ;; *_s_*) pt="N=300 T=20" ;; *_t*) pt="N=300 T=10" ;; esac
     for tool in memcheck racecheck; do
       ( r=$(timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 "$W/$t/exact" $pt HX_REPS=0 2>&1); rc=$?
         echo "$t $tool rc=$rc $(echo "$r" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | head -1) $(echo "$r" | grep -E '^verify' | head -1)" >> "$OUT/sanitize.txt" ) &

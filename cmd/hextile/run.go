@@ -35,8 +35,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	ptxFile := fs.String("ptx", "", "--backend=ptx: load this PTX (from hextile compile --target=ptx with the same options) instead of running llc")
 	nvcc := fs.String("nvcc", "", "--backend=cuda: the CUDA compiler (default: nvcc on PATH)")
 	fmad := fs.Bool("fmad", false, "--backend=cuda: let nvcc contract a*b+c into fused multiply-adds (-fmad=true); the default -fmad=false keeps the bit-exact verification meaningful and matches llc, which fuses nothing by default")
-	pdl := fs.Bool("pdl", true, "--backend=cuda: programmatic dependent launch on compute capability 9.0+, as compile --target=cuda (the PTX path launches plainly: --pdl=false compares like with like)")
-	reuse := fs.Bool("reuse", true, "--backend=cuda: register reuse in full tiles, as compile --target=cuda (the LLVM kernels have none: --reuse=false compares like with like)")
+	pdl := fs.Bool("pdl", true, "--device=gpu: programmatic dependent launch on compute capability 9.0+ (both back ends; the PTX path retargets llc's PTX to sm_90 for it)")
+	reuse := fs.Bool("reuse", true, "--device=gpu|emu: register reuse in full tiles (both back ends)")
 	oneByOne := fs.Bool("one-by-one", false, "--backend=ptx: issue each launch through its own driver call instead of the prepared batch (a fallback)")
 	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")
 	verify := fs.Bool("verify", true, "--device=gpu: compare the first run with the original program (--verify=false for sizes where the reference takes long; updates are still counted)")
@@ -78,9 +78,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 1
 	}
 	if *device == "gpu" {
-		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared}
+		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}
 		if *backend == "cuda" {
-			opt.NoPDL, opt.NoReuse = !*pdl, !*reuse
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
 		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne}, stdout, stderr)
@@ -88,7 +87,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var src string
 	if *device == "emu" {
 		// The CUDA code run by the CPU emulator (race and bounds checks).
-		src, err = codegen.EmuProgram(c, paramValues(c, overrides), codegen.CUDAOptions{Block: pf.block, Shared: pf.shared})
+		src, err = codegen.EmuProgram(c, paramValues(c, overrides), codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoReuse: !*reuse})
 		*noOMP = true
 	} else {
 		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
