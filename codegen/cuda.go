@@ -441,6 +441,9 @@ type kernelGen struct {
 	// (cuda_reuse.go).
 	full  bool
 	reuse *reusePlan
+	// stream is the streaming plan of the staged full-tile nest being
+	// printed (cuda_stream.go).
+	stream *streamPlan
 }
 
 func (g *kernelGen) line(depth int, s string) {
@@ -709,6 +712,10 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 		}
 		g.line(depth, "}")
 	case *For:
+		if p := g.streamable(n, used); p != nil {
+			g.threadStream(p, depth, used)
+			return
+		}
 		if p := g.reusable(n, used); p != nil {
 			g.threadReuse(p, depth, used)
 			return
@@ -739,6 +746,10 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 			g.userReuse(n, guard, depth)
 			return
 		}
+		if g.stream != nil && n == g.stream.user {
+			g.userStream(n, guard, depth)
+			return
+		}
 		s := g.cs.userCUDA(n, g.emu, g.stage)
 		if len(guard) > 0 {
 			s = "if (" + strings.Join(guard, " && ") + ") " + s
@@ -756,6 +767,12 @@ func (g *kernelGen) tidExpr(a int, stride int64) string {
 
 // userCUDA prints a statement instance with flat array accesses.
 func (cs *cudaScop) userCUDA(u *User, emu bool, stage *stagePlan) string {
+	return cs.userCUDAWins(u, emu, stage, nil)
+}
+
+// userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
+// replaced by their registers (streaming, cuda_stream.go).
+func (cs *cudaScop) userCUDAWins(u *User, emu bool, stage *stagePlan, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
@@ -769,7 +786,7 @@ func (cs *cudaScop) userCUDA(u *User, emu bool, stage *stagePlan) string {
 	if u.Stmt.Body == nil {
 		return "/* " + u.Stmt.Name + ": no body */;"
 	}
-	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage}
+	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, wins: wins}
 	for _, a := range cs.sc.Scop.Arrays {
 		p.arrays[a.Name] = a
 	}
@@ -815,6 +832,8 @@ type flatPrinter struct {
 	// and reads of array elements go to the temporaries of regs.
 	env  map[string]Expr
 	regs *regSet
+	// wins are the reads printed as window registers (cuda_stream.go).
+	wins map[*frontend.ArrayRef]string
 }
 
 func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
@@ -825,6 +844,9 @@ func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
 func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) {
 	switch e := e.(type) {
 	case *frontend.ArrayRef:
+		if r, ok := p.wins[e]; ok && !write {
+			return r, precPostfix
+		}
 		var ix []string
 		for _, x := range e.Index {
 			ix = append(ix, p.index(x))
