@@ -49,7 +49,10 @@ type CUDAOptions struct {
 	// NoReuse turns off register reuse in full tiles (see cuda_reuse.go):
 	// by default a thread runs several consecutive iterations of a
 	// non-x thread loop at once and loads every array element they share
-	// into a register once.
+	// into a register once; in full tiles staged in shared memory, a thread
+	// streams along a block of such a loop's iterations and keeps the
+	// elements that consecutive iterations share in registers
+	// (cuda_stream.go).
 	NoReuse bool
 }
 

@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -361,5 +363,29 @@ func TestStreamableShapes(t *testing.T) {
 	l2 := &For{Iter: "c2", Level: 2, Dim: ps, Lower: []Expr{Const(0)}, Upper: []Expr{Const(9)}, Stride: 1, Body: user(st2)}
 	if g.streamable(&For{Iter: "c1", Level: 1, Dim: ps, Lower: []Expr{Const(0)}, Upper: []Expr{Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {
 		t.Error("streamable inside a distributed z loop")
+	}
+}
+
+// TestCUDAStreamClang compiles streaming kernels (2-D, three statements,
+// 3-D) with clang's CUDA front end, as nvcc would.
+func TestCUDAStreamClang(t *testing.T) {
+	if _, err := exec.LookPath("clang"); err != nil {
+		t.Skip("clang not installed (apt package clang): kernels not compiled")
+	}
+	dir := t.TempDir()
+	for _, tc := range []streamCase{streamCases[0], streamCases[4], streamCases[5]} {
+		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Shared: true, Block: tc.block})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(kernelFile(res), "hx_win0_") {
+			t.Fatalf("%s: no streaming", tc.name)
+		}
+		sub := filepath.Join(dir, tc.name)
+		if err := WriteCUDA(res, sub); err != nil {
+			t.Fatal(err)
+		}
+		clangCUDA(t, sub, filepath.Join(sub, res.Name+"_kernel.cu"))
 	}
 }
