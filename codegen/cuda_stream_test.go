@@ -47,6 +47,11 @@ var streamCases = []streamCase{
 		want: rep(streamSummary("c5", 5, 17), 2), runs: [][]string{{"T=13", "N=130"}, {"T=14", "N=139"}}},
 	{name: "fdtd2d", file: "fdtd2d", sizes: []int64{2, 5, 64}, block: []int{64, 4},
 		want: rep2(streamSummary("c5", 2, 3), streamSummary("c5", 4, 5), 2), runs: [][]string{{"T=13", "NX=130", "NY=130"}, {"T=12", "NX=141", "NY=137"}}},
+	// Odd and single threads on y: uneven blocks, one thread per column.
+	{name: "laplacian2d_y3", file: "laplacian2d", sizes: []int64{3, 7, 64}, block: []int{64, 3},
+		want: rep(streamSummary("c5", 3, 5), 2), runs: [][]string{{"T=13", "N=131"}}},
+	{name: "gradient2d_y1", file: "gradient2d", sizes: []int64{3, 7, 64}, block: []int{32, 1},
+		want: rep(streamSummary("c5", 5, 17), 2), runs: [][]string{{"T=14", "N=133"}}},
 	{name: "heat3d", file: "heat3d", sizes: []int64{3, 5, 7, 32}, block: []int{32, 4, 2},
 		want: rep(streamSummary("c6", 5, 10), 2), runs: [][]string{{"T=9", "N=66"}, {"T=10", "N=71"}}},
 	{name: "heat3d_small", file: "heat3d", sizes: []int64{1, 3, 5, 8}, block: []int{8, 2, 2},
@@ -77,38 +82,55 @@ var streamRE = regexp.MustCompile(`\{ /\* streaming: (c\d+) in blocks of consecu
 // with NoReuse, whose kernels have no window at all.
 func TestCUDAStreamText(t *testing.T) {
 	for _, tc := range streamCases {
-		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: tc.block})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		k := kernelFile(res)
-		var got []string
-		for _, m := range streamRE.FindAllStringSubmatch(k, -1) {
-			got = append(got, m[2])
-		}
-		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("%s: streaming nests\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-		}
-		if n := len(streamRE.FindAllString(fullTileText(k), -1)); n != len(got) {
-			t.Errorf("%s: %d of %d streaming nests in full tiles", tc.name, n, len(got))
-		}
-		for _, want := range []string{`\n\s*float hx_win0_0 = hx_s_`, `const float hx_win0_\d = hx_s_`, `hx_win0_0 = hx_win0_1;`, `if \(hx_b0 <= hx_b1\) \{`} {
-			if !regexp.MustCompile(want).MatchString(k) {
-				t.Errorf("%s: no %q in the kernel", tc.name, want)
-			}
-		}
-		for _, opt := range []CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
-			res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ko := kernelFile(res); strings.Contains(ko, "streaming") || strings.Contains(ko, "hx_win") {
-				t.Errorf("%s: streaming with %+v", tc.name, opt)
-			}
+		tc := tc
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			streamText(t, tc)
+		})
+	}
+	t.Run("doc example", func(t *testing.T) {
+		t.Parallel()
+		streamDocExample(t)
+	})
+}
+
+// streamText checks the streaming nests of one case.
+func streamText(t *testing.T, tc streamCase) {
+	c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: tc.block})
+	if err != nil {
+		t.Fatalf("%s: %v", tc.name, err)
+	}
+	k := kernelFile(res)
+	var got []string
+	for _, m := range streamRE.FindAllStringSubmatch(k, -1) {
+		got = append(got, m[2])
+	}
+	if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+		t.Errorf("%s: streaming nests\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+	}
+	if n := len(streamRE.FindAllString(fullTileText(k), -1)); n != len(got) {
+		t.Errorf("%s: %d of %d streaming nests in full tiles", tc.name, n, len(got))
+	}
+	for _, want := range []string{`\n\s*float hx_win0_0 = hx_s_`, `const float hx_win0_\d = hx_s_`, `hx_win0_0 = hx_win0_1;`, `if \(hx_b0 <= hx_b1\) \{`} {
+		if !regexp.MustCompile(want).MatchString(k) {
+			t.Errorf("%s: no %q in the kernel", tc.name, want)
 		}
 	}
-	// The example of the doc comment, line by line (laplacian2d).
+	for _, opt := range []CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ko := kernelFile(res); strings.Contains(ko, "streaming") || strings.Contains(ko, "hx_win") {
+			t.Errorf("%s: streaming with %+v", tc.name, opt)
+		}
+	}
+}
+
+// streamDocExample: the example of the doc comment, line by line
+// (laplacian2d).
+func streamDocExample(t *testing.T) {
 	c := cudaCompile(t, "../testdata/laplacian2d.c", schedule.Hybrid, []int64{7, 15, 128})
 	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: []int{128, 4}})
 	if err != nil {
@@ -144,7 +166,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 	dir := t.TempDir()
 	cases := streamCases
 	if testing.Short() {
-		cases = []streamCase{streamCases[1], streamCases[6]}
+		cases = []streamCase{streamCases[1], streamCases[8]}
 	}
 	store := regexp.MustCompile(`(?m)^(\s*\{ const int hx_x = [^\n]*hx_x, 1\)\] = )([^\n]*hx_win)`)
 	for _, tc := range cases {
@@ -373,7 +395,7 @@ func TestCUDAStreamClang(t *testing.T) {
 		t.Skip("clang not installed (apt package clang): kernels not compiled")
 	}
 	dir := t.TempDir()
-	for _, tc := range []streamCase{streamCases[0], streamCases[4], streamCases[5]} {
+	for _, tc := range []streamCase{streamCases[0], streamCases[4], streamCases[7]} {
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Shared: true, Block: tc.block})
 		if err != nil {
