@@ -121,8 +121,19 @@ type streamPlan struct {
 // streamable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that streaming applies to.
 func (g *kernelGen) streamable(n *For, used [3]bool) *streamPlan {
-	cs, kn := g.cs, g.kn
-	if !cs.reuse || !g.full || g.stage == nil || g.stream != nil {
+	if g.stream != nil {
+		return nil
+	}
+	return g.cs.streamPlanFor(g.kn, n, used, g.full, g.stage != nil)
+}
+
+// streamPlanFor is the streaming decision, apart from printing (another
+// back end could lower the same plan): the plan when the thread loop n of
+// kernel kn (the axes in used already distributed, inside a "full tile"
+// Mark when full, in a tile staged in shared memory when staged) is an L1
+// that streaming applies to, else nil.
+func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, staged bool) *streamPlan {
+	if !cs.reuse || !full || !staged {
 		return nil
 	}
 	for _, u := range used {
@@ -186,7 +197,7 @@ func (g *kernelGen) streamable(n *For, used [3]bool) *streamPlan {
 	if r, ok := u.Stmt.Body.LHS.(*frontend.ArrayRef); !ok || len(r.Index) == 0 {
 		return nil
 	}
-	p := cs.streamWindows(u, n.Iter, g.stage)
+	p := cs.streamWindows(u, n.Iter)
 	if p == nil {
 		return nil
 	}
@@ -215,7 +226,7 @@ func (cs *cudaScop) streamPrinter(u *User, iter string, d int64, emu bool, stage
 
 // streamWindows groups the reads of u's right-hand side along iter and
 // returns the plan's windows, or nil when none has two registers.
-func (cs *cudaScop) streamWindows(u *User, iter string, stage *stagePlan) *streamPlan {
+func (cs *cudaScop) streamWindows(u *User, iter string) *streamPlan {
 	a := u.Stmt.Body
 	var reads []*frontend.ArrayRef
 	var walk func(e frontend.Expr)
@@ -241,7 +252,7 @@ func (cs *cudaScop) streamWindows(u *User, iter string, stage *stagePlan) *strea
 	key := func(r *frontend.ArrayRef, d int64) string {
 		p, ok := printers[d]
 		if !ok {
-			p = cs.streamPrinter(u, iter, d, false, stage)
+			p = cs.streamPrinter(u, iter, d, false, nil)
 			printers[d] = p
 		}
 		return p.elemKey(r)

@@ -290,7 +290,7 @@ func TestStreamWindows(t *testing.T) {
 	} {
 		st := &frontend.Stmt{Name: "S0", Iters: []string{"i", "j"}, Body: &frontend.Assign{LHS: tc.lhs, Op: tc.op, RHS: tc.rhs}}
 		u := &User{Stmt: st, Args: []Expr{VarE("c1"), &Aff{Terms: []Term{{Coef: 1, Var: "c2"}}, Const: 3}}}
-		p := cs.streamWindows(u, "c1", nil)
+		p := cs.streamWindows(u, "c1")
 		got := ""
 		if p != nil {
 			var ws []string
