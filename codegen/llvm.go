@@ -95,6 +95,11 @@ type llvmModule struct {
 	// register reuse and their loads (llvm_reuse.go), for the tests.
 	reuseNests, reuseLoads int
 	reuseVals              int // names of the stored values
+	// anchorGroups and anchoredRefs count the anchor groups and the
+	// accesses addressed through an anchor (llvm_anchor.go), for the tests.
+	anchorGroups, anchoredRefs int
+	// noAnchor turns anchored addressing off (the tests compare).
+	noAnchor bool
 }
 
 func newLLVMModule() *llvmModule {
@@ -170,6 +175,13 @@ type llvmKernel struct {
 	full  bool
 	reuse *reusePlan
 	regs  *llvmRegs
+	// Anchored addressing (llvm_anchor.go): the arrays' strides (i64,
+	// computed in the entry block with its environment of parameters, when
+	// first needed) and the groups of the instance(s) being lowered.
+	strides  map[string][]value.Value
+	anch     *llvmAnchors
+	entry    *ir.Block
+	entryEnv map[string]value.Value
 }
 
 func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
@@ -221,6 +233,11 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 	if lm.pdl {
 		k.pdlWait()
 	}
+	k.entry, k.entryEnv = k.cur, map[string]value.Value{}
+	for n, v := range k.env {
+		k.entryEnv[n] = v
+	}
+	k.strides = map[string][]value.Value{}
 	axes := []string{"x", "y", "z"}
 	for a := 0; a < 3; a++ {
 		k.tid[a] = k.sreg("tid", axes[a])
@@ -285,7 +302,8 @@ func (k *llvmKernel) loopOpen(iter string, start, hi, step value.Value) func() {
 	k.env[iter] = phi
 	k.cur = body
 	return func() {
-		next := k.cur.NewAdd(phi, step)
+		// iter += step in C's int (the CUDA code's counter): nsw.
+		next := nsw(k.cur.NewAdd(phi, step))
 		phi.Incs = append(phi.Incs, ir.NewIncoming(next, k.cur))
 		k.cur.NewBr(hdr)
 		k.cur = exit

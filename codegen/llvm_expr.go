@@ -180,6 +180,10 @@ func (k *llvmKernel) user(u *User) {
 			}
 		}
 	}()
+	savedAnch := k.anch
+	k.anch = newAnchors()
+	k.anch.bind(st, u.Args, "", 0)
+	defer func() { k.anch = savedAnch }()
 	a := st.Body
 	ref, ok := a.LHS.(*frontend.ArrayRef)
 	if !ok || len(ref.Index) == 0 {
@@ -213,9 +217,24 @@ func (k *llvmKernel) user(u *User) {
 	k.cur.NewStore(k.convert(rhs, rt, et), ptr)
 }
 
-// elemPtr is the address of an array element: the flat index of
-// HX_IDX_<array> in i32, sign-extended.
+// elemPtr is the address of an array element: through its anchor when an
+// earlier access of the statement instance anchors it (llvm_anchor.go),
+// else the flat index of HX_IDX_<array> in i32, sign-extended.
 func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
+	p, set := k.anchoredPtr(r)
+	if p != nil {
+		return p
+	}
+	p = k.flatPtr(r)
+	if set != nil {
+		set(p)
+	}
+	return p
+}
+
+// flatPtr is the address of an array element from its flat index (C's
+// int arithmetic: nsw), the getelementptr inbounds of the array argument.
+func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) value.Value {
 	a := k.arrs[r.Name]
 	var idx value.Value
 	for i, x := range r.Index {
@@ -233,12 +252,14 @@ func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
 			ext, et = k.body(a.Extents[i])
 			_ = et
 		}
-		idx = k.cur.NewAdd(k.cur.NewMul(idx, ext), v)
+		idx = nsw(k.cur.NewAdd(nsw(k.cur.NewMul(idx, ext)), v))
 	}
 	if len(r.Index) != len(a.Extents) {
 		k.fail("%s: %s has %d subscripts, the array %d dimensions", posString(r.P), r.Name, len(r.Index), len(a.Extents))
 	}
-	return k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
+	gep := k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
+	gep.InBounds = true
+	return gep
 }
 
 // rank orders C arithmetic types for the usual conversions.
@@ -282,12 +303,13 @@ func (k *llvmKernel) arith(op string, x value.Value, xt frontend.Type, y value.V
 	x, y = k.convert(x, xt, t), k.convert(y, yt, t)
 	if t == frontend.IntT {
 		switch op {
+		// C's int: signed overflow is undefined (nsw).
 		case "+":
-			return k.cur.NewAdd(x, y), t
+			return nsw(k.cur.NewAdd(x, y)), t
 		case "-":
-			return k.cur.NewSub(x, y), t
+			return nsw(k.cur.NewSub(x, y)), t
 		case "*":
-			return k.cur.NewMul(x, y), t
+			return nsw(k.cur.NewMul(x, y)), t
 		case "/":
 			return k.cur.NewSDiv(x, y), t
 		case "%":
@@ -352,7 +374,7 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 			return x, t
 		}
 		if t == frontend.IntT {
-			return k.cur.NewSub(i32(0), x), t
+			return nsw(k.cur.NewSub(i32(0), x)), t
 		}
 		return k.cur.NewFNeg(x), t
 	case *frontend.Cast:

@@ -77,7 +77,12 @@ func (k *llvmKernel) userReuse(u *User) {
 	}
 	et := k.arrs[ref.Name].Elem
 	regs := &llvmRegs{vals: map[string]value.Value{}}
+	// One set of anchors for the U instances (llvm_anchor.go).
+	savedAnch := k.anch
+	k.anch = newAnchors()
+	defer func() { k.anch = savedAnch }()
 	for j := int64(0); j < p.u; j++ {
+		k.anch.bind(st, u.Args, p.l1.Iter, j)
 		subst, env := map[string]string{}, map[string]Expr{}
 		saved, had := map[string]value.Value{}, map[string]bool{}
 		for i, it := range st.Iters {

@@ -52,94 +52,74 @@ entry:
 	%36 = add i32 %N, -2
 	%37 = icmp slt i32 %35, %36
 	%38 = select i1 %37, i32 %35, i32 %36
-	br label %76
+	br label %66
 
 39:
-	%40 = add i32 %13, %5
+	%40 = add nsw i32 %13, %5
 	br label %12
 
 41:
-	%42 = phi i32 [ %26, %24 ], [ %74, %44 ]
+	%42 = phi i32 [ %26, %24 ], [ %64, %44 ]
 	%43 = icmp sle i32 %42, %28
-	br i1 %43, label %44, label %75
+	br i1 %43, label %44, label %65
 
 44:
 	%45 = srem i32 %c0, 2
-	%46 = mul i32 %45, %N
-	%47 = add i32 %46, %42
+	%46 = mul nsw i32 %45, %N
+	%47 = add nsw i32 %46, %42
 	%48 = sext i32 %47 to i64
-	%49 = getelementptr float, float addrspace(1)* %A, i64 %48
+	%49 = getelementptr inbounds float, float addrspace(1)* %A, i64 %48
 	%50 = load float, float addrspace(1)* %49
-	%51 = srem i32 %c0, 2
-	%52 = sub i32 %42, 1
-	%53 = mul i32 %51, %N
-	%54 = add i32 %53, %52
-	%55 = sext i32 %54 to i64
-	%56 = getelementptr float, float addrspace(1)* %A, i64 %55
-	%57 = load float, float addrspace(1)* %56
-	%58 = fadd float %50, %57
-	%59 = srem i32 %c0, 2
-	%60 = add i32 %42, 1
-	%61 = mul i32 %59, %N
-	%62 = add i32 %61, %60
-	%63 = sext i32 %62 to i64
-	%64 = getelementptr float, float addrspace(1)* %A, i64 %63
-	%65 = load float, float addrspace(1)* %64
-	%66 = fadd float %58, %65
-	%67 = fmul float 0x3FD5554760000000, %66
-	%68 = add i32 %c0, 1
-	%69 = srem i32 %68, 2
-	%70 = mul i32 %69, %N
-	%71 = add i32 %70, %42
-	%72 = sext i32 %71 to i64
-	%73 = getelementptr float, float addrspace(1)* %A, i64 %72
-	store float %67, float addrspace(1)* %73
-	%74 = add i32 %42, 32
+	%51 = getelementptr inbounds float, float addrspace(1)* %49, i64 -1
+	%52 = load float, float addrspace(1)* %51
+	%53 = fadd float %50, %52
+	%54 = getelementptr inbounds float, float addrspace(1)* %49, i64 1
+	%55 = load float, float addrspace(1)* %54
+	%56 = fadd float %53, %55
+	%57 = fmul float 0x3FD5554760000000, %56
+	%58 = add nsw i32 %c0, 1
+	%59 = srem i32 %58, 2
+	%60 = mul nsw i32 %59, %N
+	%61 = add nsw i32 %60, %42
+	%62 = sext i32 %61 to i64
+	%63 = getelementptr inbounds float, float addrspace(1)* %A, i64 %62
+	store float %57, float addrspace(1)* %63
+	%64 = add nsw i32 %42, 32
 	br label %41
 
-75:
+65:
 	br label %39
 
-76:
-	%77 = phi i32 [ %33, %29 ], [ %109, %79 ]
-	%78 = icmp sle i32 %77, %38
-	br i1 %78, label %79, label %110
+66:
+	%67 = phi i32 [ %33, %29 ], [ %89, %69 ]
+	%68 = icmp sle i32 %67, %38
+	br i1 %68, label %69, label %90
 
-79:
-	%80 = srem i32 %c0, 2
-	%81 = mul i32 %80, %N
-	%82 = add i32 %81, %77
-	%83 = sext i32 %82 to i64
-	%84 = getelementptr float, float addrspace(1)* %A, i64 %83
-	%85 = load float, float addrspace(1)* %84
-	%86 = srem i32 %c0, 2
-	%87 = sub i32 %77, 1
-	%88 = mul i32 %86, %N
-	%89 = add i32 %88, %87
-	%90 = sext i32 %89 to i64
-	%91 = getelementptr float, float addrspace(1)* %A, i64 %90
-	%92 = load float, float addrspace(1)* %91
-	%93 = fadd float %85, %92
-	%94 = srem i32 %c0, 2
-	%95 = add i32 %77, 1
-	%96 = mul i32 %94, %N
-	%97 = add i32 %96, %95
-	%98 = sext i32 %97 to i64
-	%99 = getelementptr float, float addrspace(1)* %A, i64 %98
-	%100 = load float, float addrspace(1)* %99
-	%101 = fadd float %93, %100
-	%102 = fmul float 0x3FD5554760000000, %101
-	%103 = add i32 %c0, 1
-	%104 = srem i32 %103, 2
-	%105 = mul i32 %104, %N
-	%106 = add i32 %105, %77
-	%107 = sext i32 %106 to i64
-	%108 = getelementptr float, float addrspace(1)* %A, i64 %107
-	store float %102, float addrspace(1)* %108
-	%109 = add i32 %77, 32
-	br label %76
+69:
+	%70 = srem i32 %c0, 2
+	%71 = mul nsw i32 %70, %N
+	%72 = add nsw i32 %71, %67
+	%73 = sext i32 %72 to i64
+	%74 = getelementptr inbounds float, float addrspace(1)* %A, i64 %73
+	%75 = load float, float addrspace(1)* %74
+	%76 = getelementptr inbounds float, float addrspace(1)* %74, i64 -1
+	%77 = load float, float addrspace(1)* %76
+	%78 = fadd float %75, %77
+	%79 = getelementptr inbounds float, float addrspace(1)* %74, i64 1
+	%80 = load float, float addrspace(1)* %79
+	%81 = fadd float %78, %80
+	%82 = fmul float 0x3FD5554760000000, %81
+	%83 = add nsw i32 %c0, 1
+	%84 = srem i32 %83, 2
+	%85 = mul nsw i32 %84, %N
+	%86 = add nsw i32 %85, %67
+	%87 = sext i32 %86 to i64
+	%88 = getelementptr inbounds float, float addrspace(1)* %A, i64 %87
+	store float %82, float addrspace(1)* %88
+	%89 = add nsw i32 %67, 32
+	br label %66
 
-110:
+90:
 	br label %39
 }
 
