@@ -175,7 +175,7 @@ type llvmKernel struct {
 	full  bool
 	reuse *reusePlan
 	regs  *llvmRegs
-	// Anchored addressing (llvm_anchor.go): the arrays' strides (i64,
+	// Anchored addressing (llvm_anchor.go): the arrays' strides (i32,
 	// computed in the entry block with its environment of parameters, when
 	// first needed) and the groups of the instance(s) being lowered.
 	strides  map[string][]value.Value

@@ -29,21 +29,26 @@ import (
 //     values) or are textually identical (a non-affine part such as
 //     c0 % 2, printed with the iterators substituted);
 //   - the first access of a group that is lowered is its anchor, addressed
-//     as before (the flat index of HX_IDX_A in i32, sign-extended); any
-//     other access is getelementptr inbounds (anchor, delta) with
-//     delta = sum_d (c_d - a_d) * stride_d, c_d and a_d the constants of the
-//     two subscripts in dimension d and stride_d = product of the extents
-//     after d, in i64, computed once at kernel entry (loop invariant: the
-//     optimiser keeps them in registers, and a constant delta becomes the
-//     address immediate, A[i][j+1] = [anchor+4]).
+//     as before (its flat index of HX_IDX_A in i32, sign-extended); with
+//     c_d and a_d the constants of another access's and the anchor's
+//     subscripts in dimension d and stride_d the product of the extents
+//     after d, the other access is
+//       getelementptr inbounds (anchor, sum_d (c_d - a_d)*stride_d)
+//     when every stride with c_d != a_d is a constant (the same row: an
+//     immediate offset, A[i][j+1] = [anchor+4]), else
+//       getelementptr inbounds (A, sext(idx_a + sum_d (c_d - a_d)*stride_d))
+//     in i32 from the anchor's flat index idx_a, the runtime strides
+//     computed once in the entry block (loop invariant 32-bit registers).
 //
 // The address is the same: flat(c) = flat(a) + sum_d (c_d - a_d)*stride_d
 // exactly, in integers, and the i32 flat indices of the CUDA C (and of the
 // plain lowering here) do not overflow for any access the program makes
-// (signed overflow is undefined in the C the CUDA back end prints). Both
-// accesses are made by the instance, so both addresses lie in the array:
-// the getelementptr is inbounds. The i32 arithmetic of subscripts and flat
-// indices carries nsw for the same reason (C's int). The groups span the U
+// (signed overflow is undefined in the C the CUDA back end prints; the
+// partial sums here are the flat index of an accessed element up to the
+// constant part of the difference). Both accesses are made by the
+// instance, so both addresses lie in the array: the getelementptr is
+// inbounds. The i32 arithmetic of subscripts, flat indices and the loop
+// AST carries nsw for the same reason (C's int). The groups span the U
 // instances of a register-reuse group (llvm_reuse.go): instance j's
 // subscripts differ from instance 0's by constants along L1.
 
@@ -61,6 +66,7 @@ type llvmAnchors struct {
 // anchorGroup is one group: its anchor's pointer and subscript constants.
 type anchorGroup struct {
 	ptr    value.Value
+	idx    value.Value // the anchor's flat i32 index
 	consts []int64
 }
 
@@ -104,47 +110,48 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 }
 
 // anchoredPtr returns the address of r through its group's anchor, or nil
-// when r is its group's first access (the caller lowers it and calls
-// setAnchor) or there is no grouping.
-func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(value.Value)) {
+// when r is its group's first access (the caller lowers it with flatPtr and
+// calls the returned function with its address and flat index) or there
+// is no grouping.
+func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx value.Value)) {
 	an := k.anch
-	if an == nil || k.lm.noAnchor || k.arrs[r.Name] == nil || len(r.Index) != len(k.arrs[r.Name].Extents) {
+	if an == nil || k.lm.noAnchor || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
 		return nil, nil
 	}
 	key, consts := an.key(r)
 	g := an.groups[key]
 	if g == nil {
-		return nil, func(p value.Value) {
-			an.groups[key] = &anchorGroup{ptr: p, consts: consts}
+		return nil, func(p, idx value.Value) {
+			an.groups[key] = &anchorGroup{ptr: p, idx: idx, consts: consts}
 			k.lm.anchorGroups++
 		}
 	}
 	n := len(consts)
-	if n == 0 {
-		return nil, nil
-	}
-	st := make([]value.Value, n)
-	st[n-1] = constant.NewInt(types.I64, 1)
-	for d := 0; d < n-1; d++ {
-		if consts[d] != g.consts[d] {
-			if st = k.arrayStrides(r.Name); st == nil {
-				return nil, nil
-			}
-			break
-		}
-	}
-	var delta value.Value
-	var cst int64
+	var st []value.Value
+	var delta value.Value // the part of the difference with runtime strides
+	var cst int64         // the constant part
 	for d := range consts {
 		diff := consts[d] - g.consts[d]
 		if diff == 0 {
 			continue
 		}
+		if d == n-1 {
+			cst += diff
+			continue
+		}
+		if st == nil {
+			if st = k.arrayStrides(r.Name); st == nil {
+				return nil, nil
+			}
+		}
 		if c, ok := st[d].(*constant.Int); ok {
 			cst += diff * c.X.Int64()
 			continue
 		}
-		term := nsw(k.cur.NewMul(st[d], constant.NewInt(types.I64, diff)))
+		var term value.Value = st[d]
+		if diff != 1 {
+			term = nsw(k.cur.NewMul(st[d], i32(diff)))
+		}
 		if delta == nil {
 			delta = term
 		} else {
@@ -152,57 +159,56 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(value.
 		}
 	}
 	k.lm.anchoredRefs++
-	if delta == nil && cst == 0 {
+	elem := llvmType(k.arrs[r.Name].Elem)
+	if delta != nil {
+		// A row or plane away: the anchor's flat index plus the
+		// difference, in i32 (the strides stay 32-bit registers).
+		idx := nsw(k.cur.NewAdd(g.idx, delta))
+		if cst != 0 {
+			idx = nsw(k.cur.NewAdd(idx, i32(cst)))
+		}
+		gep := k.cur.NewGetElementPtr(elem, k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
+		gep.InBounds = true
+		return gep, nil
+	}
+	if cst == 0 {
 		return g.ptr, nil
 	}
-	if delta == nil {
-		delta = constant.NewInt(types.I64, cst)
-	} else if cst != 0 {
-		delta = nsw(k.cur.NewAdd(delta, constant.NewInt(types.I64, cst)))
-	}
-	gep := k.cur.NewGetElementPtr(llvmType(k.arrs[r.Name].Elem), g.ptr, delta)
+	// Constant strides only: the anchor's address plus an immediate.
+	gep := k.cur.NewGetElementPtr(elem, g.ptr, constant.NewInt(types.I64, cst))
 	gep.InBounds = true
 	return gep, nil
 }
 
-// arrayStrides returns stride_d of array name (i64; a constant where the
-// extents are): the product of the extents after d, computed once, in the
-// entry block (the extents depend on parameters only), when first needed;
-// nil for a scalar or extents that are not integers.
+// arrayStrides returns stride_d of array name (i32 as the CUDA code's
+// HX_IDX_ arithmetic; a constant where the extents are): the product of
+// the extents after d, computed once, in the entry block (the extents
+// depend on parameters only), when first needed; nil when an extent is not
+// an integer.
 func (k *llvmKernel) arrayStrides(name string) []value.Value {
 	if st, ok := k.strides[name]; ok {
 		return st
 	}
 	a := k.arrs[name]
 	n := len(a.Extents)
-	if n == 0 {
-		k.strides[name] = nil
-		return nil
-	}
 	cur, env := k.cur, k.env
 	k.cur, k.env = k.entry, k.entryEnv
 	defer func() { k.cur, k.env = cur, env }()
 	st := make([]value.Value, n)
-	var acc value.Value = constant.NewInt(types.I64, 1)
+	var acc value.Value = i32(1)
 	st[n-1] = acc
 	for d := n - 2; d >= 0; d-- {
 		e, t := k.body(a.Extents[d+1])
 		if t != frontend.IntT {
-			k.strides[name] = nil
-			return nil
-		}
-		var e64 value.Value
-		if c, isC := e.(*constant.Int); isC {
-			e64 = constant.NewInt(types.I64, c.X.Int64())
-		} else {
-			e64 = k.cur.NewSExt(e, types.I64)
+			st = nil
+			break
 		}
 		ac, c1 := acc.(*constant.Int)
-		ec, c2 := e64.(*constant.Int)
+		ec, c2 := e.(*constant.Int)
 		if c1 && c2 {
-			acc = constant.NewInt(types.I64, ac.X.Int64()*ec.X.Int64())
+			acc = i32(ac.X.Int64() * ec.X.Int64())
 		} else {
-			acc = nsw(k.cur.NewMul(acc, e64))
+			acc = nsw(k.cur.NewMul(acc, e))
 		}
 		st[d] = acc
 	}
@@ -223,4 +229,76 @@ func nsw(v value.Value) value.Value {
 		i.OverflowFlags = f
 	}
 	return v
+}
+
+// anchoredPtr32: the non-constant part of the delta in i32 (added to the
+// anchor's flat index), the constant part as the GEP offset.
+func (k *llvmKernel) anchoredPtr32(r *frontend.ArrayRef, g *anchorGroup, consts []int64) value.Value {
+	n := len(consts)
+	var st []value.Value
+	var delta value.Value
+	var cst int64
+	for d := range consts {
+		diff := consts[d] - g.consts[d]
+		if diff == 0 {
+			continue
+		}
+		if d == n-1 {
+			cst += diff
+			continue
+		}
+		if st == nil {
+			st = k.arrayStrides32(r.Name)
+		}
+		if c, ok := st[d].(*constant.Int); ok {
+			cst += diff * c.X.Int64()
+			continue
+		}
+		var term value.Value = st[d]
+		if diff != 1 {
+			term = nsw(k.cur.NewMul(st[d], i32(diff)))
+		}
+		if delta == nil {
+			delta = term
+		} else {
+			delta = nsw(k.cur.NewAdd(delta, term))
+		}
+	}
+	k.lm.anchoredRefs++
+	p := g.ptr
+	if delta != nil {
+		idx := nsw(k.cur.NewAdd(g.idx, delta))
+		gep := k.cur.NewGetElementPtr(llvmType(k.arrs[r.Name].Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
+		gep.InBounds = true
+		p = gep
+	}
+	if cst != 0 {
+		gep := k.cur.NewGetElementPtr(llvmType(k.arrs[r.Name].Elem), p, constant.NewInt(types.I64, cst))
+		gep.InBounds = true
+		p = gep
+	}
+	return p
+}
+
+func (k *llvmKernel) arrayStrides32(name string) []value.Value {
+	a := k.arrs[name]
+	n := len(a.Extents)
+	cur, env := k.cur, k.env
+	k.cur, k.env = k.entry, k.entryEnv
+	defer func() { k.cur, k.env = cur, env }()
+	st := make([]value.Value, n)
+	var acc value.Value = i32(1)
+	st[n-1] = acc
+	for d := n - 2; d >= 0; d-- {
+		e, _ := k.body(a.Extents[d+1])
+		ac, c1 := acc.(*constant.Int)
+		ec, c2 := e.(*constant.Int)
+		if c1 && c2 {
+			acc = i32(ac.X.Int64() * ec.X.Int64())
+		} else {
+			acc = nsw(k.cur.NewMul(acc, e))
+		}
+		st[d] = acc
+	}
+	return st
 }

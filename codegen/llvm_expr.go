@@ -51,7 +51,9 @@ func (k *llvmKernel) floorDivIR(x value.Value, d int64) value.Value {
 	return k.cur.NewSub(q, k.cur.NewZExt(neg, types.I32))
 }
 
-// expr lowers an AST integer expression.
+// expr lowers an AST integer expression. Its sums and products carry nsw:
+// the CUDA code computes the same terms in int, where signed overflow is
+// undefined.
 func (k *llvmKernel) expr(e Expr) value.Value {
 	switch e := e.(type) {
 	case *Aff:
@@ -59,19 +61,19 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 		for _, t := range e.Terms {
 			var v value.Value = k.variable(t.Var)
 			if t.Coef != 1 {
-				v = k.cur.NewMul(i32(t.Coef), v)
+				v = nsw(k.cur.NewMul(i32(t.Coef), v))
 			}
 			if acc == nil {
 				acc = v
 			} else {
-				acc = k.cur.NewAdd(acc, v)
+				acc = nsw(k.cur.NewAdd(acc, v))
 			}
 		}
 		if acc == nil {
 			return i32(e.Const)
 		}
 		if e.Const != 0 {
-			acc = k.cur.NewAdd(acc, i32(e.Const))
+			acc = nsw(k.cur.NewAdd(acc, i32(e.Const)))
 		}
 		return acc
 	case *Sum:
@@ -81,7 +83,7 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 			if acc == nil {
 				acc = v
 			} else {
-				acc = k.cur.NewAdd(acc, v)
+				acc = nsw(k.cur.NewAdd(acc, v))
 			}
 		}
 		if acc == nil {
@@ -89,7 +91,7 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 		}
 		return acc
 	case *Scale:
-		return k.cur.NewMul(i32(e.K), k.expr(e.X))
+		return nsw(k.cur.NewMul(i32(e.K), k.expr(e.X)))
 	case *FloorDiv:
 		return k.floorDivIR(k.expr(e.X), e.D)
 	case *CeilDiv:
@@ -225,16 +227,16 @@ func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
 	if p != nil {
 		return p
 	}
-	p = k.flatPtr(r)
+	p, idx := k.flatPtr(r)
 	if set != nil {
-		set(p)
+		set(p, idx)
 	}
 	return p
 }
 
 // flatPtr is the address of an array element from its flat index (C's
 // int arithmetic: nsw), the getelementptr inbounds of the array argument.
-func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) value.Value {
+func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 	a := k.arrs[r.Name]
 	var idx value.Value
 	for i, x := range r.Index {
@@ -259,7 +261,7 @@ func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) value.Value {
 	}
 	gep := k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
 	gep.InBounds = true
-	return gep
+	return gep, idx
 }
 
 // rank orders C arithmetic types for the usual conversions.

@@ -9,7 +9,7 @@ entry:
 	%3 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 	%4 = add i32 0, %3
 	%5 = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
-	%6 = add i32 %N, -2
+	%6 = add nsw i32 %N, -2
 	%7 = sdiv i32 %6, 32
 	%8 = srem i32 %6, 32
 	%9 = icmp slt i32 %8, 0
@@ -23,11 +23,11 @@ entry:
 	br i1 %14, label %15, label %23
 
 15:
-	%16 = add i32 %13, -1
+	%16 = add nsw i32 %13, -1
 	%17 = icmp sge i32 %16, 0
-	%18 = mul i32 -32, %13
-	%19 = add i32 %N, %18
-	%20 = add i32 %19, -33
+	%18 = mul nsw i32 -32, %13
+	%19 = add nsw i32 %N, %18
+	%20 = add nsw i32 %19, -33
 	%21 = icmp sge i32 %20, 0
 	%22 = and i1 %17, %21
 	br i1 %22, label %24, label %29
@@ -36,20 +36,20 @@ entry:
 	ret void
 
 24:
-	%25 = mul i32 32, %13
+	%25 = mul nsw i32 32, %13
 	%26 = add i32 %25, %0
-	%27 = mul i32 32, %13
-	%28 = add i32 %27, 31
+	%27 = mul nsw i32 32, %13
+	%28 = add nsw i32 %27, 31
 	br label %41
 
 29:
-	%30 = mul i32 32, %13
+	%30 = mul nsw i32 32, %13
 	%31 = icmp sgt i32 %30, 1
 	%32 = select i1 %31, i32 %30, i32 1
 	%33 = add i32 %32, %0
-	%34 = mul i32 32, %13
-	%35 = add i32 %34, 31
-	%36 = add i32 %N, -2
+	%34 = mul nsw i32 32, %13
+	%35 = add nsw i32 %34, 31
+	%36 = add nsw i32 %N, -2
 	%37 = icmp slt i32 %35, %36
 	%38 = select i1 %37, i32 %35, i32 %36
 	br label %66
