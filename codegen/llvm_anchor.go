@@ -66,7 +66,7 @@ type llvmAnchors struct {
 // anchorGroup is one group: its anchor's pointer and subscript constants.
 type anchorGroup struct {
 	ptr    value.Value
-	idx    value.Value // the anchor's flat i32 index
+	idx    value.Value // the anchor's flat i32 index (staged: its flag's address)
 	consts []int64
 }
 
@@ -178,6 +178,47 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 	gep := k.cur.NewGetElementPtr(elem, g.ptr, constant.NewInt(types.I64, cst))
 	gep.InBounds = true
 	return gep, nil
+}
+
+// anchoredStaged is anchoredPtr for an access of an array staged in shared
+// memory (llvm_shared.go): the box's extents are constants, so every
+// difference is a constant, sum_d (c_d - a_d) * prod(ext[d+1:]), the
+// offset of both the element and its written flag from the anchor's. It
+// returns nil addresses (and the setter of the group's first access) when
+// r is not addressed through an anchor.
+func (k *llvmKernel) anchoredStaged(sa *sharedArr, r *frontend.ArrayRef) (elem, flag value.Value, set func(elem, flag value.Value)) {
+	an := k.anch
+	if an == nil || k.lm.noAnchor || len(r.Index) == 0 || len(r.Index) != len(sa.ext) {
+		return nil, nil, nil
+	}
+	key, consts := an.key(r)
+	key = "shared:" + key
+	g := an.groups[key]
+	if g == nil {
+		return nil, nil, func(elem, flag value.Value) {
+			an.groups[key] = &anchorGroup{ptr: elem, idx: flag, consts: consts}
+			k.lm.anchorGroups++
+		}
+	}
+	var delta, stride int64 = 0, 1
+	for d := len(consts) - 1; d >= 0; d-- {
+		delta += (consts[d] - g.consts[d]) * stride
+		stride *= sa.ext[d]
+	}
+	k.lm.anchoredRefs++
+	if delta == 0 {
+		return g.ptr, g.idx, nil
+	}
+	off := constant.NewInt(types.I64, delta)
+	e := k.cur.NewGetElementPtr(llvmType(sa.arr.Elem), g.ptr, off)
+	e.InBounds = true
+	elem = e
+	if g.idx != nil {
+		f := k.cur.NewGetElementPtr(types.I8, g.idx, off)
+		f.InBounds = true
+		flag = f
+	}
+	return elem, flag, nil
 }
 
 // arrayStrides returns stride_d of array name (i32 as the CUDA code's

@@ -174,6 +174,7 @@ var anchorCases = []struct {
 	kind            schedule.Kind
 	sizes           []int64
 	block           []int
+	shared          bool
 	runs            [][]string
 }{
 	{name: "laplacian2d_none", file: "laplacian2d.c", kind: schedule.None, runs: [][]string{{"T=3", "N=75"}, {"T=2", "N=19"}}},
@@ -184,6 +185,11 @@ var anchorCases = []struct {
 		runs: [][]string{{"T=3", "N=130"}}},
 	{name: "two_arrays", src: anchorSrc("B[(t + 1) % 2][i][j] = A[t % 2][i][j + 1] + B[t % 2][i - 1][j] + A[t % 2][i][j] * B[t % 2][i][j]"), kind: schedule.None},
 	{name: "not_constant", src: anchorSrc("B[(t + 1) % 2][i][j] = A[t % 2][i][j] + A[t % 2][j][i] - A[t % 2][i][N - 1 - j] + A[t % 2][i][j - 1] * A[t % 2][(i + j) % 7 + 1][j] + A[(t + 1) % 2][i][j % 3]"), kind: schedule.None},
+	// Tiles staged in shared memory: the staged accesses are anchored
+	// too (constant differences in the box, three dimensions with the
+	// t % 2 one; heat3d's staged tiles take 20 s on the CPU).
+	{name: "laplacian2d_hybrid_shared", file: "laplacian2d.c", kind: schedule.Hybrid, shared: true, runs: [][]string{{"T=9", "N=70"}}},
+	{name: "fdtd2d_hybrid_shared", file: "fdtd2d.c", kind: schedule.Hybrid, block: []int{7, 3}, shared: true},
 	// A compound assignment: the left-hand side (read and written) joins
 	// the group of B's read.
 	{name: "compound", src: anchorSrc("B[0][i][j] += A[t % 2][i - 1][j] * B[1][i][j + 1] - A[t % 2][i + 1][j]"), kind: schedule.Classical},
@@ -199,13 +205,18 @@ func TestLLVMAnchorRunsOnCPU(t *testing.T) {
 	for _, tc := range anchorCases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := anchorCompile(t, dir, tc.name, tc.file, tc.src, tc.kind, tc.sizes)
-			opt := CUDAOptions{Block: tc.block}
+			opt := CUDAOptions{Block: tc.block, Shared: tc.shared}
 			groups, refs := llvmAnchorCounts(t, c, opt, false)
 			if refs == 0 || groups == 0 {
 				t.Errorf("no access addressed through an anchor (%d groups)", groups)
 			}
 			if g, r := llvmAnchorCounts(t, c, opt, true); g != 0 || r != 0 {
 				t.Errorf("noAnchor: %d groups, %d accesses through anchors", g, r)
+			}
+			if tc.shared {
+				if ll, err := EmitLLVM(c, opt); err != nil || !regexp.MustCompile(`getelementptr inbounds float, float addrspace\(3\)\* %\d+, i64 -?\d+`).MatchString(ll) {
+					t.Errorf("no staged access through an anchor (%v)", err)
+				}
 			}
 			if err := runIROnCPUAt(c, opt, llc, cc, dir, tc.name, tc.runs); err != nil {
 				t.Error(err)

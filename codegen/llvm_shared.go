@@ -286,10 +286,18 @@ func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok
 	if sa == nil {
 		return nil, nil, false
 	}
+	// Through the anchor of the instance's accesses (llvm_anchor.go).
+	elem, flag, set := k.anchoredStaged(sa, r)
+	if elem != nil {
+		return elem, flag, true
+	}
 	x := k.sharedIndex(sa, r)
 	elem = k.cur.NewGetElementPtr(llvmType(sa.arr.Elem), k.stage.elems[r.Name], x)
 	if !k.stage.full {
 		flag = k.cur.NewGetElementPtr(types.I8, k.stage.flags[r.Name], x)
+	}
+	if set != nil {
+		set(elem, flag)
 	}
 	return elem, flag, true
 }
