@@ -86,6 +86,15 @@ type cudaScop struct {
 	// timeCarried(deps): 0 unknown, 1 yes, -1 no (cuda_reuse.go).
 	deps  *frontend.Deps
 	indep int
+	// plans memoises planShared per full-tile node and printing context
+	// (the plan is a pure function of them; the CUDA, emulator and LLVM
+	// printers ask for the same tiles).
+	plans map[string]planMemo
+}
+
+type planMemo struct {
+	plan *stagePlan
+	err  error
 }
 
 // isGridLoop reports whether f is a parallel tile loop that blocks can run.

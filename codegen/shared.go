@@ -137,17 +137,37 @@ func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budg
 		if *budget < 0 {
 			return fmt.Errorf("tile too large to analyse")
 		}
-		it := map[string]int64{}
-		for k, v := range env {
-			it[k] = v
-		}
-		for i, name := range n.Stmt.Iters {
+		// The statement's iterators are bound in env itself for the walk
+		// (values computed first, old bindings restored after): copying env
+		// for every instance dominated the planning time of 3-D tiles.
+		vals := make([]int64, len(n.Stmt.Iters))
+		for i := range n.Stmt.Iters {
 			v, ok := EvalExpr(n.Args[i], env)
 			if !ok {
 				return fmt.Errorf("cannot evaluate an iterator")
 			}
-			it[name] = v
+			vals[i] = v
 		}
+		type saved struct {
+			v   int64
+			had bool
+		}
+		olds := make([]saved, len(n.Stmt.Iters))
+		for i, name := range n.Stmt.Iters {
+			olds[i].v, olds[i].had = env[name]
+			env[name] = vals[i]
+		}
+		defer func() {
+			for i := len(n.Stmt.Iters) - 1; i >= 0; i-- {
+				name := n.Stmt.Iters[i]
+				if olds[i].had {
+					env[name] = olds[i].v
+				} else {
+					delete(env, name)
+				}
+			}
+		}()
+		it := env
 		var err error
 		walkRefs(n.Stmt.Body, func(r *frontend.ArrayRef) {
 			if err != nil || len(r.Index) == 0 {
@@ -265,6 +285,23 @@ func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
 // over the free uniform variables vars (the enclosing Lets, lets, are
 // recomputed from them).
 func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePlan, error) {
+	key := fmt.Sprintf("%p|%s", full, strings.Join(vars, ","))
+	for _, l := range lets {
+		key += fmt.Sprintf("|%s=%s", l.Var, ExprString(l.Value))
+	}
+	if m, ok := cs.plans[key]; ok {
+		return m.plan, m.err
+	}
+	plan, err := cs.planSharedUncached(full, vars, lets)
+	if cs.plans == nil {
+		cs.plans = map[string]planMemo{}
+	}
+	cs.plans[key] = planMemo{plan, err}
+	return plan, err
+}
+
+// planSharedUncached is planShared without the memo.
+func (cs *cudaScop) planSharedUncached(full Node, vars []string, lets []*Let) (*stagePlan, error) {
 	base := map[string]int64{}
 	for i, v := range vars {
 		base[v] = 1000 + 37*int64(i)
