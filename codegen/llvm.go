@@ -100,6 +100,10 @@ type llvmModule struct {
 	anchorGroups, anchoredRefs int
 	// noAnchor turns anchored addressing off (the tests compare).
 	noAnchor bool
+	// streamNests, streamUsers and streamLoads count the nests lowered
+	// streaming, their statements and window loads (llvm_stream.go);
+	// streamVals names the stored values (hx_sv_N), for the tests.
+	streamNests, streamUsers, streamLoads, streamVals int
 }
 
 func newLLVMModule() *llvmModule {
@@ -182,6 +186,13 @@ type llvmKernel struct {
 	anch     *llvmAnchors
 	entry    *ir.Block
 	entryEnv map[string]value.Value
+	// Streaming (llvm_stream.go), as in kernelGen: the plan of the nest
+	// being lowered, the thread's range b0 .. b1 of L1, the window reads'
+	// registers and the anchors of the instance being lowered.
+	stream             *streamPlan
+	streamB0, streamB1 value.Value
+	wins               map[*frontend.ArrayRef]value.Value
+	winAnch            *llvmAnchors
 }
 
 func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
@@ -483,6 +494,12 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 		}
 		k.ifElse(k.cond(n.Cond), func() { k.thread(n.Then, used) }, els)
 	case *For:
+		if k.stream == nil {
+			if p := k.cs.streamPlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
+				k.threadStream(p, used)
+				return
+			}
+		}
 		if k.reuse == nil {
 			if p := k.cs.reusePlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
 				k.threadReuse(p, used)
@@ -523,6 +540,9 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 		lower := k.user
 		if k.reuse != nil && n == k.reuse.user {
 			lower = k.userReuse
+		}
+		if k.stream != nil && n == k.stream.user {
+			lower = k.userStream
 		}
 		if c == nil {
 			lower(n)

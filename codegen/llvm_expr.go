@@ -183,7 +183,11 @@ func (k *llvmKernel) user(u *User) {
 		}
 	}()
 	savedAnch := k.anch
-	k.anch = newAnchors()
+	if k.winAnch != nil {
+		k.anch = k.winAnch // shared with the window loads (llvm_stream.go)
+	} else {
+		k.anch = newAnchors()
+	}
 	k.anch.bind(st, u.Args, "", 0)
 	defer func() { k.anch = savedAnch }()
 	a := st.Body
@@ -204,7 +208,7 @@ func (k *llvmKernel) user(u *User) {
 			old := k.cur.NewLoad(llvmType(et), sp)
 			rhs, rt = k.arith(strings.TrimSuffix(a.Op, "="), old, et, rhs, rt, a.Pos)
 		}
-		k.cur.NewStore(k.convert(rhs, rt, et), sp)
+		k.cur.NewStore(k.streamName(k.convert(rhs, rt, et)), sp)
 		if fp != nil { // nil: a full tile with a written-set table
 			k.cur.NewStore(constant.NewInt(types.I8, 1), fp)
 		}
@@ -216,7 +220,7 @@ func (k *llvmKernel) user(u *User) {
 		op := strings.TrimSuffix(a.Op, "=")
 		rhs, rt = k.arith(op, old, et, rhs, rt, a.Pos)
 	}
-	k.cur.NewStore(k.convert(rhs, rt, et), ptr)
+	k.cur.NewStore(k.streamName(k.convert(rhs, rt, et)), ptr)
 }
 
 // elemPtr is the address of an array element: through its anchor when an
@@ -358,6 +362,9 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 		}
 		if len(e.Index) == 0 {
 			return k.variable(e.Name), a.Elem
+		}
+		if v, ok := k.wins[e]; ok {
+			return v, a.Elem // a window register (llvm_stream.go)
 		}
 		if sp, _, ok := k.stagedRef(e); ok {
 			return k.cur.NewLoad(llvmType(a.Elem), sp), a.Elem
