@@ -10,7 +10,7 @@ import (
 // Streaming in staged full tiles: a printing choice of the CUDA back end
 // for the full tiles of a tile staged in shared memory (shared.go), on with
 // register reuse (CUDAOptions.NoReuse turns both off). The LLVM back end
-// reads the same AST and does not stream.
+// lowers the same plan (streamPlanFor) in llvm_stream.go.
 //
 // Where it applies. Inside a "full tile" Mark of a staged tile, the
 // outermost thread-distributed point loop L1 on an axis other than

@@ -106,7 +106,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "--target=ptx: the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "sm_80", "--target=llvm|ptx: GPU architecture (llc -mcpu); sm_90 and newer get programmatic dependent launch, and where llc does not know them (LLVM < 16) the PTX of llc's newest architecture is retargeted to sm_90")
 	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
-	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, CUDA only: rows streamed through register windows)")
+	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
 	for _, a := range args {
 		if a == "--help" || a == "-h" {
 			fs.SetOutput(stdout)

@@ -36,7 +36,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	nvcc := fs.String("nvcc", "", "--backend=cuda: the CUDA compiler (default: nvcc on PATH)")
 	fmad := fs.Bool("fmad", false, "--backend=cuda: let nvcc contract a*b+c into fused multiply-adds (-fmad=true); the default -fmad=false keeps the bit-exact verification meaningful and matches llc, which fuses nothing by default")
 	pdl := fs.Bool("pdl", true, "--device=gpu: programmatic dependent launch on compute capability 9.0+ (both back ends; the PTX path retargets llc's PTX to sm_90 for it)")
-	reuse := fs.Bool("reuse", true, "--device=gpu|emu: register reuse in full tiles (both back ends; CUDA also streams rows of --shared tiles through register windows)")
+	reuse := fs.Bool("reuse", true, "--device=gpu|emu: register reuse in full tiles (both back ends; rows of --shared tiles streamed through register windows)")
 	oneByOne := fs.Bool("one-by-one", false, "--backend=ptx: issue each launch through its own driver call instead of the prepared batch (a fallback)")
 	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")
 	verify := fs.Bool("verify", true, "--device=gpu: compare the first run with the original program (--verify=false for sizes where the reference takes long; updates are still counted)")
