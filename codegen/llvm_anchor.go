@@ -144,19 +144,7 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 				return nil, nil
 			}
 		}
-		if c, ok := st[d].(*constant.Int); ok {
-			cst += diff * c.X.Int64()
-			continue
-		}
-		var term value.Value = st[d]
-		if diff != 1 {
-			term = nsw(k.cur.NewMul(st[d], i32(diff)))
-		}
-		if delta == nil {
-			delta = term
-		} else {
-			delta = nsw(k.cur.NewAdd(delta, term))
-		}
+		delta = k.addStrideTerm(delta, &cst, st[d], diff)
 	}
 	k.lm.anchoredRefs++
 	elem := llvmType(k.arrs[r.Name].Elem)
@@ -291,19 +279,7 @@ func (k *llvmKernel) anchoredPtr32(r *frontend.ArrayRef, g *anchorGroup, consts 
 		if st == nil {
 			st = k.arrayStrides32(r.Name)
 		}
-		if c, ok := st[d].(*constant.Int); ok {
-			cst += diff * c.X.Int64()
-			continue
-		}
-		var term value.Value = st[d]
-		if diff != 1 {
-			term = nsw(k.cur.NewMul(st[d], i32(diff)))
-		}
-		if delta == nil {
-			delta = term
-		} else {
-			delta = nsw(k.cur.NewAdd(delta, term))
-		}
+		delta = k.addStrideTerm(delta, &cst, st[d], diff)
 	}
 	k.lm.anchoredRefs++
 	p := g.ptr
@@ -342,4 +318,22 @@ func (k *llvmKernel) arrayStrides32(name string) []value.Value {
 		st[d] = acc
 	}
 	return st
+}
+
+// addStrideTerm adds diff times the stride of one dimension to an anchor's
+// flat-index difference: into cst when the stride is a constant, else as an
+// i32 term of delta (nil: none yet), which it returns.
+func (k *llvmKernel) addStrideTerm(delta value.Value, cst *int64, stride value.Value, diff int64) value.Value {
+	if c, ok := stride.(*constant.Int); ok {
+		*cst += diff * c.X.Int64()
+		return delta
+	}
+	term := stride
+	if diff != 1 {
+		term = nsw(k.cur.NewMul(stride, i32(diff)))
+	}
+	if delta == nil {
+		return term
+	}
+	return nsw(k.cur.NewAdd(delta, term))
 }
