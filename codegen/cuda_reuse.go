@@ -144,26 +144,9 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 		return nil
 	}
 	// Down to L2: Marks and Lets that do not use L1's counter.
-	var l2 *For
-	for m := n.Body; l2 == nil; {
-		switch x := m.(type) {
-		case *Block:
-			if len(x.Stmts) != 1 {
-				return nil
-			}
-			m = x.Stmts[0]
-		case *Mark:
-			m = x.Body
-		case *Let:
-			if exprUses(x.Value, n.Iter) {
-				return nil
-			}
-			m = x.Body
-		case *For:
-			l2 = x
-		default:
-			return nil
-		}
+	l2, ok := skipWrappers(n.Body, n.Iter, true).(*For)
+	if !ok {
+		return nil
 	}
 	a2, ok := kn.axis[l2.Level]
 	if !ok || a2 == a1 || used[a2] || !cs.independent(l2) {
@@ -175,21 +158,9 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 		}
 	}
 	// L2's body: one User (Marks around it allowed).
-	var u *User
-	for m := l2.Body; u == nil; {
-		switch x := m.(type) {
-		case *Block:
-			if len(x.Stmts) != 1 {
-				return nil
-			}
-			m = x.Stmts[0]
-		case *Mark:
-			m = x.Body
-		case *User:
-			u = x
-		default:
-			return nil
-		}
+	u, ok := skipWrappers(l2.Body, n.Iter, false).(*User)
+	if !ok {
+		return nil
 	}
 	if u.Stmt.Body == nil {
 		return nil
@@ -543,4 +514,29 @@ func anyUses(es []Expr, v string) bool {
 		}
 	}
 	return false
+}
+
+// skipWrappers descends from m through single-statement Blocks, Marks and,
+// when lets is set, Lets whose value does not use iter; it returns the first
+// other node, or nil at a Block of several statements or a Let it may not
+// pass.
+func skipWrappers(m Node, iter string, lets bool) Node {
+	for {
+		switch x := m.(type) {
+		case *Block:
+			if len(x.Stmts) != 1 {
+				return nil
+			}
+			m = x.Stmts[0]
+		case *Mark:
+			m = x.Body
+		case *Let:
+			if !lets || exprUses(x.Value, iter) {
+				return nil
+			}
+			m = x.Body
+		default:
+			return m
+		}
+	}
 }

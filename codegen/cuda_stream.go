@@ -161,19 +161,7 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, st
 	loops := 0
 	var u *User
 	for m := n.Body; u == nil; {
-		switch x := m.(type) {
-		case *Block:
-			if len(x.Stmts) != 1 {
-				return nil
-			}
-			m = x.Stmts[0]
-		case *Mark:
-			m = x.Body
-		case *Let:
-			if exprUses(x.Value, n.Iter) {
-				return nil
-			}
-			m = x.Body
+		switch x := skipWrappers(m, n.Iter, true).(type) {
 		case *For:
 			a, ok := kn.axis[x.Level]
 			if !ok || axes[a] || kn.block[a] < 1 || !cs.independent(x) {
