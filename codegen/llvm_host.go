@@ -108,8 +108,13 @@ func (w *hostWalk) bound(es []Expr, lower bool) (int64, error) {
 
 // holds evaluates a conjunction of conditions.
 func (w *hostWalk) holds(cs []Cond) (bool, error) {
+	return condsHold(cs, w.eval)
+}
+
+// condsHold evaluates a conjunction of conditions with eval.
+func condsHold(cs []Cond, eval func(Expr) (int64, error)) (bool, error) {
 	for _, c := range cs {
-		x, err := w.eval(c.X)
+		x, err := eval(c.X)
 		if err != nil {
 			return false, err
 		}

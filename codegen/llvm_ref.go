@@ -190,27 +190,13 @@ func (r *refRun) node(n Node) error {
 
 // holdsRef evaluates conditions without a scop (the reference's env only).
 func (w *hostWalk) holdsRef(cs []Cond) (bool, error) {
-	for _, c := range cs {
-		x, ok := EvalExpr(c.X, w.env)
+	return condsHold(cs, func(e Expr) (int64, error) {
+		x, ok := EvalExpr(e, w.env)
 		if !ok {
-			return false, fmt.Errorf("unbound variable in %s", ExprString(c.X))
+			return 0, fmt.Errorf("unbound variable in %s", ExprString(e))
 		}
-		switch c.Kind {
-		case GE0:
-			if x < 0 {
-				return false, nil
-			}
-		case EQ0:
-			if x != 0 {
-				return false, nil
-			}
-		case DivBy:
-			if x%c.D != 0 {
-				return false, nil
-			}
-		}
-	}
-	return true, nil
+		return x, nil
+	})
 }
 
 func (r *refRun) user(u *User) error {
