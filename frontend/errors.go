@@ -23,6 +23,18 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Pos.String() + ": error: " + e.Msg }
 
+// MaxErrors is how many diagnostics a list reports: more end with one
+// "too many errors" line (as gcc -fmax-errors and the Go compiler), and
+// the lexer stops at that point, so garbage input costs neither time nor
+// memory in proportion to its errors.
+const MaxErrors = 20
+
+// MaxTokens bounds the tokens of one file, so that a huge input is refused
+// before it costs gigabytes (the parser keeps a few hundred bytes per
+// token); stencil programs, even preprocessed with system headers, have a
+// few ten thousand.
+const MaxTokens = 1 << 19
+
 // ErrorList is a list of diagnostics, sorted by position when reported (as
 // go/scanner.ErrorList).
 type ErrorList []*Error
@@ -65,10 +77,20 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
-// Err returns the list as an error, or nil if it is empty.
+// full reports whether the list has more than MaxErrors diagnostics.
+func (l ErrorList) full() bool { return len(l) > MaxErrors }
+
+// Err returns the list as an error, or nil if it is empty: sorted, and cut
+// after MaxErrors diagnostics with a "too many errors" line at the next
+// one's position.
 func (l ErrorList) Err() error {
 	if len(l) == 0 {
 		return nil
 	}
-	return l.Sort()
+	l = l.Sort()
+	if len(l) > MaxErrors {
+		more := &Error{Pos: l[MaxErrors].Pos, Msg: "too many errors"}
+		l = append(l[:MaxErrors:MaxErrors], more)
+	}
+	return l
 }

@@ -133,6 +133,9 @@ var puncts2 = []string{"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&
 func (lx *lexer) run() {
 	src := lx.src
 	for lx.off < len(src) {
+		if lx.errs.full() {
+			return // ErrorList.Err reports "too many errors"
+		}
 		c := src[lx.off]
 		switch {
 		case c == '\n':
@@ -235,6 +238,10 @@ func (lx *lexer) run() {
 		}
 		tok.End = lx.off
 		if lx.live() {
+			if len(lx.toks) >= MaxTokens {
+				lx.errs.add(p, "the file has more than %d tokens: too large for a stencil program", MaxTokens)
+				return
+			}
 			lx.toks = append(lx.toks, tok)
 		}
 	}

@@ -45,9 +45,9 @@ func runCalc(args []string, stdout, stderr io.Writer, stdin io.Reader) int {
 			usage(stdout)
 			return 0
 		}
-		fmt.Fprintf(stderr, "hextile calc: %v\n", err)
+		fmt.Fprintf(stderr, "hextile: error: %v\n", err)
 		usage(stderr)
-		return 2
+		return exitUsage
 	}
 	if *help {
 		usage(stdout)
@@ -56,32 +56,27 @@ func runCalc(args []string, stdout, stderr io.Writer, stdin io.Reader) int {
 	var name, src string
 	switch {
 	case len(scripts) > 0 && fs.NArg() > 0:
-		fmt.Fprintln(stderr, "hextile calc: give either -e scripts or a FILE, not both")
-		return 2
+		return usageFail(stderr, "calc", usagef("give either -e scripts or a FILE, not both"))
 	case fs.NArg() > 1:
-		fmt.Fprintln(stderr, "hextile calc: at most one FILE")
-		return 2
+		return usageFail(stderr, "calc", usagef("at most one FILE, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " ")))
 	case len(scripts) > 0:
 		name, src = "<stdin>", strings.Join(scripts, "\n")
 	case fs.NArg() == 1 && fs.Arg(0) != "-":
 		name = fs.Arg(0)
 		b, err := os.ReadFile(name)
 		if err != nil {
-			fmt.Fprintf(stderr, "hextile calc: %v\n", err)
-			return 1
+			return toolFail(stderr, "%v", err)
 		}
 		src = string(b)
 	default:
 		b, err := io.ReadAll(stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "hextile calc: reading standard input: %v\n", err)
-			return 1
+			return toolFail(stderr, "reading standard input: %v", err)
 		}
 		name, src = "<stdin>", string(b)
 	}
 	if err := calc.Run(name, src, stdout); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return inputFail(stderr, "calc", err, "")
 	}
 	return 0
 }

@@ -58,9 +58,9 @@ func TestCalcErrors(t *testing.T) {
 		code  int
 		err   string
 	}{
-		{"", []string{"calc", "-e", "A := { [i] : i > };"}, 1, "<stdin>:1:18: expected expression, found '}'"},
-		{"A := { [i] };\nA + ;\n", []string{"calc"}, 1, "<stdin>:2:5: expected a set, a map, a variable, '(' or a prefix operator, found ';'"},
-		{"", []string{"calc", "-e", "B;"}, 1, "<stdin>:1:1: undefined variable \"B\""},
+		{"", []string{"calc", "-e", "A := { [i] : i > };"}, 1, "<stdin>:1:18: error: expected expression, found '}'"},
+		{"A := { [i] };\nA + ;\n", []string{"calc"}, 1, "<stdin>:2:5: error: expected a set, a map, a variable, '(' or a prefix operator, found ';'"},
+		{"", []string{"calc", "-e", "B;"}, 1, "<stdin>:1:1: error: undefined variable \"B\""},
 		{"", []string{"calc", "-e", "x", "file"}, 2, "either -e scripts or a FILE"},
 		{"", []string{"calc", "--frob"}, 2, "unknown flag"},
 		{"", []string{"calc", filepath.Join(t.TempDir(), "missing")}, 1, "no such file"},
@@ -73,7 +73,7 @@ func TestCalcErrors(t *testing.T) {
 	// Scripts are checked (syntax, variables, operand kinds) before anything
 	// runs: an error in a later statement prints nothing.
 	out, errs, code := runCmd(t, "", "calc", "-e", "{ [i] : i = 1 }; dom { [i] };")
-	if code != 1 || out != "" || !strings.Contains(errs, "<stdin>:1:18: dom does not apply to a set") {
+	if code != 1 || out != "" || !strings.Contains(errs, "<stdin>:1:18: error: dom does not apply to a set") {
 		t.Errorf("code %d out %q err %q", code, out, errs)
 	}
 }

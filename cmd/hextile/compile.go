@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -48,35 +47,78 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.shared, "shared", false, "CUDA: stage each time tile in shared memory")
 }
 
-// request turns the flags into a pipeline request for file.
-func (f *pipelineFlags) request(file string) (codegen.Request, map[string]int64, error) {
+// request turns the flags into a pipeline request for file; the -D list
+// comes back for checkDefines.
+func (f *pipelineFlags) request(file string) (codegen.Request, map[string]int64, []define, error) {
 	req := codegen.Request{File: file, Tile: schedule.Kind(f.tile)}
-	req.Frontend = frontend.Options{Cpp: f.cpp, IncludeDirs: f.includes, Defines: map[string]string{}}
-	vals := map[string]int64{}
-	for _, d := range f.defines {
-		name, val, _ := strings.Cut(d, "=")
-		if name == "" {
-			return req, nil, fmt.Errorf("bad -D %q: want NAME=VALUE", d)
-		}
-		if val == "" {
-			val = "1"
-		}
-		req.Frontend.Defines[name] = val
-		if v, err := strconv.ParseInt(val, 0, 64); err == nil {
-			vals[name] = v
-		}
+	if err := checkEnum("tile", f.tile, tileKinds...); err != nil {
+		return req, nil, nil, err
 	}
-	if f.sizes != "" {
-		for _, s := range strings.Split(f.sizes, ",") {
-			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil || v <= 0 {
-				return req, nil, fmt.Errorf("bad --sizes %q: want positive integers h,w0,w1,...", f.sizes)
-			}
-			req.Sizes = append(req.Sizes, v)
-		}
+	ds, err := parseDefines(f.defines, f.cpp)
+	if err != nil {
+		return req, nil, nil, err
+	}
+	text, vals := defineMaps(ds)
+	req.Frontend = frontend.Options{Cpp: f.cpp, IncludeDirs: f.includes, Defines: text}
+	if req.Sizes, err = intList("sizes", f.sizes); err != nil {
+		return req, nil, nil, err
+	}
+	if f.unroll < 0 {
+		return req, nil, nil, usagef("--unroll=%d: want 0 (no unrolling) or a positive number of iterations", f.unroll)
+	}
+	if err := checkBlock(f.block); err != nil {
+		return req, nil, nil, err
 	}
 	req.Gen = codegen.Options{SeparateFullTiles: !f.noSeparate, Unroll: f.unroll}
-	return req, vals, nil
+	return req, vals, ds, nil
+}
+
+// compileProgram runs the pipeline stages of req, dumping those in dump to
+// w, with the command-line checks that need the program (-D values,
+// --sizes) after reading it; a step that takes long shows progress on a
+// terminal.
+func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump map[string]bool, w io.Writer, stderr io.Writer) (*codegen.Compilation, error) {
+	c := &codegen.Compilation{Req: req}
+	pr := newProgress(stderr)
+	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences",
+		"schedule": "computing the " + f.tile + " schedule", "ast": "generating code"}
+	for _, s := range codegen.Stages {
+		name := what[s.Name]
+		if name == "" {
+			name = s.Name
+		}
+		if err := pr.step(name, func() error { return s.Run(c) }); err != nil {
+			return c, err
+		}
+		if s.Name == "scop" && c.Prog != nil {
+			if err := checkDefines(c.Prog, ds, f.cpp); err != nil {
+				return c, err
+			}
+			var scops []*frontend.Scop
+			for _, st := range c.Scops {
+				scops = append(scops, st.Scop)
+			}
+			if err := checkSizes(req.Sizes, f.tile, scops); err != nil {
+				return c, err
+			}
+		}
+		if dump[s.Name] && w != nil {
+			s.Dump(c, w)
+		}
+	}
+	return c, nil
+}
+
+// scopPos is where an error of the compilation without a position of its
+// own is reported: the scop when there is one.
+func scopPos(c *codegen.Compilation) string {
+	if c != nil && len(c.Scops) == 1 {
+		return posOf(c.Scops[0].Scop.Pos)
+	}
+	if c != nil && c.Prog != nil {
+		return c.Prog.File + ":1:1"
+	}
+	return ""
 }
 
 // paramValues is every parameter's value: the file's defines overridden by
@@ -107,45 +149,32 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	arch := fs.String("arch", "sm_80", "--target=llvm|ptx: GPU architecture (llc -mcpu); sm_90 and newer get programmatic dependent launch, and where llc does not know them (LLVM < 16) the PTX of llc's newest architecture is retargeted to sm_90")
 	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
-	for _, a := range args {
-		if a == "--help" || a == "-h" {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
+	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if err := oneFile(fs); err != nil {
+		return usageFail(stderr, "compile", err)
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "hextile compile: want exactly one C file (hextile help compile)")
-		return 2
-	}
-	if *target != "c" && *target != "cuda" && *target != "llvm" && *target != "ptx" {
-		fmt.Fprintf(stderr, "hextile compile: unknown --target %q (supported: c, cuda, llvm, ptx)\n", *target)
-		return 2
+	if err := checkEnum("target", *target, "c", "cuda", "llvm", "ptx"); err != nil {
+		return usageFail(stderr, "compile", err)
 	}
 	dump := map[string]bool{}
 	for _, d := range *dumps {
-		ok := false
-		for _, n := range codegen.StageNames() {
-			ok = ok || n == d
-		}
-		if !ok {
-			fmt.Fprintf(stderr, "hextile compile: unknown --dump %q (want %s)\n", d, strings.Join(codegen.StageNames(), ", "))
-			return 2
+		if err := checkEnum("dump", d, codegen.StageNames()...); err != nil {
+			return usageFail(stderr, "compile", err)
 		}
 		dump[d] = true
 	}
-	req, overrides, err := pf.request(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "hextile compile: %v\n", err)
-		return 2
+	if *target == "cuda" && (*out == "" || *out == "-") && len(dump) == 0 {
+		return usageFail(stderr, "compile", usagef("--target=cuda writes several files: name a directory with -o DIR"))
 	}
-	c, err := codegen.Run(req, dump, stdout)
+	req, overrides, ds, err := pf.request(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return usageFail(stderr, "compile", err)
+	}
+	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
+	if err != nil {
+		return inputFail(stderr, "compile", err, scopPos(c))
 	}
 	// With --dump and no -o, the dump is the output.
 	if len(dump) > 0 && *out == "" {
@@ -155,11 +184,21 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
 		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
 		if err == nil {
+			// The -D values replace those of the file's #defines (NAME_host.cu
+			// holds the original program's).
+			seen := map[string]bool{}
+			for name, text := range res.Files {
+				var missing []string
+				res.Files[name], missing = applyDefines(text, ds)
+				for _, d := range ds {
+					seen[d.name] = seen[d.name] || !contains(missing, d.name)
+				}
+			}
+			noteUnwritten(stderr, c, ds, seen)
 			err = codegen.WriteCUDA(res, *out)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return inputFail(stderr, "compile", err, scopPos(c))
 		}
 		return 0
 	}
@@ -171,25 +210,55 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			text, err = codegen.LLVMToPTX(text, *llc, *arch)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return inputFail(stderr, "compile", err, scopPos(c))
 		}
 	} else if *harness {
 		text, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return inputFail(stderr, "compile", err, scopPos(c))
 		}
 	} else {
 		text = codegen.EmitC(c.Prog, c.Codes())
+		var missing []string
+		text, missing = applyDefines(text, ds)
+		seen := map[string]bool{}
+		for _, d := range ds {
+			seen[d.name] = !contains(missing, d.name)
+		}
+		noteUnwritten(stderr, c, ds, seen)
 	}
 	if *out == "" || *out == "-" {
 		io.WriteString(stdout, text)
 		return 0
 	}
 	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
-		fmt.Fprintf(stderr, "hextile compile: %v\n", err)
-		return 1
+		return toolFail(stderr, "%v", err)
 	}
 	return 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// noteUnwritten says which -D values the emitted code cannot carry: a
+// parameter that is no #define (a function's argument) comes from the
+// caller of the generated code.
+func noteUnwritten(stderr io.Writer, c *codegen.Compilation, ds []define, written map[string]bool) {
+	for _, d := range ds {
+		if written[d.name] {
+			continue
+		}
+		for _, s := range c.Scops {
+			if contains(s.Scop.Params, d.name) {
+				fmt.Fprintf(stderr, "%s: note: -D %s=%s: %s is a parameter of function %s, not a #define: the generated code takes its value from the caller\n", s.Scop.Pos, d.name, d.val, d.name, s.Scop.Func)
+				break
+			}
+		}
+	}
 }

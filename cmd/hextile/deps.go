@@ -37,16 +37,20 @@ func runDeps(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var asJSON bool
 	prog, code := parseCommand("deps", args, stdout, stderr, func(fs *pflag.FlagSet) {
 		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields flow, anti, output, canonical, distances, slopes (and slope_note)")
-	})
+	}, nil)
 	if prog == nil {
 		return code
 	}
 	var all []*frontend.Deps
+	pr := newProgress(stderr)
 	for _, sc := range prog.Scops {
-		d, err := frontend.ComputeDeps(sc)
+		var d *frontend.Deps
+		err := pr.step("analysing dependences", func() (err error) {
+			d, err = frontend.ComputeDeps(sc)
+			return err
+		})
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return inputFail(stderr, "deps", err, posOf(sc.Pos))
 		}
 		all = append(all, d)
 	}

@@ -42,8 +42,9 @@ func main() {
 // dispatch runs the subcommand named by args[0] and returns its exit status.
 func dispatch(args []string, stdout, stderr io.Writer, stdin io.Reader) int {
 	if len(args) == 0 {
+		fmt.Fprintln(stderr, "hextile: error: no command")
 		usage(stderr)
-		return 2
+		return exitUsage
 	}
 	name := args[0]
 	switch name {
@@ -55,8 +56,9 @@ func dispatch(args []string, stdout, stderr io.Writer, stdin io.Reader) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "hextile: unknown command %q (run 'hextile help')\n", name)
-		return 2
+		fmt.Fprintf(stderr, "hextile: error: unknown command %q\n", name)
+		printUsageLine(stderr, "")
+		return exitUsage
 	}
 	return c.run(args[1:], stdout, stderr, stdin)
 }
@@ -77,6 +79,8 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'hextile help COMMAND' for a command's flags.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit status: 0 ok, 1 input rejected (FILE:LINE:COL: error: ...) or verification failed, 2 usage error (hextile: error: ...).")
 }
 
 func runHelp(args []string, stdout, stderr io.Writer, _ io.Reader) int {
@@ -84,10 +88,14 @@ func runHelp(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		usage(stdout)
 		return 0
 	}
+	if len(args) > 1 {
+		return usageFail(stderr, "help", usagef("help takes one command name, got %s", strings.Join(args, " ")))
+	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "hextile help: unknown command %q\n", args[0])
-		return 2
+		fmt.Fprintf(stderr, "hextile: error: help: unknown command %q\n", args[0])
+		printUsageLine(stderr, "")
+		return exitUsage
 	}
 	fmt.Fprintf(stdout, "%s\n\n%s\n", c.usage, c.summary)
 	// Commands print their flag defaults on --help.
@@ -98,7 +106,10 @@ func runHelp(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	return 0
 }
 
-func runVersion(args []string, stdout, _ io.Writer, _ io.Reader) int {
+func runVersion(args []string, stdout, stderr io.Writer, _ io.Reader) int {
+	if len(args) > 0 && args[0] != "--help" && args[0] != "-h" {
+		return usageFail(stderr, "version", usagef("version takes no arguments, got %s", strings.Join(args, " ")))
+	}
 	fmt.Fprintf(stdout, "hextile %s\n", version)
 	return 0
 }

@@ -45,37 +45,31 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
 	keep := fs.String("keep", "", "keep the harness source and binary in this directory (--backend=cuda: an up-to-date build there is reused)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of the run")
-	for _, a := range args {
-		if a == "--help" || a == "-h" {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
+	if ok, code := parseFlags(fs, "run", args, stdout, stderr); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if err := oneFile(fs); err != nil {
+		return usageFail(stderr, "run", err)
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "hextile run: want exactly one C file (hextile help run)")
-		return 2
+	if err := checkEnum("device", *device, "cpu", "emu", "gpu"); err != nil {
+		return usageFail(stderr, "run", err)
 	}
-	if *device != "cpu" && *device != "emu" && *device != "gpu" {
-		fmt.Fprintf(stderr, "hextile run: unknown --device %q (supported: cpu, emu, gpu)\n", *device)
-		return 2
+	if err := checkEnum("backend", *backend, "ptx", "cuda"); err != nil {
+		return usageFail(stderr, "run", err)
 	}
-	if *backend != "ptx" && *backend != "cuda" {
-		fmt.Fprintf(stderr, "hextile run: unknown --backend %q (supported: ptx, cuda)\n", *backend)
-		return 2
+	if *reps < 0 || *reps > 100 {
+		return usageFail(stderr, "run", usagef("--reps=%d: want 0 to 100 timed runs", *reps))
 	}
-	req, overrides, err := pf.request(fs.Arg(0))
+	if *timeout <= 0 {
+		return usageFail(stderr, "run", usagef("--timeout=%v: want a positive duration such as 30s or 10m", *timeout))
+	}
+	req, overrides, ds, err := pf.request(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(stderr, "hextile run: %v\n", err)
-		return 2
+		return usageFail(stderr, "run", err)
 	}
-	c, err := codegen.Run(req, nil, nil)
+	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return inputFail(stderr, "run", err, scopPos(c))
 	}
 	if *device == "gpu" {
 		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}
@@ -93,29 +87,35 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return inputFail(stderr, "run", err, scopPos(c))
 	}
 	dir := *keep
 	if dir == "" {
 		dir, err = os.MkdirTemp("", "hextile-run-")
 		if err != nil {
-			fmt.Fprintf(stderr, "hextile run: %v\n", err)
-			return 1
+			return toolFail(stderr, "run: %v", err)
 		}
 		defer os.RemoveAll(dir)
 	}
 	name := strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0))) + "_harness"
 	comp := runtime.CC{Command: *cc, Opt: *opt, OpenMP: !*noOMP}
-	exe, omp, err := comp.Compile(src, dir, name)
+	pr := newProgress(stderr)
+	var exe string
+	var omp bool
+	err = pr.step("compiling the harness", func() (err error) {
+		exe, omp, err = comp.Compile(src, dir, name)
+		return err
+	})
 	if err != nil {
-		fmt.Fprintf(stderr, "hextile run: %v\n", err)
-		return 1
+		return toolFail(stderr, "run: %v", err)
 	}
-	r, err := runtime.RunHarness(exe, nil, *timeout, nil)
+	var r *runtime.Result
+	err = pr.step("running the original and the tiled code", func() (err error) {
+		r, err = runtime.RunHarness(exe, nil, *timeout, nil)
+		return err
+	})
 	if err != nil {
-		fmt.Fprintf(stderr, "hextile run: %v\n", err)
-		return 1
+		return toolFail(stderr, "run: %v", err)
 	}
 	if r.OK {
 		fmt.Fprintln(stdout, "verify: ok")
@@ -128,14 +128,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	fmt.Fprintf(stdout, "tiling: %s (%s)\n", req.Tile, mode)
 	fmt.Fprintf(stdout, "max-diff: %g\n", r.MaxDiff)
-	fmt.Fprintf(stdout, "time-original: %.6f s\n", r.TimeOrig)
-	fmt.Fprintf(stdout, "time-tiled: %.6f s\n", r.TimeTiled)
-	if r.TimeTiled > 0 {
-		fmt.Fprintf(stdout, "speedup: %.2f\n", r.TimeOrig/r.TimeTiled)
-	}
 	tu, ou := r.UpdatesPerSecond()
-	fmt.Fprintf(stdout, "updates: %d\n", r.Updates)
-	fmt.Fprintf(stdout, "updates/s: tiled %.4g, original %.4g\n", tu, ou)
+	printCPUTimes(stdout, r.TimeOrig, r.TimeTiled, r.Updates, tu, ou)
 	if !r.OK {
 		return 1
 	}

@@ -36,10 +36,8 @@ func (f *tileFlags) register(fs *pflag.FlagSet) {
 
 func (f *tileFlags) options() (schedule.Options, error) {
 	o := schedule.Options{Kind: schedule.Kind(f.tile)}
-	switch o.Kind {
-	case schedule.Hybrid, schedule.Hexagonal, schedule.Classical, schedule.None:
-	default:
-		return o, fmt.Errorf("unknown --tile=%s (want hybrid, hexagonal, classical or none)", f.tile)
+	if err := checkEnum("tile", f.tile, tileKinds...); err != nil {
+		return o, err
 	}
 	var err error
 	if o.Sizes, err = intList("sizes", f.sizes); err != nil {
@@ -62,35 +60,50 @@ type scheduled struct {
 // It returns the exit status to use when the result is nil.
 func parseAndSchedule(name string, args []string, stdout, stderr io.Writer, extra func(*pflag.FlagSet)) ([]scheduled, int) {
 	var tf tileFlags
+	var opts schedule.Options
 	prog, code := parseCommand(name, args, stdout, stderr, func(fs *pflag.FlagSet) {
 		tf.register(fs)
 		if extra != nil {
 			extra(fs)
 		}
+	}, func() (err error) {
+		opts, err = tf.options()
+		return err
 	})
 	if prog == nil {
 		return nil, code
 	}
-	opts, err := tf.options()
-	if err != nil {
-		fmt.Fprintf(stderr, "hextile %s: %v\n", name, err)
-		return nil, 2
-	}
 	if len(prog.Scops) == 0 {
-		fmt.Fprintf(stderr, "%s: no scop (#pragma scop region) found\n", prog.File)
-		return nil, 1
+		return nil, inputFail(stderr, name, fmt.Errorf("no scop (#pragma scop region) found"), prog.File+":1:1")
+	}
+	if err := checkSizes(opts.Sizes, tf.tile, prog.Scops); err != nil {
+		return nil, usageFail(stderr, name, err)
+	}
+	if opts.Offsets != nil {
+		for _, sc := range prog.Scops {
+			if ns := spaceDims(sc); len(opts.Offsets) != ns {
+				return nil, usageFail(stderr, name, usagef("--offsets=%s gives %d offsets; the scop at %s has %d space dimensions", tf.offsets, len(opts.Offsets), sc.Pos, ns))
+			}
+		}
 	}
 	var out []scheduled
+	pr := newProgress(stderr)
 	for _, sc := range prog.Scops {
-		deps, err := frontend.ComputeDeps(sc)
+		var deps *frontend.Deps
+		err := pr.step("analysing dependences", func() (err error) {
+			deps, err = frontend.ComputeDeps(sc)
+			return err
+		})
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return nil, 1
+			return nil, inputFail(stderr, name, err, posOf(sc.Pos))
 		}
-		s, err := schedule.Compute(sc, deps, opts)
+		var s *schedule.Schedule
+		err = pr.step("computing the "+tf.tile+" schedule", func() (err error) {
+			s, err = schedule.Compute(sc, deps, opts)
+			return err
+		})
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return nil, 1
+			return nil, inputFail(stderr, name, err, posOf(sc.Pos))
 		}
 		out = append(out, scheduled{sc, deps, s})
 	}
@@ -169,7 +182,7 @@ func intList(flag, s string) ([]int64, error) {
 	for _, x := range strings.Split(s, ",") {
 		v, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("bad --%s=%s: %q is not an integer", flag, s, x)
+			return nil, usagef("bad --%s=%s: %q is not an integer", flag, s, x)
 		}
 		out = append(out, v)
 	}

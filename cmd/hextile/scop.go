@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -34,54 +33,44 @@ func (f *frontendFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define NAME=VALUE (overrides a #define of the file)")
 }
 
-func (f *frontendFlags) options() (frontend.Options, error) {
-	o := frontend.Options{Cpp: f.cpp, IncludeDirs: f.includes, Defines: map[string]string{}}
-	for _, d := range f.defines {
-		name, val, _ := strings.Cut(d, "=")
-		if name == "" {
-			return o, fmt.Errorf("bad -D %q: want NAME=VALUE", d)
-		}
-		if !f.cpp && val == "" {
-			val = "1"
-		}
-		o.Defines[name] = val
-	}
-	return o, nil
-}
-
-// parseCommand parses the flags and the single FILE.c argument and reads the
-// program. It returns the exit status to use when prog is nil.
-func parseCommand(name string, args []string, stdout, stderr io.Writer, extra func(*pflag.FlagSet)) (*frontend.Program, int) {
+// parseCommand parses the flags and the single FILE.c argument, runs check
+// (the command's own flag checks, usage errors) and reads the program; the
+// -D values are checked against it. It returns the exit status to use when
+// prog is nil.
+func parseCommand(name string, args []string, stdout, stderr io.Writer, extra func(*pflag.FlagSet), check func() error) (*frontend.Program, int) {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var ff frontendFlags
 	ff.register(fs)
 	if extra != nil {
 		extra(fs)
 	}
-	for _, a := range args {
-		if a == "--help" || a == "-h" {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return nil, 0
+	if ok, code := parseFlags(fs, name, args, stdout, stderr); !ok {
+		return nil, code
+	}
+	if err := oneFile(fs); err != nil {
+		return nil, usageFail(stderr, name, err)
+	}
+	ds, err := parseDefines(ff.defines, ff.cpp)
+	if err != nil {
+		return nil, usageFail(stderr, name, err)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, usageFail(stderr, name, err)
 		}
 	}
-	if err := fs.Parse(args); err != nil {
-		return nil, 2
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "hextile %s: want exactly one C file (hextile help %s)\n", name, name)
-		return nil, 2
-	}
-	opts, err := ff.options()
+	text, _ := defineMaps(ds)
+	opts := frontend.Options{Cpp: ff.cpp, IncludeDirs: ff.includes, Defines: text}
+	var prog *frontend.Program
+	err = newProgress(stderr).step("reading "+fs.Arg(0), func() (err error) {
+		prog, err = frontend.ParseFile(fs.Arg(0), opts)
+		return err
+	})
 	if err != nil {
-		fmt.Fprintf(stderr, "hextile %s: %v\n", name, err)
-		return nil, 2
+		return nil, inputFail(stderr, name, err, "")
 	}
-	prog, err := frontend.ParseFile(fs.Arg(0), opts)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, 1
+	if err := checkDefines(prog, ds, ff.cpp); err != nil {
+		return nil, inputFail(stderr, name, err, "")
 	}
 	return prog, 0
 }
@@ -130,7 +119,7 @@ func runScop(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var asJSON bool
 	prog, code := parseCommand("scop", args, stdout, stderr, func(fs *pflag.FlagSet) {
 		fs.BoolVar(&asJSON, "json", false, "print one JSON object with the fields context, domain, reads, writes, schedule")
-	})
+	}, nil)
 	if prog == nil {
 		return code
 	}

@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"os"
+	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -40,13 +43,11 @@ func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	for i, s := range all {
 		pts, err := planePoints(s.scop, s.sched)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s:%d:%d: %v\n", s.scop.Pos.File, s.scop.Pos.Line, s.scop.Pos.Col, err)
-			return 1
+			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
 		}
 		pl, err := s.sched.Plane(pts)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s:%d:%d: %v\n", s.scop.Pos.File, s.scop.Pos.Line, s.scop.Pos.Col, err)
-			return 1
+			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
 		}
 		if svg != "" {
 			name := svg
@@ -55,13 +56,11 @@ func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			}
 			f, err := os.Create(name)
 			if err != nil {
-				fmt.Fprintf(stderr, "hextile tiles: %v\n", err)
-				return 1
+				return toolFail(stderr, "%v", err)
 			}
 			pl.WriteSVG(f)
 			if err := f.Close(); err != nil {
-				fmt.Fprintf(stderr, "hextile tiles: %v\n", err)
-				return 1
+				return toolFail(stderr, "%v", err)
 			}
 		}
 		if stats {
@@ -108,16 +107,80 @@ func planePoints(sc *frontend.Scop, sched *schedule.Schedule) ([][2]int64, error
 	if n > 2 {
 		img = img.ProjectOut(2, n-2)
 	}
+	// Bound the plane by its bounding box first: enumerating a plane of
+	// billions of points would run out of memory.
+	if err := checkPlaneSize(img, params); err != nil {
+		return nil, err
+	}
 	pts, err := img.Enumerate(params)
 	if err != nil {
 		return nil, err
 	}
 	if len(pts) > maxPlanePoints {
-		return nil, fmt.Errorf("the (t, s0) plane has %d points; shrink the sizes with -D", len(pts))
+		return nil, fmt.Errorf("the (t, s0) plane has %d points; tiles draws at most %d: shrink the sizes with -D (%s)", len(pts), maxPlanePoints, paramList(sc.Params, params))
 	}
 	out := make([][2]int64, len(pts))
 	for i, p := range pts {
 		out[i] = [2]int64{p.Coords[0], p.Coords[1]}
 	}
 	return out, nil
+}
+
+// checkPlaneSize refuses a plane whose bounding box holds more than
+// maxPlanePoints points, naming the box (an upper bound on the points; the
+// exact count for a rectangle).
+func checkPlaneSize(img poly.Set, params map[string]int64) error {
+	if len(img.Basics) == 0 {
+		return nil
+	}
+	nv := img.Basics[0].C.NVar
+	np := len(img.Params)
+	var lo, hi [2]*big.Int
+	for d := 0; d < 2; d++ {
+		obj := make([]poly.Int, 1+nv)
+		obj[1+np+d] = poly.I(1)
+		mx := img.MaxRational(obj)
+		obj[1+np+d] = poly.I(-1)
+		mn := img.MaxRational(obj)
+		if mx.Status == poly.LPInfeasible || mn.Status == poly.LPInfeasible {
+			return nil // empty plane
+		}
+		if mx.Status != poly.LPOptimal || mn.Status != poly.LPOptimal {
+			return fmt.Errorf("the (t, s0) plane is unbounded at %s", paramMapString(params))
+		}
+		hi[d] = new(big.Int).Div(mx.Value.Num(), mx.Value.Denom()) // floor (Div is Euclidean: floor for a positive divisor)
+		negLo := new(big.Int).Div(mn.Value.Num(), mn.Value.Denom())
+		lo[d] = negLo.Neg(negLo) // ceil of the minimum
+	}
+	n := big.NewInt(1)
+	for d := 0; d < 2; d++ {
+		w := new(big.Int).Sub(hi[d], lo[d])
+		w.Add(w, big.NewInt(1))
+		if w.Sign() <= 0 {
+			return nil
+		}
+		n.Mul(n, w)
+	}
+	if n.Cmp(big.NewInt(maxPlanePoints)) > 0 {
+		return fmt.Errorf("the (t, s0) plane spans t in [%s, %s] and s0 in [%s, %s]: up to %s points at %s; tiles draws at most %d: shrink the sizes with -D",
+			lo[0], hi[0], lo[1], hi[1], n, paramMapString(params), maxPlanePoints)
+	}
+	return nil
+}
+
+func paramMapString(params map[string]int64) string {
+	var names []string
+	for n := range params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return paramList(names, params)
+}
+
+func paramList(names []string, params map[string]int64) string {
+	var s []string
+	for _, n := range names {
+		s = append(s, fmt.Sprintf("%s=%d", n, params[n]))
+	}
+	return strings.Join(s, ", ")
 }

@@ -1,0 +1,75 @@
+package main
+
+// Progress on a terminal: a step that takes more than a second shows
+// "hextile: analysing dependences... 1.3 s" on standard error, updated
+// while it runs and finished with its time. Nothing is printed when
+// standard error is not a terminal (tests, pipes, files).
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// progressDelay is how long a step runs before its line appears.
+const progressDelay = time.Second
+
+// isTerminal reports whether w is a character device (a terminal).
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress reports steps on w when w is a terminal.
+type progress struct {
+	w  io.Writer
+	on bool
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w, on: isTerminal(w)} }
+
+// step runs f as the step what ("analysing dependences"); on a terminal,
+// a step that takes more than progressDelay shows a line with its elapsed
+// time.
+func (p *progress) step(what string, f func() error) error {
+	if p == nil || !p.on {
+		return f()
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	shown := false
+	go func() {
+		defer close(exited)
+		t := time.NewTimer(progressDelay)
+		defer t.Stop()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			fmt.Fprintf(p.w, "\rhextile: %s... %.1f s", what, time.Since(start).Seconds())
+			shown = true
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	err := f()
+	close(done)
+	<-exited
+	if shown {
+		fmt.Fprintf(p.w, "\rhextile: %s... %.1f s\n", what, time.Since(start).Seconds())
+	}
+	return err
+}
