@@ -95,7 +95,7 @@ func stageDeps(c *Compilation) error {
 	for _, s := range c.Scops {
 		d, err := frontend.ComputeDeps(s.Scop)
 		if err != nil {
-			return err
+			return atScop(s.Scop, err)
 		}
 		s.Deps = d
 	}
@@ -106,10 +106,7 @@ func stageSchedule(c *Compilation) error {
 	for _, s := range c.Scops {
 		sc, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: c.Req.Sizes})
 		if err != nil {
-			if strings.HasPrefix(err.Error(), s.Scop.Pos.File+":") {
-				return err // already positioned (e.g. at the offending statement)
-			}
-			return fmt.Errorf("%s: %v", posString(s.Scop.Pos), err)
+			return atScop(s.Scop, err)
 		}
 		s.Sched = sc
 	}
@@ -124,7 +121,7 @@ func stageAST(c *Compilation) error {
 	for _, s := range c.Scops {
 		a, err := Generate(s.Scop, s.Sched, opts)
 		if err != nil {
-			return err
+			return atScop(s.Scop, err)
 		}
 		// The original schedule, for counting instances in the harness.
 		orig, err := Generate(s.Scop, OriginalSchedule(s.Scop), Options{Prefix: opts.Prefix})
@@ -142,6 +139,15 @@ func stageAST(c *Compilation) error {
 		s.Code = &ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
 	}
 	return nil
+}
+
+// atScop positions a refusal about scop that has no position of its own
+// at the scop, in the diagnostic format "FILE:LINE:COL: error: ...".
+func atScop(scop *frontend.Scop, err error) error {
+	if strings.HasPrefix(err.Error(), scop.Pos.File+":") {
+		return err // already positioned (e.g. at the offending statement)
+	}
+	return fmt.Errorf("%s: error: %v", posString(scop.Pos), err)
 }
 
 // OriginalSchedule is the scop's textual schedule (the union of the

@@ -56,11 +56,21 @@ func Canonical(scop *frontend.Scop, deps *frontend.Deps) (poly.Map, error) {
 	return c.m, nil
 }
 
+// posString is the prefix of a refusal at p: "FILE:LINE:COL: error: " (as
+// the frontend's diagnostics), or "" when p is unknown.
 func posString(p frontend.Pos) string {
 	if p.File == "" && p.Line == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s:%d:%d: ", p.File, p.Line, p.Col)
+	return fmt.Sprintf("%s:%d:%d: error: ", p.File, p.Line, p.Col)
+}
+
+// atScop positions an error that has no position of its own at the scop.
+func atScop(scop *frontend.Scop, err error) error {
+	if err == nil || scop == nil || posString(scop.Pos) == "" || strings.HasPrefix(err.Error(), scop.Pos.File+":") {
+		return err
+	}
+	return fmt.Errorf("%s%v", posString(scop.Pos), err)
 }
 
 func newCanon(scop *frontend.Scop, deps *frontend.Deps) (*canon, error) {

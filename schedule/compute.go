@@ -25,7 +25,7 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	}
 	cn, err := newCanon(scop, deps)
 	if err != nil {
-		return nil, err
+		return nil, atScop(scop, err)
 	}
 	sizes := opts.Sizes
 	if sizes == nil {
@@ -44,7 +44,7 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	}
 	m, err := tileMap(cn, tl)
 	if err != nil {
-		return nil, err
+		return nil, atScop(scop, err)
 	}
 	s := &Schedule{
 		Kind:      kind,

@@ -45,9 +45,7 @@ func runCalc(args []string, stdout, stderr io.Writer, stdin io.Reader) int {
 			usage(stdout)
 			return 0
 		}
-		fmt.Fprintf(stderr, "hextile: error: %v\n", err)
-		usage(stderr)
-		return exitUsage
+		return usageFail(stderr, "calc", err)
 	}
 	if *help {
 		usage(stdout)

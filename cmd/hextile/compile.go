@@ -180,6 +180,11 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if len(dump) > 0 && *out == "" {
 		return 0
 	}
+	if *target != "c" {
+		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
+			return inputFail(stderr, "compile", err, scopPos(c))
+		}
+	}
 	if *target == "cuda" {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
 		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})

@@ -43,7 +43,7 @@ func TestRunGPUWithoutDriver(t *testing.T) {
 	if code == 0 || out != "" {
 		t.Fatalf("exit %d, stdout %q: want a failure", code, out)
 	}
-	if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile run: --device=gpu: ") {
+	if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile: error: run --device=gpu: ") {
 		t.Errorf("want one error line, got %q", errs)
 	}
 }

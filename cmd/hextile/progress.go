@@ -13,7 +13,7 @@ import (
 )
 
 // progressDelay is how long a step runs before its line appears.
-const progressDelay = time.Second
+var progressDelay = time.Second
 
 // isTerminal reports whether w is a character device (a terminal).
 var isTerminal = func(w io.Writer) bool {

@@ -71,6 +71,11 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
+	if *device != "cpu" {
+		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
+			return inputFail(stderr, "run", err, scopPos(c))
+		}
+	}
 	if *device == "gpu" {
 		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}
 		if *backend == "cuda" {

@@ -40,7 +40,7 @@ type cudaRun struct {
 // relayed in the lines of the PTX path.
 func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, cr cudaRun, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "hextile run: --backend=cuda: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		fmt.Fprintf(stderr, "hextile: error: run --backend=cuda: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return 1
 	}
 	nvcc, cc, err := cudaTools(cr.nvcc, cr.cc)

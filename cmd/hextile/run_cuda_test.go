@@ -96,7 +96,7 @@ func TestRunCUDAMissingTools(t *testing.T) {
 		if code != 1 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q: want 1 and nothing", tc.tools, code, out)
 		}
-		if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile run: --backend=cuda: ") || !strings.Contains(errs, tc.want) {
+		if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile: error: run --backend=cuda: ") || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: want one error line containing %s, got %q", tc.tools, tc.want, errs)
 		}
 	}
@@ -116,8 +116,8 @@ func TestRunCUDAFakeNVCC(t *testing.T) {
 	want := `verify: ok
 max-diff: 0
 device: CUDA build (nvcc -O3 -arch=sm_90 -fmad=false; pdl, register reuse)
-time-gpu-kernel: 0.002000 s
-time-gpu-total: 0.004000 s
+time-gpu-kernel: 0.002000 s (2 ms)
+time-gpu-total: 0.004000 s (4 ms)
 reps: 5
 updates: 4000000
 gcells-kernel: 2.000
@@ -217,7 +217,7 @@ func TestRunPTXFlagsWithoutDriver(t *testing.T) {
 		t.Skip("this machine may have a GPU")
 	}
 	out, errs, code := runCmd(t, "", "run", "../../testdata/jacobi1d_mod2.c", "--device=gpu", "--backend=ptx", "--reps=3", "--verify=false")
-	if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile run: --device=gpu: ") {
+	if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hextile: error: run --device=gpu: ") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -41,7 +41,7 @@ const defaultReps = 5
 func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, gr gpuRun, stdout, stderr io.Writer) int {
 	llc, arch, ptxFile := gr.llc, gr.arch, gr.ptxFile
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "hextile run: --device=gpu: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		fmt.Fprintf(stderr, "hextile: error: run --device=gpu: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return 1
 	}
 	ll, err := codegen.EmitLLVM(c, opt)
@@ -81,7 +81,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	}
 	if err != nil && ptxFile == "" && strings.Contains(err.Error(), "does not know") && arch != "sm_80" {
 		// PTX for sm_80 (without PDL) is JIT-compiled for any newer GPU.
-		fmt.Fprintf(stderr, "hextile run: llc does not know %s: using sm_80 PTX, JIT-compiled by the driver\n", arch)
+		fmt.Fprintf(stderr, "hextile: note: llc does not know %s: using sm_80 PTX, JIT-compiled by the driver\n", arch)
 		ptx, err = codegen.LLVMToPTX(ll, llc, "sm_80")
 		ptxFrom = "from llc for sm_80, JIT-compiled"
 	}
@@ -336,8 +336,8 @@ func median(v []float64) float64 {
 
 // printGPUTimes prints the timing lines shared by both GPU back ends.
 func printGPUTimes(w io.Writer, kernelS, totalS float64, reps int, updates, flops int64) {
-	fmt.Fprintf(w, "time-gpu-kernel: %.6f s\n", kernelS)
-	fmt.Fprintf(w, "time-gpu-total: %.6f s\n", totalS)
+	fmt.Fprintf(w, "time-gpu-kernel: %s\n", secs(kernelS))
+	fmt.Fprintf(w, "time-gpu-total: %s\n", secs(totalS))
 	fmt.Fprintf(w, "reps: %d\n", reps)
 	fmt.Fprintf(w, "updates: %d\n", updates)
 	if kernelS > 0 {

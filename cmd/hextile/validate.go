@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hextile/codegen"
 	"hextile/frontend"
 	"hextile/poly"
 	"hextile/schedule"
@@ -352,4 +353,47 @@ func applyDefines(text string, ds []define) (string, []string) {
 		}
 	}
 	return text, missing
+}
+
+// maxCheckedLaunches bounds the launches checkLaunches walks (the host
+// schedule of a long run has many; the first ones include the widest).
+const maxCheckedLaunches = 200000
+
+var errEnoughLaunches = fmt.Errorf("enough launches checked")
+
+// checkLaunches checks the grids of the scops' kernel launches at the
+// parameter values vals against CUDA's limits (the first
+// maxCheckedLaunches launches of each scop). Scops with a parameter
+// without a value are skipped: their launches are the caller's.
+func checkLaunches(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64) error {
+	gs, err := codegen.GPUScops(c, opt)
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		params := map[string]int64{}
+		known := true
+		for _, p := range g.Scop.Params {
+			v, ok := vals[p]
+			known = known && ok
+			params[p] = v
+		}
+		if !known {
+			continue
+		}
+		n := 0
+		err := g.Launches(params, func(l codegen.GPULaunch) error {
+			if err := checkGrid(g.Kernels[l.Kernel].Name, l.Grid); err != nil {
+				return fmt.Errorf("%s: error: %v (at %s)", g.Scop.Pos, err, paramList(g.Scop.Params, params))
+			}
+			if n++; n >= maxCheckedLaunches {
+				return errEnoughLaunches
+			}
+			return nil
+		})
+		if err != nil && err != errEnoughLaunches {
+			return err
+		}
+	}
+	return nil
 }
