@@ -158,6 +158,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := checkEnum("target", *target, "c", "cuda", "llvm", "ptx"); err != nil {
 		return usageFail(stderr, "compile", err)
 	}
+	if err := checkArch(*arch, false); err != nil {
+		return usageFail(stderr, "compile", err)
+	}
 	dump := map[string]bool{}
 	for _, d := range *dumps {
 		if err := checkEnum("dump", d, codegen.StageNames()...); err != nil {

@@ -125,6 +125,9 @@ var tileKinds = []string{"hybrid", "hexagonal", "classical", "none"}
 // posPrefix matches the position a diagnostic line starts with.
 var posPrefix = regexp.MustCompile(`^([^\s:][^:]*:\d+:\d+): (.*)$`)
 
+// fileDiag matches a diagnostic about a whole file ("x.c: error: ...").
+var fileDiag = regexp.MustCompile(`^[^\s:][^:]*: (error|warning|note|fatal error): `)
+
 // diagText formats err in the input-error format: every line that starts
 // with a position gets "error: " after it when it has no severity; a
 // first line without a position gets fallback's (a "FILE:LINE:COL" or "")
@@ -141,7 +144,7 @@ func diagText(err error, fallback string) string {
 			lines[i] = m[1] + ": " + rest
 			continue
 		}
-		if i > 0 || strings.HasPrefix(l, "hextile: ") && hasSeverity(strings.TrimPrefix(l, "hextile: ")) {
+		if i > 0 || fileDiag.MatchString(l) {
 			continue
 		}
 		l = strings.TrimPrefix(l, "hextile: ")

@@ -57,6 +57,11 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := checkEnum("backend", *backend, "ptx", "cuda"); err != nil {
 		return usageFail(stderr, "run", err)
 	}
+	if *arch != "" {
+		if err := checkArch(*arch, *backend == "cuda"); err != nil {
+			return usageFail(stderr, "run", err)
+		}
+	}
 	if *reps < 0 || *reps > 100 {
 		return usageFail(stderr, "run", usagef("--reps=%d: want 0 to 100 timed runs", *reps))
 	}

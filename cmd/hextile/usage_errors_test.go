@@ -115,6 +115,9 @@ func TestUsageErrorsEnums(t *testing.T) {
 		cliCase{"dump", []string{"compile", heat2d, "--dump=scop,tiles"}, 2, []string{"unknown --dump=tiles (valid: scop, deps, schedule, ast)"}, nil},
 		cliCase{"device", []string{"run", heat2d, "--device=tpu"}, 2, []string{"unknown --device=tpu (valid: cpu, emu, gpu)"}, nil},
 		cliCase{"backend", []string{"run", heat2d, "--device=gpu", "--backend=hip"}, 2, []string{"unknown --backend=hip (valid: ptx, cuda)"}, nil},
+		cliCase{"arch/compile", []string{"compile", heat2d, "--target=ptx", "--arch=volta"}, 2, []string{"bad --arch=volta: want sm_NN"}, nil},
+		cliCase{"arch/run-ptx", []string{"run", heat2d, "--device=gpu", "--arch=compute_90"}, 2, []string{"bad --arch=compute_90"}, nil},
+		cliCase{"arch/run-cuda", []string{"run", heat2d, "--device=gpu", "--backend=cuda", "--arch=90"}, 2, []string{"bad --arch=90: want sm_NN (e.g. sm_90), compute_NN or native"}, nil},
 	)
 	runCases(t, cases)
 }

@@ -397,3 +397,21 @@ func checkLaunches(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[str
 	}
 	return nil
 }
+
+var smArchRE = regexp.MustCompile(`^sm_[0-9]{2,3}[a-z]?$`)
+var nvccArchRE = regexp.MustCompile(`^(sm|compute)_[0-9]{2,3}[a-z]?$|^native$`)
+
+// checkArch checks --arch: sm_NN (e.g. sm_80, sm_90a) for llc; nvcc also
+// takes compute_NN and native.
+func checkArch(arch string, nvcc bool) error {
+	if nvcc {
+		if !nvccArchRE.MatchString(arch) {
+			return usagef("bad --arch=%s: want sm_NN (e.g. sm_90), compute_NN or native", arch)
+		}
+		return nil
+	}
+	if !smArchRE.MatchString(arch) {
+		return usagef("bad --arch=%s: want sm_NN (e.g. sm_80, sm_90)", arch)
+	}
+	return nil
+}
