@@ -190,7 +190,11 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	if *target == "cuda" {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
-		res, err := codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
+		var res *codegen.CUDAResult
+		err := newProgress(stderr).step("generating CUDA", func() (err error) {
+			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
+			return err
+		})
 		if err == nil {
 			// The -D values replace those of the file's #defines (NAME_host.cu
 			// holds the original program's).
@@ -213,9 +217,16 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var text string
 	if *target == "llvm" || *target == "ptx" {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
-		text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, *arch)
+		pr := newProgress(stderr)
+		err = pr.step("generating LLVM IR", func() (err error) {
+			text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, *arch)
+			return err
+		})
 		if err == nil && *target == "ptx" {
-			text, err = codegen.LLVMToPTX(text, *llc, *arch)
+			err = pr.step("compiling to PTX with llc", func() (err error) {
+				text, err = codegen.LLVMToPTX(text, *llc, *arch)
+				return err
+			})
 		}
 		if err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))

@@ -45,7 +45,11 @@ func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if err != nil {
 			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
 		}
-		pl, err := s.sched.Plane(pts)
+		var pl *schedule.Plane
+		err = newProgress(stderr).step(fmt.Sprintf("tiling the (t, s0) plane (%d points)", len(pts)), func() (err error) {
+			pl, err = s.sched.Plane(pts)
+			return err
+		})
 		if err != nil {
 			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
 		}

@@ -159,6 +159,15 @@ func TestUsageErrorsDefineParameter(t *testing.T) {
 		{"n=5", []string{"scop", f, "-D", "n=5"}, 0, nil, []string{"error"}},
 		{"steps=0", []string{"deps", f, "-D", "steps=0"}, 2, []string{"-D steps=0", "steps > 0"}, nil},
 	})
+	// A name only an #if uses is known.
+	g := filepath.Join(t.TempDir(), "g.c")
+	if err := os.WriteFile(g, []byte("#if WIDE\n#define M 64\n#else\n#define M 16\n#endif\n"+src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runCases(t, []cliCase{
+		{"#if-name", []string{"scop", g, "-D", "WIDE=1"}, 0, nil, []string{"error"}},
+		{"unknown", []string{"scop", g, "-D", "NARROW=1"}, 2, []string{"-D NARROW=1", "no #define NARROW"}, nil},
+	})
 	// compile --target=c cannot carry a function argument's -D: it says so.
 	_, errs, code := runCmd(t, "", "compile", f, "-D", "n=100")
 	if code != 0 || !strings.Contains(errs, "note: -D n=100: n is a parameter of function f") {

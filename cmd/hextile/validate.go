@@ -75,7 +75,10 @@ func defineMaps(ds []define) (map[string]string, map[string]int64) {
 	return text, ints
 }
 
-var defineLineRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
+// directiveRE matches a preprocessor line that can use a -D name.
+var directiveRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(?:define|undef|ifdef|ifndef|if|elif)\b[^\n]*`)
+
+var identAnyRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // checkDefines checks the -D values against the program read with them:
 // without --cpp each NAME is a #define of the file or a parameter of a
@@ -90,8 +93,10 @@ func checkDefines(prog *frontend.Program, ds []define, cpp bool) error {
 	}
 	if !cpp {
 		known := map[string]bool{}
-		for _, m := range defineLineRE.FindAllSubmatch(prog.Source, -1) {
-			known[string(m[1])] = true
+		for _, line := range directiveRE.FindAll(prog.Source, -1) {
+			for _, id := range identAnyRE.FindAll(line, -1) {
+				known[string(id)] = true
+			}
 		}
 		for _, sc := range prog.Scops {
 			for _, p := range sc.Params {
@@ -100,7 +105,7 @@ func checkDefines(prog *frontend.Program, ds []define, cpp bool) error {
 		}
 		for _, d := range ds {
 			if !known[d.name] {
-				return usagef("-D %s=%s: %s has no #define %s and no scop with a parameter %s", d.name, d.val, prog.File, d.name, d.name)
+				return usagef("-D %s=%s: %s has no #define %s, no #if that uses it and no scop with a parameter %s", d.name, d.val, prog.File, d.name, d.name)
 			}
 		}
 	}
