@@ -219,7 +219,11 @@ func TestUsageErrorsBlock(t *testing.T) {
 		)
 		_ = i
 	}
-	cases = append(cases, cliCase{"ok", []string{"compile", heat2d, "--target=cuda", "-o", filepath.Join(dir, "ok"), "--block=32,32"}, 0, nil, []string{"error"}})
+	cases = append(cases,
+		cliCase{"ok", []string{"compile", heat2d, "--target=cuda", "-o", filepath.Join(dir, "ok"), "--block=32,32"}, 0, nil, []string{"error"}},
+		cliCase{"1-D/two", []string{"compile", "../../testdata/jacobi1d_mod2.c", "--target=cuda", "-o", filepath.Join(dir, "o"), "--block=32,4"}, 2, []string{"--block=32,4 has 2 entries", "maps 1 space dimension(s)"}, nil},
+		cliCase{"2-D/three", []string{"run", heat2d, "--device=emu", "--block=32,4,2"}, 2, []string{"--block=32,4,2 has 3 entries"}, nil},
+	)
 	runCases(t, cases)
 	if _, err := os.Stat(filepath.Join(dir, "o")); err == nil {
 		t.Errorf("a refused --block wrote output")

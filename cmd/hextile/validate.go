@@ -371,6 +371,22 @@ var errEnoughLaunches = fmt.Errorf("enough launches checked")
 // maxCheckedLaunches launches of each scop). Scops with a parameter
 // without a value are skipped: their launches are the caller's.
 func checkLaunches(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64) error {
+	// --block has one entry per point space dimension mapped to threads
+	// (the innermost three), not more: an extra entry would be ignored.
+	for _, s := range c.Scops {
+		if s.Sched == nil {
+			continue
+		}
+		n := 0
+		for _, d := range s.Sched.Dims {
+			if d.Role == schedule.RolePointSpace {
+				n++
+			}
+		}
+		if n = min(n, 3); len(opt.Block) > n {
+			return usagef("--block=%s has %d entries; the scop at %s maps %d space dimension(s) to threads (x, y, z from the innermost): give at most %d", joinIntSlice(opt.Block), len(opt.Block), s.Scop.Pos, n, n)
+		}
+	}
 	gs, err := codegen.GPUScops(c, opt)
 	if err != nil {
 		return err
