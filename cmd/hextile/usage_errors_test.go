@@ -168,6 +168,19 @@ func TestUsageErrorsDefineParameter(t *testing.T) {
 		{"#if-name", []string{"scop", g, "-D", "WIDE=1"}, 0, nil, []string{"error"}},
 		{"unknown", []string{"scop", g, "-D", "NARROW=1"}, 2, []string{"-D NARROW=1", "no #define NARROW"}, nil},
 	})
+	// The file's own #define outside the context: an input error at the scop.
+	b, err := os.ReadFile(heat2d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := filepath.Join(t.TempDir(), "h.c")
+	if err := os.WriteFile(h, []byte(strings.Replace(string(b), "#define N 32", "#define N 2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runCases(t, []cliCase{
+		{"file-define", []string{"schedule", h}, 1, []string{h + ":19:1: error: the values N=2 of the #defines break the scop's context: it needs N >= 3"}, nil},
+		{"file-define/-D fixes it", []string{"schedule", h, "-D", "N=3"}, 0, nil, []string{"error"}},
+	})
 	// compile --target=c cannot carry a function argument's -D: it says so.
 	_, errs, code := runCmd(t, "", "compile", f, "-D", "n=100")
 	if code != 0 || !strings.Contains(errs, "note: -D n=100: n is a parameter of function f") {
