@@ -941,6 +941,15 @@ func (b *builder) value(e cExpr, acc *[]accInfo) Expr {
 			if _, isInt := defineValue(d); isInt && acc == nil {
 				b.addParam(e.Name) // an extent or subscript parameter
 			}
+			if len(d.Body) == 1 && d.Body[0].Kind == tFloat {
+				// A floating-point constant (#define ALPHA 0.5f): the
+				// literal itself, so that every back end sees its value
+				// (integer constants stay names: they are parameters,
+				// or values in Scop.Defines).
+				n := numberOf(d.Body[0])
+				n.P = e.P
+				return n
+			}
 			return &VarRef{Name: e.Name, P: e.P}
 		}
 		if acc == nil {

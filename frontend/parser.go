@@ -774,6 +774,7 @@ func (p *parser) isTypeName(k int) bool {
 }
 
 func (p *parser) unary() cExpr {
+	p.expandHere(0) // a macro whose body starts with an operator or a cast
 	t := p.tok()
 	if t.Kind == tPunct {
 		switch t.Text {
