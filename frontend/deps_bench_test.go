@@ -74,6 +74,7 @@ func BenchmarkDeps(b *testing.B) {
 		{"box3d_r2_125pt", 3, 2, true},
 		{"box3d_r3_343pt", 3, 3, true},
 		{"box3d_r4_729pt", 3, 4, true},
+		{"star3d_r4_25pt", 3, 4, false},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

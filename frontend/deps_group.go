@@ -19,6 +19,10 @@ type readGroup struct {
 	rel  poly.Map // { S[s, o] -> A[...] } with nOff offset dimensions o after s
 	dIn  int      // the statement's dimensions
 	nOff int
+	// boxes cover the offsets read exactly when their bounding box bbox
+	// (the offsets of rel) holds others (nil: rel reads exactly these).
+	boxes []box
+	bbox  box
 }
 
 // groupReads groups the reads of st (see readGroup).
@@ -61,14 +65,71 @@ func groupReads(st *Stmt, np int) []readGroup {
 		}
 		first := g.members[0]
 		bm := g.rel.Basics[0]
-		for _, bx := range offsetBoxes(pts) {
-			c, nOff := boxedConj(first.c, first.rows, 1+np+bm.In.Arity(), bx)
-			in := poly.Tuple{Name: bm.In.Name, Dims: append([]string(nil), bm.In.Dims...)}
-			for k := 0; k < nOff; k++ {
-				in.Dims = append(in.Dims, fmt.Sprintf("o%d_", k))
+		// One relation over the bounding box of the offsets; the results
+		// are restricted to the offsets read (the boxes covering them)
+		// afterwards, which is exact: the lexmax is taken per (s, o).
+		boxes := offsetBoxes(pts)
+		bb := boundingBox(boxes)
+		c, nOff := boxedConj(first.c, first.rows, 1+np+bm.In.Arity(), bb)
+		in := poly.Tuple{Name: bm.In.Name, Dims: append([]string(nil), bm.In.Dims...)}
+		for k := 0; k < nOff; k++ {
+			in.Dims = append(in.Dims, fmt.Sprintf("o%d_", k))
+		}
+		rel := poly.Map{Params: g.rel.Params, Basics: []poly.BasicMap{{In: in, Out: bm.Out, C: c}}}
+		rg := readGroup{st: st, rel: rel, dIn: bm.In.Arity(), nOff: nOff}
+		if len(boxes) > 1 {
+			rg.boxes, rg.bbox = boxes, bb
+		}
+		out = append(out, rg)
+	}
+	return out
+}
+
+// boundingBox is the smallest box containing the boxes.
+func boundingBox(bs []box) box {
+	bb := append(box(nil), bs[0]...)
+	for _, b := range bs[1:] {
+		for k, iv := range b {
+			bb[k][0] = min(bb[k][0], iv[0])
+			bb[k][1] = max(bb[k][1], iv[1])
+		}
+	}
+	return bb
+}
+
+// restrictOffsets keeps the part of m (offset dimensions after the first
+// dIn input dimensions, one per dimension of g.bbox with lo < hi) whose
+// offsets lie in one of g.boxes: one copy of each piece per box.
+func restrictOffsets(m poly.Map, g readGroup) poly.Map {
+	if g.boxes == nil {
+		return m
+	}
+	out := poly.Map{Params: m.Params}
+	at := 1 + len(m.Params) + g.dIn
+	for _, b := range m.Basics {
+		for _, bx := range g.boxes {
+			c := b.C.Clone()
+			j := at
+			for k, iv := range g.bbox {
+				if iv[0] == iv[1] {
+					continue
+				}
+				lo := make([]poly.Int, c.Width())
+				hi := make([]poly.Int, c.Width())
+				for x := range lo {
+					lo[x], hi[x] = poly.I(0), poly.I(0)
+				}
+				lo[0], lo[j] = poly.I(-bx[k][0]), poly.I(1)
+				hi[0], hi[j] = poly.I(bx[k][1]), poly.I(-1)
+				if bx[k][0] == bx[k][1] {
+					c.AddEq(lo)
+				} else {
+					c.AddIneq(lo)
+					c.AddIneq(hi)
+				}
+				j++
 			}
-			rel := poly.Map{Params: g.rel.Params, Basics: []poly.BasicMap{{In: in, Out: bm.Out, C: c}}}
-			out = append(out, readGroup{st: st, rel: rel, dIn: bm.In.Arity(), nOff: nOff})
+			out.Basics = append(out.Basics, poly.BasicMap{In: b.In, Out: b.Out, C: c})
 		}
 	}
 	return out
@@ -393,7 +454,7 @@ func groupedDeps(sc *Scop) rawDeps {
 			array := g.rel.Basics[0].Out.Name
 			same := g.rel.ApplyRange(c.writesInv) // (s, o) -> writers of the element
 			// Anti: every later write of the element.
-			anti = anti.Union(projectOffsets(same.Intersect(withOffsetDims(c.precedes, st.Name, g.dIn, g.nOff, names)), g.dIn, g.nOff))
+			anti = anti.Union(projectOffsets(restrictOffsets(same.Intersect(withOffsetDims(c.precedes, st.Name, g.dIn, g.nOff, names)), g), g.dIn, g.nOff))
 			before := same.Intersect(prec)
 			if before.IsEmpty() {
 				continue
@@ -405,7 +466,7 @@ func groupedDeps(sc *Scop) rawDeps {
 				last := before.ApplyRange(c.sched).Lexmax()
 				src = last.ApplyRange(c.sched.Reverse())
 			}
-			flow = flow.Union(projectOffsets(src, g.dIn, g.nOff).Reverse())
+			flow = flow.Union(projectOffsets(restrictOffsets(src, g), g.dIn, g.nOff).Reverse())
 		}
 	}
 	return rawDeps{

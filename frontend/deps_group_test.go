@@ -36,8 +36,17 @@ func TestGroupedDepsEqualPerRead(t *testing.T) {
 	for k := 0; k < 3; k++ {
 		cases = append(cases, tc{fmt.Sprintf("random1d_%d", k), randomStencilSrc(rng, 1)})
 	}
-	for _, c := range constructCases {
-		cases = append(cases, tc{c.name, c.src})
+	// A random 3-D shape of radius 4: its offsets need many boxes inside
+	// their bounding box.
+	cases = append(cases, tc{"random3d_r4", random3DSrc(rand.New(rand.NewSource(3)), 12)})
+	long := os.Getenv("HEXTILE_LONG") == "1"
+	if long {
+		// Checked against brute force through ComputeDeps by
+		// TestDepsBruteForceConstructs already; the per-read analysis of
+		// stride_minmax alone takes 10-20 s.
+		for _, c := range constructCases {
+			cases = append(cases, tc{c.name, c.src})
+		}
 	}
 	cases = append(cases, tc{"inplace_and_twonest", `#define N 12
 #define T 4
@@ -65,7 +74,15 @@ for (int t = 0; t < T; t++) {
 		}
 		cases = append(cases, tc{"testdata_" + name, string(b)})
 	}
+	// The default run keeps a representative few (the per-read analysis is
+	// slow); HEXTILE_LONG=1 runs all.
+	quick := map[string]bool{"jacobi2d_5pt": true, "box2d_r1": true, "star2d_r3": true, "box1d_r2": true,
+		"random2d_0": true, "random2d_1": true, "random1d_0": true, "random3d_r4": true, "inplace_and_twonest": true,
+		"testdata_fdtd2d": true, "testdata_asymmetric1d": true, "testdata_jacobi1d_twonest": true}
 	for _, c := range cases {
+		if !long && !quick[c.name] {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			prog, err := Parse(c.name+".c", []byte(c.src), Options{})
 			if err != nil {
@@ -97,7 +114,7 @@ for (int t = 0; t < T; t++) {
 			if diff := cmp.Diff(want.Slopes, got.Slopes, cmp.Comparer(func(a, b Slope) bool { return slopeText(a) == slopeText(b) })); diff != "" {
 				t.Errorf("slopes (-per read +grouped):\n%s", diff)
 			}
-			if !strings.HasPrefix(c.name, "testdata_") && len(c.src) < 4000 {
+			if !strings.HasPrefix(c.name, "testdata_") && !strings.HasPrefix(c.name, "random3d") && len(c.src) < 4000 {
 				checkBrute(t, sc)
 			}
 		})
@@ -179,5 +196,82 @@ func TestDepsLargeBoxesFast(t *testing.T) {
 			}
 			t.Logf("radius %d box=%v: %v", r, box, el)
 		}
+	}
+}
+
+// random3DSrc is a %2 stencil in 3-D reading n random offsets of radius 4.
+func random3DSrc(rng *rand.Rand, n int) string {
+	var terms []string
+	seen := map[string]bool{}
+	for len(terms) < n {
+		a, b, c := rng.Intn(9)-4, rng.Intn(9)-4, rng.Intn(9)-4
+		k := fmt.Sprint(a, b, c)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		terms = append(terms, fmt.Sprintf("A[t %% 2][i + %d][j + %d][k + %d]", a, b, c))
+	}
+	return "#define N 16\n#define T 4\nfloat A[2][N][N][N];\nvoid f(void) {\n#pragma scop\nfor (int t = 0; t < T; t++)\n" +
+		"for (int i = 4; i < N - 4; i++)\nfor (int j = 4; j < N - 4; j++)\nfor (int k = 4; k < N - 4; k++)\n" +
+		"  A[(t + 1) % 2][i][j][k] = " + strings.Join(terms, " + ") + ";\n#pragma endscop\n}\n"
+}
+
+// TestOffsetBoxes: the boxes cover exactly the distinct offsets, without
+// overlap; a full box is one box and a star of radius r in d dimensions at
+// most 2d-1 boxes.
+func TestOffsetBoxes(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for it := 0; it < 200; it++ {
+		d := 1 + rng.Intn(3)
+		n := 1 + rng.Intn(30)
+		var pts [][]int64
+		want := map[string]bool{}
+		for k := 0; k < n; k++ {
+			p := make([]int64, d)
+			for j := range p {
+				p[j] = int64(rng.Intn(5) - 2)
+			}
+			pts = append(pts, p)
+			want[fmt.Sprint(p)] = true
+		}
+		got := map[string]bool{}
+		for _, b := range offsetBoxes(pts) {
+			var walk func(k int, cur []int64)
+			walk = func(k int, cur []int64) {
+				if k == len(b) {
+					key := fmt.Sprint(cur)
+					if got[key] {
+						t.Fatalf("%v: point %s covered twice", pts, key)
+					}
+					got[key] = true
+					return
+				}
+				for v := b[k][0]; v <= b[k][1]; v++ {
+					walk(k+1, append(cur, v))
+				}
+			}
+			walk(0, nil)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%v: boxes cover (-want +got):\n%s", pts, diff)
+		}
+	}
+	var full, star [][]int64
+	for a := int64(-4); a <= 4; a++ {
+		for b := int64(-4); b <= 4; b++ {
+			for c := int64(-4); c <= 4; c++ {
+				full = append(full, []int64{a, b, c})
+				if (a == 0 && b == 0) || (a == 0 && c == 0) || (b == 0 && c == 0) {
+					star = append(star, []int64{a, b, c})
+				}
+			}
+		}
+	}
+	if n := len(offsetBoxes(full)); n != 1 {
+		t.Errorf("the 729-point box is %d boxes, want 1", n)
+	}
+	if n := len(offsetBoxes(star)); n > 5 {
+		t.Errorf("the 25-point star is %d boxes, want at most 5", n)
 	}
 }
