@@ -149,4 +149,3 @@ func (d *Deps) String() string {
 	}
 	return s
 }
-
