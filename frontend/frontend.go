@@ -74,7 +74,11 @@ func preprocess(path string, opts Options) ([]byte, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: error: preprocessor failed (%s %v): %v\n%s", path, cc, args, err, errb.String())
+		hint := ""
+		if strings.Contains(errb.String(), "No such file or directory") {
+			hint = " (a header was not found: give its directory with -I DIR)"
+		}
+		return nil, fmt.Errorf("%s: error: preprocessor failed%s (%s %v): %v\n%s", path, hint, cc, args, err, errb.String())
 	}
 	return out.Bytes(), nil
 }
@@ -156,7 +160,7 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 		}
 	}
 	for _, rs := range raws {
-		sc, errs := buildScop(rs, defs, intDefs)
+		sc, errs := buildScop(rs, defs, intDefs, cpp)
 		all = append(all, errs...)
 		if sc != nil {
 			prog.Scops = append(prog.Scops, sc)
@@ -169,8 +173,8 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 }
 
 // buildScop turns one parsed region into the model.
-func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (*Scop, ErrorList) {
-	b := &builder{rs: rs, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
+func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, cpp bool) (*Scop, ErrorList) {
+	b := &builder{rs: rs, cpp: cpp, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
 		scalars: map[string]*varInfo{}, written: map[string]bool{}, counters: map[string]bool{},
 		expand: map[string]bool{}, dom: dnf{conj{}}}
 	collectWritten(rs.Body, b.written, b.counters)
