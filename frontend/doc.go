@@ -15,7 +15,9 @@
 // scop regions is skipped; the regions themselves are parsed strictly. A file
 // without pragmas makes a scop of every function body that forms one.
 // Macros are expanded at the token level as C does (macro.go), except
-// integer and floating-point constants, which stay names; so PolyBench-style
+// integer and floating-point constants, which stay names while parsing
+// (integer ones are parameters; a floating-point one becomes its literal in
+// a statement body, so that every back end sees the value); so PolyBench-style
 // sources (DATA_TYPE, POLYBENCH_2D(...), SCALAR_VAL(x)) read without the
 // system preprocessor unless they use # or ## or headers of their own.
 // Options.Cpp runs "cc -E -dD" first (macros are then expanded, so sizes
