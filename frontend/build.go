@@ -1355,5 +1355,9 @@ func (b *builder) cppHint(name string) string {
 	if cppHelps {
 		return " (it may be declared in an included header: run with --cpp, and -I DIR for the header's directory)"
 	}
+	if !b.cpp && b.defs["#include<>"] != nil && !strings.ContainsAny(name, "abcdefghijklmnopqrstuvwxyz") {
+		// An upper-case name such as M_PI: a macro of a system header.
+		return " (it may be a macro of an included system header, such as M_PI of <math.h>: run with --cpp)"
+	}
 	return ""
 }

@@ -2,6 +2,10 @@ package frontend
 
 import (
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -82,4 +86,32 @@ func constValue(e Expr) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// M_PI comes from <math.h>: under --cpp it is its literal; without, the
+// error says where it may come from.
+func TestMathHeaderConstant(t *testing.T) {
+	src := "#include <math.h>\n#define N 16\nfloat A[N];\nvoid f(void) {\n#pragma scop\nfor (int i = 0; i < N; i++)\n  A[i] = (float)M_PI * A[i];\n#pragma endscop\n}\n"
+	_, err := Parse("m.c", []byte(src), Options{})
+	if err == nil || !strings.Contains(err.Error(), "undeclared identifier M_PI (it may be a macro of an included system header") {
+		t.Errorf("without --cpp: %v", err)
+	}
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no cc")
+	}
+	f := filepath.Join(t.TempDir(), "m.c")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := ParseFile(f, Options{Cpp: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, ok := prog.Scops[0].Stmts[0].Body.RHS.(*Binary)
+	if !ok {
+		t.Fatalf("RHS %s", FormatExpr(prog.Scops[0].Stmts[0].Body.RHS))
+	}
+	if v, ok := constValue(bin.X); !ok || math.Abs(v-math.Pi) > 1e-12 {
+		t.Errorf("(float)M_PI = %v %v", v, ok)
+	}
 }

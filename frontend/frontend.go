@@ -197,6 +197,10 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cppParams map[s
 		// Marker for hints: the file includes a local header.
 		defs["#include"] = &define{Name: "#include", FuncLike: true}
 	}
+	if systemInclude(src) {
+		// Marker for hints: the file includes a system header (M_PI).
+		defs["#include<>"] = &define{Name: "#include<>", FuncLike: true}
+	}
 	for i := range defList {
 		d := &defList[i]
 		defs[d.Name] = d
@@ -287,6 +291,17 @@ func localInclude(_ []token, src []byte) bool {
 	for _, line := range strings.Split(string(src), "\n") {
 		l := strings.TrimSpace(line)
 		if strings.HasPrefix(l, "#") && strings.Contains(l, "include") && strings.Contains(l, "\"") {
+			return true
+		}
+	}
+	return false
+}
+
+// systemInclude reports whether the source has an #include <...> line.
+func systemInclude(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "#") && strings.Contains(l, "include") && strings.Contains(l, "<") {
 			return true
 		}
 	}
