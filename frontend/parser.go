@@ -240,7 +240,18 @@ func (p *parser) declaration(a, b int, global bool, vars map[string]*varInfo) []
 				if len(sp.errs) > 0 {
 					msg = sp.errs[0].Msg
 				}
-				p.badDecl(a, b, msg, false)
+				unknown := false
+				for k := a; k < b; k++ {
+					t := p.toks[k]
+					if t.Kind == tIdent && qualWords[t.Text] {
+						continue
+					}
+					if _, def := p.defs[t.Text]; t.Kind == tIdent && !p.isType(t) && !def && !isKeyword(t.Text) {
+						msg, unknown = fmt.Sprintf("unknown type name %s", t.Text), true
+					}
+					break
+				}
+				p.badDecl(a, b, msg, unknown)
 			}
 		}()
 		d := sp.declStmt(false)

@@ -87,6 +87,11 @@ func TestCppAdvice(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "unknown type name REAL); if a header defines the type, run with --cpp") {
 		t.Errorf("with a local header: %v", err)
 	}
+	global := "#include \"defs.h\"\n#define N 8\nREAL (*A)[N];\nvoid k(void) {\n#pragma scop\nfor (int i = 0; i < N; i++)\n  A[0][i] = 1.0f;\n#pragma endscop\n}\n"
+	_, err = Parse("g.c", []byte(global), Options{})
+	if err == nil || !strings.Contains(err.Error(), "its declaration at 3:1 could not be read (unknown type name REAL); if a header defines the type, run with --cpp") {
+		t.Errorf("file scope, with a local header: %v", err)
+	}
 	// Under --cpp: the header is read; a name still unknown gets no advice.
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "defs.h"), []byte("#define REAL float\n"), 0o644); err != nil {
