@@ -50,6 +50,7 @@ type obligation struct {
 
 type builder struct {
 	rs      *rawScop
+	cpp     bool // the source went through the system preprocessor
 	defs    map[string]*define
 	errs    ErrorList
 	params  []string
@@ -347,7 +348,7 @@ func (b *builder) affineIdent(e *cIdent, what string) lin {
 	if d, ok := b.defs[name]; ok && d.FuncLike {
 		b.fail(e.P, "function-like macro %s used without arguments", name)
 	}
-	b.fail(e.P, "undeclared identifier %s%s", name, b.cppHint())
+	b.fail(e.P, "undeclared identifier %s%s", name, b.cppHint(name))
 	return lin{}
 }
 
@@ -805,7 +806,7 @@ func (b *builder) scalarAccess(id *cIdent, write bool) bool {
 	}
 	v, ok := b.rs.Vars[name]
 	if !ok {
-		b.fail(id.P, "undeclared identifier %s%s", name, b.cppHint())
+		b.fail(id.P, "undeclared identifier %s%s", name, b.cppHint(name))
 	}
 	switch {
 	case len(v.Dims) > 0:
@@ -865,7 +866,7 @@ func (b *builder) array(id *cIdent) *Array {
 	}
 	v, ok := b.rs.Vars[id.Name]
 	if !ok {
-		b.fail(id.P, "undeclared array %s%s", id.Name, b.cppHint())
+		b.fail(id.P, "undeclared array %s%s", id.Name, b.cppHint(id.Name))
 	}
 	if v.Type.Ptr > 0 {
 		b.fail(id.P, "%s is a pointer: accesses through pointers may alias other arrays and are pointer arithmetic; declare it as an array (e.g. %s %s[N])", id.Name, v.Type.Base, id.Name)
@@ -940,6 +941,15 @@ func (b *builder) value(e cExpr, acc *[]accInfo) Expr {
 		if d, ok := b.defs[e.Name]; ok && !d.FuncLike {
 			if _, isInt := defineValue(d); isInt && acc == nil {
 				b.addParam(e.Name) // an extent or subscript parameter
+			}
+			if len(d.Body) == 1 && d.Body[0].Kind == tFloat {
+				// A floating-point constant (#define ALPHA 0.5f): the
+				// literal itself, so that every back end sees its value
+				// (integer constants stay names: they are parameters,
+				// or values in Scop.Defines).
+				n := numberOf(d.Body[0])
+				n.P = e.P
+				return n
 			}
 			return &VarRef{Name: e.Name, P: e.P}
 		}
@@ -1329,13 +1339,25 @@ func collectWritten(list []cStmt, w, counters map[string]bool) {
 	}
 }
 
-// cppHint suggests --cpp when the file defines function-like macros (which
-// only the system preprocessor expands).
-func (b *builder) cppHint() string {
-	for _, d := range b.defs {
-		if d.FuncLike {
-			return " (the file defines function-like macros or includes local headers: run with --cpp to expand them)"
+// cppHint explains why name is unknown: a declaration of it that could
+// not be read, and --cpp only where the system preprocessor can help (not
+// already running with it, and the file includes a local header, which may
+// declare the name or define the macros its declaration uses).
+func (b *builder) cppHint(name string) string {
+	cppHelps := !b.cpp && b.defs["#include"] != nil
+	if bd, ok := b.rs.BadDecls[name]; ok {
+		h := fmt.Sprintf(": its declaration at %d:%d could not be read (%s)", bd.P.Line, bd.P.Col, bd.Msg)
+		if cppHelps && bd.UnknownType {
+			h += "; if a header defines the type, run with --cpp"
 		}
+		return h
+	}
+	if cppHelps {
+		return " (it may be declared in an included header: run with --cpp, and -I DIR for the header's directory)"
+	}
+	if !b.cpp && b.defs["#include<>"] != nil && !strings.ContainsAny(name, "abcdefghijklmnopqrstuvwxyz") {
+		// An upper-case name such as M_PI: a macro of a system header.
+		return " (it may be a macro of an included system header, such as M_PI of <math.h>: run with --cpp)"
 	}
 	return ""
 }

@@ -133,6 +133,12 @@ type cDeclarator struct {
 	Func     bool // a function declarator name(...)
 	Restrict bool
 	P        Pos
+	// PtrToArray marks T (*name)[d1]...[dk]: a pointer to an array, indexed
+	// as the array T name[][d1]...[dk] (Dims holds the nil first extent).
+	PtrToArray bool
+	// From is the buffer the initializer takes the pointer from, as in
+	// T (*A)[N] = (T (*)[N]) A1 (From "A1"); "" if not known.
+	From string
 }
 
 func (s *cFor) pos() Pos      { return s.P }

@@ -15,7 +15,9 @@
 // scop regions is skipped; the regions themselves are parsed strictly. A file
 // without pragmas makes a scop of every function body that forms one.
 // Macros are expanded at the token level as C does (macro.go), except
-// integer and floating-point constants, which stay names; so PolyBench-style
+// integer and floating-point constants, which stay names while parsing
+// (integer ones are parameters; a floating-point one becomes its literal in
+// a statement body, so that every back end sees the value); so PolyBench-style
 // sources (DATA_TYPE, POLYBENCH_2D(...), SCALAR_VAL(x)) read without the
 // system preprocessor unless they use # or ## or headers of their own.
 // Options.Cpp runs "cc -E -dD" first (macros are then expanded, so sizes
@@ -47,7 +49,15 @@
 // the enclosing sequence). Scalars are zero-dimensional arrays ("s[]"); int
 // variables that the region only reads are constants (parameters where used
 // affinely), not accesses. Array function parameters are assumed not to
-// alias each other (as in pet and PPCG); pointers are refused.
+// alias each other (as in pet and PPCG); pointers are refused, except
+// pointers to arrays, T (*A)[N][M] (possibly initialised from a flat buffer
+// as in AN5D: = (T (*)[N][M]) A1), which are the arrays A[][N][M]; two of
+// them taken from one buffer, or one and the buffer itself, are refused.
+//
+// With Options.Cpp, a definition -D NAME=INT whose NAME the program
+// declares as a variable or parameter and never #defines gives that
+// parameter's value (Scop.Defines) instead of going to the preprocessor,
+// which would substitute it into the declarations.
 //
 // # Refusals
 //
@@ -67,7 +77,9 @@
 // # Dependences
 //
 // See deps.go (exact flow dependences by a parametric lexmax in schedule
-// space, memory-based anti and output dependences) and slopes.go (the
+// space, memory-based anti and output dependences; deps_group.go analyses
+// reads that are translates of each other together, one relation per box
+// of offsets, so that a 729-point box costs about what a 5-point star does) and slopes.go (the
 // canonical schedule L_i[t, s...] -> [k*t + i, s...], distance vectors and
 // the cone slopes by exact linear-fractional programming).
 package frontend

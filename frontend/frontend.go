@@ -27,11 +27,14 @@ type Options struct {
 // ParseFile reads and parses the C file at path.
 func ParseFile(path string, opts Options) (*Program, error) {
 	if opts.Cpp {
-		src, err := preprocess(path, opts)
+		src, params, err := preprocessWithParams(path, opts)
 		if err != nil {
 			return nil, err
 		}
-		return parseSource(path, src, opts, true)
+		if params == nil {
+			params = map[string]string{} // non-nil: preprocessed
+		}
+		return parseSource(path, src, opts, params)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -45,7 +48,88 @@ func ParseFile(path string, opts Options) (*Program, error) {
 // #pragma scop regions, or, in a file without them, every function body that
 // forms a static control part. Errors are an ErrorList sorted by position.
 func Parse(file string, src []byte, opts Options) (*Program, error) {
-	return parseSource(file, src, opts, false)
+	return parseSource(file, src, opts, nil)
+}
+
+// preprocessWithParams runs the preprocessor for ParseFile. A -D NAME=INT
+// whose NAME the program declares as a variable or function parameter and
+// never #defines is the value of a scop parameter, not a macro: passed to
+// cc it would be substituted into the declarations (int n becomes int 120,
+// which is not C). Such definitions are kept from the preprocessor and
+// returned; the others (macros, flags) go to it. The first run, without the
+// integer definitions, only classifies them.
+func preprocessWithParams(path string, opts Options) ([]byte, map[string]string, error) {
+	var cands []string
+	macros := map[string]string{}
+	for n, v := range opts.Defines {
+		if _, isInt := parseCInt(strings.TrimPrefix(strings.TrimSpace(v), "-")); isInt && v != "" {
+			cands = append(cands, n)
+		} else {
+			macros[n] = v
+		}
+	}
+	if len(cands) == 0 {
+		src, err := preprocess(path, opts)
+		return src, nil, err
+	}
+	o1 := opts
+	o1.Defines = macros
+	first, err := preprocess(path, o1)
+	if err != nil {
+		return nil, nil, err
+	}
+	declared, defined := declaredNames(path, first)
+	params := map[string]string{}
+	for _, n := range cands {
+		if declared[n] && !defined[n] {
+			params[n] = opts.Defines[n]
+		} else {
+			macros[n] = opts.Defines[n]
+		}
+	}
+	if len(params) == 0 {
+		src, err := preprocess(path, opts)
+		return src, nil, err
+	}
+	o2 := opts
+	o2.Defines = macros
+	src, err := preprocess(path, o2)
+	return src, params, err
+}
+
+// declaredNames returns the names preprocessed source declares as
+// variables or function parameters, and the names it #defines.
+func declaredNames(file string, src []byte) (declared, defined map[string]bool) {
+	declared, defined = map[string]bool{}, map[string]bool{}
+	toks, defs, errs := lex(file, src, nil)
+	for _, d := range defs {
+		defined[d.Name] = true
+	}
+	if len(errs) > 0 {
+		return declared, defined
+	}
+	func() {
+		defer func() { _ = recover() }() // a file we cannot scan declares nothing we know of
+		p := &parser{file: file, toks: toks, defs: map[string]*define{}, typedefs: map[string]cType{}}
+		for i := range defs {
+			p.defs[defs[i].Name] = &defs[i]
+		}
+		p.parseFile()
+		for n := range p.globals {
+			declared[n] = true
+		}
+		for _, fb := range p.funcs {
+			for n := range fb.Vars {
+				declared[n] = true
+			}
+		}
+		for _, rs := range p.scops {
+			for n := range rs.Vars {
+				declared[n] = true
+			}
+		}
+	}()
+	return declared, defined
 }
 
 func preprocess(path string, opts Options) ([]byte, error) {
@@ -74,12 +158,19 @@ func preprocess(path string, opts Options) ([]byte, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: error: preprocessor failed (%s %v): %v\n%s", path, cc, args, err, errb.String())
+		hint := ""
+		if e := errb.String(); strings.Contains(e, "No such file or directory") && !strings.Contains(e, path+": No such file") {
+			hint = " (a header was not found: give its directory with -I DIR)"
+		}
+		return nil, fmt.Errorf("%s: error: preprocessor failed%s (%s %v): %v\n%s", path, hint, cc, args, err, errb.String())
 	}
 	return out.Bytes(), nil
 }
 
-func parseSource(file string, src []byte, opts Options, cpp bool) (prog *Program, err error) {
+// parseSource parses src; cppParams is nil for source that did not go
+// through the preprocessor, else the -D values of scop parameters kept from
+// it (see preprocessWithParams).
+func parseSource(file string, src []byte, opts Options, cppParams map[string]string) (prog *Program, err error) {
 	// Bad input never crashes the compiler: a panic here is a bug, reported
 	// as an internal error (FuzzParseC fails on those).
 	defer func() {
@@ -88,13 +179,14 @@ func parseSource(file string, src []byte, opts Options, cpp bool) (prog *Program
 			err = ErrorList{{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error: %v", r)}}
 		}
 	}()
-	return parseSourceNoRecover(file, src, opts, cpp)
+	return parseSourceNoRecover(file, src, opts, cppParams)
 }
 
-func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog *Program, err error) {
-	var predef map[string]string
-	if !cpp {
-		predef = opts.Defines
+func parseSourceNoRecover(file string, src []byte, opts Options, cppParams map[string]string) (prog *Program, err error) {
+	cpp := cppParams != nil
+	predef := opts.Defines
+	if cpp {
+		predef = cppParams
 	}
 	toks, defList, errs := lex(file, src, predef)
 	if len(errs) > 0 {
@@ -104,6 +196,10 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 	if localInclude(toks, src) {
 		// Marker for hints: the file includes a local header.
 		defs["#include"] = &define{Name: "#include", FuncLike: true}
+	}
+	if systemInclude(src) {
+		// Marker for hints: the file includes a system header (M_PI).
+		defs["#include<>"] = &define{Name: "#include<>", FuncLike: true}
 	}
 	for i := range defList {
 		d := &defList[i]
@@ -156,7 +252,7 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 		}
 	}
 	for _, rs := range raws {
-		sc, errs := buildScop(rs, defs, intDefs)
+		sc, errs := buildScop(rs, defs, intDefs, cpp)
 		all = append(all, errs...)
 		if sc != nil {
 			prog.Scops = append(prog.Scops, sc)
@@ -169,8 +265,8 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 }
 
 // buildScop turns one parsed region into the model.
-func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (*Scop, ErrorList) {
-	b := &builder{rs: rs, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
+func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, cpp bool) (*Scop, ErrorList) {
+	b := &builder{rs: rs, cpp: cpp, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
 		scalars: map[string]*varInfo{}, written: map[string]bool{}, counters: map[string]bool{},
 		expand: map[string]bool{}, dom: dnf{conj{}}}
 	collectWritten(rs.Body, b.written, b.counters)
@@ -195,6 +291,17 @@ func localInclude(_ []token, src []byte) bool {
 	for _, line := range strings.Split(string(src), "\n") {
 		l := strings.TrimSpace(line)
 		if strings.HasPrefix(l, "#") && strings.Contains(l, "include") && strings.Contains(l, "\"") {
+			return true
+		}
+	}
+	return false
+}
+
+// systemInclude reports whether the source has an #include <...> line.
+func systemInclude(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "#") && strings.Contains(l, "include") && strings.Contains(l, "<") {
 			return true
 		}
 	}

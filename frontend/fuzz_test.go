@@ -35,7 +35,7 @@ func FuzzParseC(f *testing.F) {
 		}
 		msg := err.Error()
 		if strings.Contains(msg, "internal error") {
-			parseSourceNoRecover("fuzz.c", src, Options{}, false) // panics with a stack trace
+			parseSourceNoRecover("fuzz.c", src, Options{}, nil) // panics with a stack trace
 			t.Fatalf("internal error on\n%s\n%s", src, msg)
 		}
 		for _, line := range strings.Split(msg, "\n") {

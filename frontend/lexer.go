@@ -252,16 +252,42 @@ func (lx *lexer) run() {
 }
 
 // number scans a numeric literal (decimal, octal, hex integers; decimal
-// floats with exponents; suffixes u, l, f).
+// and hexadecimal floats with exponents; suffixes u, l, f).
 func (lx *lexer) number() (tokKind, string) {
 	src := lx.src
 	start := lx.off
 	kind := tInt
 	if src[lx.off] == '0' && lx.off+1 < len(src) && (src[lx.off+1] == 'x' || src[lx.off+1] == 'X') {
 		lx.off += 2
-		for lx.off < len(src) && (isDigit(src[lx.off]) || strings.IndexByte("abcdefABCDEF", src[lx.off]) >= 0) {
+		isHex := func(c byte) bool { return isDigit(c) || strings.IndexByte("abcdefABCDEF", c) >= 0 }
+		for lx.off < len(src) && isHex(src[lx.off]) {
 			lx.off++
 		}
+		// A hexadecimal floating constant: 0x1.8p3, 0x1p-2f (the binary
+		// exponent is required in C).
+		if lx.off < len(src) && src[lx.off] == '.' {
+			kind = tFloat
+			lx.off++
+			for lx.off < len(src) && isHex(src[lx.off]) {
+				lx.off++
+			}
+		}
+		if lx.off < len(src) && (src[lx.off] == 'p' || src[lx.off] == 'P') {
+			kind = tFloat
+			lx.off++
+			if lx.off < len(src) && (src[lx.off] == '+' || src[lx.off] == '-') {
+				lx.off++
+			}
+			for lx.off < len(src) && isDigit(src[lx.off]) {
+				lx.off++
+			}
+		}
+		// Suffixes: u, l (integers), f, l (floats); hex digits were consumed
+		// above, so an 'f' here is a float suffix only after an exponent.
+		for lx.off < len(src) && isIdentChar(src[lx.off]) {
+			lx.off++
+		}
+		return kind, string(src[start:lx.off])
 	} else {
 		for lx.off < len(src) && isDigit(src[lx.off]) {
 			lx.off++

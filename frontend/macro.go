@@ -3,7 +3,8 @@ package frontend
 // Macro expansion inside the strictly parsed parts (scop regions,
 // declarations). Integer and floating-point constants (#define N 64,
 // #define ALPHA 0.5f) stay names: the integer ones are the model's
-// parameters. Every other object-like macro, and every function-like macro
+// parameters, a floating-point one becomes its literal where the model
+// builder meets it in a statement body (build.go, value). Every other object-like macro, and every function-like macro
 // followed by '(', is replaced by its body at the token level, as the C
 // preprocessor does (arguments substituted textually, then rescanned), so an
 // unparenthesized body keeps C's meaning. The # and ## operators are not

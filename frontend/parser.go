@@ -13,6 +13,9 @@ type varInfo struct {
 	Param    bool // a function parameter
 	Restrict bool
 	P        Pos
+	// From is the buffer a pointer to an array was initialised from
+	// (T (*A)[N] = (T (*)[N]) A1): arrays from one buffer may alias.
+	From string
 }
 
 // rawScop is a parsed scop region before model building.
@@ -22,6 +25,16 @@ type rawScop struct {
 	P          Pos
 	Func       string
 	Vars       map[string]*varInfo // variables visible at the region
+	// BadDecls are declarations of the file that could not be read, by
+	// declared name (for messages about unknown names).
+	BadDecls map[string]*badDecl
+}
+
+// badDecl is a declaration the loose parser could not read.
+type badDecl struct {
+	P           Pos
+	Msg         string
+	UnknownType bool // it starts with a name that is not a known type
 }
 
 // parser parses a whole C file: file-scope declarations and function
@@ -41,6 +54,8 @@ type parser struct {
 	typedefs map[string]cType // typedef names of the scalar types
 	// expansions counts macro expansions (see macro.go).
 	expansions int
+	// badDecls: see rawScop.BadDecls.
+	badDecls map[string]*badDecl
 }
 
 // isType reports whether t starts a declaration (a type keyword, qualifier
@@ -221,6 +236,22 @@ func (p *parser) declaration(a, b int, global bool, vars map[string]*varInfo) []
 				if _, ok := r.(bailout); !ok {
 					panic(r)
 				}
+				msg := "not a declaration hextile reads"
+				if len(sp.errs) > 0 {
+					msg = sp.errs[0].Msg
+				}
+				unknown := false
+				for k := a; k < b; k++ {
+					t := p.toks[k]
+					if t.Kind == tIdent && qualWords[t.Text] {
+						continue
+					}
+					if _, def := p.defs[t.Text]; t.Kind == tIdent && !p.isType(t) && !def && !isKeyword(t.Text) {
+						msg, unknown = fmt.Sprintf("unknown type name %s", t.Text), true
+					}
+					break
+				}
+				p.badDecl(a, b, msg, unknown)
 			}
 		}()
 		d := sp.declStmt(false)
@@ -228,7 +259,7 @@ func (p *parser) declaration(a, b int, global bool, vars map[string]*varInfo) []
 			if dc.Func || d.Typedef {
 				continue
 			}
-			v := &varInfo{Name: dc.Name, Type: cType{Base: d.Type.Base, Ptr: dc.Ptr, Text: d.Type.Text}, Dims: dc.Dims, Global: global, Restrict: dc.Restrict, P: dc.P}
+			v := &varInfo{Name: dc.Name, Type: cType{Base: d.Type.Base, Ptr: dc.Ptr, Text: d.Type.Text}, Dims: dc.Dims, Global: global, Restrict: dc.Restrict, P: dc.P, From: dc.From}
 			out = append(out, v)
 		}
 	}()
@@ -328,6 +359,25 @@ func (p *parser) function(a, open int) {
 			stmtStart = true
 			p.next()
 			continue
+		case stmtStart && p.unknownTypeDecl():
+			// T x; T *x; T (*x)[N] with T unknown (a type from a header
+			// that was not read): remembered for the messages.
+			s := p.i
+			for d := 0; p.tok().Kind != tEOF && p.tok().Kind != tScop && p.tok().Kind != tEndscop; p.next() {
+				if p.is("(") || p.is("[") || p.is("{") {
+					d++
+				} else if p.is(")") || p.is("]") || p.is("}") {
+					if d == 0 {
+						break
+					}
+					d--
+				} else if d == 0 && p.is(";") {
+					break
+				}
+			}
+			p.badDecl(s, p.i, fmt.Sprintf("unknown type name %s", t.Text), true)
+			stmtStart = false
+			continue
 		case stmtStart && (p.isType(t) || p.macroType(t)) && t.Text != "typedef":
 			// A local declaration: up to ';' at depth 0.
 			s := p.i
@@ -372,7 +422,7 @@ func (p *parser) scopRegion(fn string, vars map[string]*varInfo) {
 			return
 		}
 	}
-	rs := &rawScop{Start: open.Pos.Offset, P: open.Pos, Func: fn, Vars: copyVars(vars)}
+	rs := &rawScop{Start: open.Pos.Offset, P: open.Pos, Func: fn, Vars: copyVars(vars), BadDecls: p.badDecls}
 	ok := p.strict(func() {
 		for p.tok().Kind != tEndscop {
 			if p.tok().Kind == tEOF || p.tok().Kind == tScop {
@@ -427,7 +477,7 @@ func (p *parser) strict(f func()) (ok bool) {
 func (p *parser) functionScop(fb *funcBody) (*rawScop, ErrorList) {
 	sp := &parser{file: p.file, toks: p.toks, defs: p.defs, i: fb.Open, typedefs: p.typedefs}
 	open := sp.next()
-	rs := &rawScop{Start: open.End, P: open.Pos, Func: fb.Name, Vars: copyVars(fb.Vars)}
+	rs := &rawScop{Start: open.End, P: open.Pos, Func: fb.Name, Vars: copyVars(fb.Vars), BadDecls: p.badDecls}
 	// Parameters and globals only: local declarations are parsed as part of
 	// the body.
 	for k, v := range rs.Vars {
@@ -633,8 +683,29 @@ func (p *parser) declStmt(inits bool) *cDecl {
 			p.next()
 		}
 		p.expandHere(0)
-		if p.is("(") { // function pointer or parenthesized declarator
-			p.fail(p.tok().Pos, "parenthesized declarators (function pointers) are not supported")
+		ptrToArray := false
+		if p.is("(") {
+			// T (*A)[N][M]: a pointer to an array (AN5D's flat buffer
+			// cast to a pointer to a variable-length array). Other
+			// parenthesized declarators (function pointers, pointers to
+			// pointers) are refused.
+			lp := p.next()
+			p.expandHere(0)
+			if !p.is("*") || dc.Ptr > 0 {
+				p.fail(lp.Pos, "parenthesized declarators (function pointers) are not supported")
+			}
+			p.next()
+			for p.tok().Kind == tIdent && qualWords[p.tok().Text] {
+				if p.tok().Text != "const" && p.tok().Text != "volatile" {
+					dc.Restrict = true
+				}
+				p.next()
+			}
+			p.expandHere(0)
+			if p.tok().Kind != tIdent || p.peek(1).Text != ")" {
+				p.fail(lp.Pos, "parenthesized declarators other than a pointer to an array, T (*name)[N], are not supported")
+			}
+			ptrToArray = true
 		}
 		if p.tok().Kind != tIdent {
 			if p.tok().Kind == tEOF && len(d.Decls) == 0 {
@@ -645,6 +716,16 @@ func (p *parser) declStmt(inits bool) *cDecl {
 		}
 		nt := p.next()
 		dc.Name, dc.P = nt.Text, nt.Pos
+		if ptrToArray {
+			p.expect(")")
+			p.expandHere(0)
+			if !p.is("[") {
+				p.fail(nt.Pos, "parenthesized declarators other than a pointer to an array, T (*name)[N], are not supported")
+			}
+			dc.PtrToArray = true
+			dc.Dims = append(dc.Dims, nil)
+			dc.DimPos = append(dc.DimPos, nt.Pos)
+		}
 		for p.is("[") {
 			lb := p.next()
 			for p.tok().Kind == tIdent && (qualWords[p.tok().Text]) {
@@ -688,6 +769,7 @@ func (p *parser) declStmt(inits bool) *cDecl {
 				dc.Init = p.assign()
 			} else {
 				depth := 0
+				var init []token
 				for p.tok().Kind != tEOF {
 					u := p.tok()
 					if depth == 0 && u.Text == "," {
@@ -698,8 +780,10 @@ func (p *parser) declStmt(inits bool) *cDecl {
 					} else if u.Text == ")" || u.Text == "]" || u.Text == "}" {
 						depth--
 					}
+					init = append(init, u)
 					p.next()
 				}
+				dc.From = initBuffer(init)
 			}
 		}
 		d.Decls = append(d.Decls, dc)
@@ -774,6 +858,7 @@ func (p *parser) isTypeName(k int) bool {
 }
 
 func (p *parser) unary() cExpr {
+	p.expandHere(0) // a macro whose body starts with an operator or a cast
 	t := p.tok()
 	if t.Kind == tPunct {
 		switch t.Text {
@@ -919,4 +1004,70 @@ func (p *parser) primary() cExpr {
 func (p *parser) macroType(t token) bool {
 	d, ok := p.defs[t.Text]
 	return ok && t.Kind == tIdent && !d.FuncLike && len(d.Body) > 0 && p.isType(d.Body[0])
+}
+
+// initBuffer returns the variable an initializer takes a pointer from: X,
+// or (type) X, as in T (*A)[N] = (T (*)[N]) A1; "" otherwise.
+func initBuffer(init []token) string {
+	n := len(init)
+	if n == 0 || init[n-1].Kind != tIdent {
+		return ""
+	}
+	if n == 1 || init[n-2].Kind == tPunct && init[n-2].Text == ")" {
+		return init[n-1].Text
+	}
+	return ""
+}
+
+// badDecl records the declaration in toks[a:b] that could not be read,
+// under each name it may declare (an identifier after '*', '(' or the
+// first token, or before '[', '=', ',' or the end).
+func (p *parser) badDecl(a, b int, msg string, unknownType bool) {
+	if p.badDecls == nil {
+		p.badDecls = map[string]*badDecl{}
+	}
+	bd := &badDecl{P: p.toks[a].Pos, Msg: msg, UnknownType: unknownType}
+	for k := a; k < b; k++ {
+		t := p.toks[k]
+		if t.Kind != tIdent || isTypeStart(t) || k == a {
+			continue
+		}
+		prev, next := p.toks[k-1], p.toks[k+1]
+		if k+1 >= b || prev.Text == "*" || prev.Text == "(" || k == a+1 || next.Text == "[" || next.Text == "=" || next.Text == "," || next.Text == ")" {
+			if _, seen := p.badDecls[t.Text]; !seen {
+				p.badDecls[t.Text] = bd
+			}
+		}
+	}
+}
+
+// unknownTypeDecl reports whether the statement at p.i looks like a
+// declaration with an unknown type name: T x, T *x or T (*x)[...], with T
+// an identifier that is neither a type, a macro nor a declared variable.
+func (p *parser) unknownTypeDecl() bool {
+	t := p.tok()
+	if t.Kind != tIdent || p.isType(t) || isKeyword(t.Text) {
+		return false
+	}
+	if _, ok := p.defs[t.Text]; ok {
+		return false
+	}
+	n := p.peek(1)
+	switch {
+	case n.Kind == tIdent:
+		return !isKeyword(n.Text)
+	case n.Kind == tPunct && n.Text == "*":
+		return p.peek(2).Kind == tIdent
+	case n.Kind == tPunct && n.Text == "(":
+		return p.peek(2).Text == "*" && p.peek(3).Kind == tIdent
+	}
+	return false
+}
+
+func isKeyword(s string) bool {
+	switch s {
+	case "if", "else", "for", "while", "do", "return", "switch", "case", "default", "break", "continue", "goto", "sizeof":
+		return true
+	}
+	return false
 }

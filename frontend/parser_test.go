@@ -206,7 +206,7 @@ for (int i = 1; i <= HALF; i++)
 	if diff := cmp.Diff([]string{"N"}, sc.Params); diff != "" {
 		t.Errorf("params (-want +got):\n%s", diff)
 	}
-	if got := sc.Stmts[0].Body.String(); got != "A[i + 1] = ALPHA * A[N + 2 - 1 - i];" {
+	if got := sc.Stmts[0].Body.String(); got != "A[i + 1] = 0.5f * A[N + 2 - 1 - i];" {
 		t.Errorf("body %s", got)
 	}
 	want := poly.MustParseSet("[N] -> { S0[i] : 1 <= i and 2i <= N }")

@@ -143,6 +143,24 @@ func (b *builder) mapOf(in string, iters []string, d dnf, out string, outDims []
 
 // finish builds the Scop from the collected statements.
 func (b *builder) finish(sc *Scop) {
+	// Pointers to arrays taken from one buffer (T (*A)[N] = (T (*)[N]) A1)
+	// may overlap: the model assumes distinct arrays never alias.
+	from := map[string]string{}
+	for _, n := range b.arrOrd {
+		v := b.rs.Vars[n]
+		if v == nil || v.From == "" {
+			continue
+		}
+		if other, ok := from[v.From]; ok {
+			b.errs.add(v.P, "%s and %s both point into %s: accesses through them may alias, which the model does not allow", other, n, v.From)
+			return
+		}
+		if _, ok := b.arrays[v.From]; ok {
+			b.errs.add(v.P, "%s points into %s, which the scop also accesses: the accesses may alias, which the model does not allow", n, v.From)
+			return
+		}
+		from[v.From] = n
+	}
 	// Parameters appearing only in array extents come last.
 	sc.Params = append([]string(nil), b.params...)
 	// Context: every statement's loop domain is non-empty and every array
