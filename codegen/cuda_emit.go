@@ -154,9 +154,9 @@ func scopDefines(c *Compilation, css []*cudaScop) string {
 		}
 	}
 	var b strings.Builder
-	for _, m := range defineRE.FindAllStringSubmatch(string(c.Prog.Source), -1) {
-		if !isParam[m[1]] {
-			b.WriteString("#ifndef " + m[1] + "\n" + strings.TrimSpace(m[0]) + "\n#endif\n")
+	for _, d := range fileDefines(string(c.Prog.Source)) {
+		if !isParam[d.name] {
+			b.WriteString("#ifndef " + d.name + "\n" + d.text + "\n#endif\n")
 		}
 	}
 	return b.String()

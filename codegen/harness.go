@@ -35,39 +35,36 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 	b.WriteString("#ifdef _OPENMP\n#include <omp.h>\n#endif\n\n")
 	b.WriteString(CPrelude)
 	b.WriteString(harnessRuntime)
-	isParam := map[string]bool{}
+	var scops []*frontend.Scop
 	for _, sc := range codes {
-		for _, p := range sc.Scop.Params {
-			isParam[p] = true
-		}
-	}
-	for _, m := range defineRE.FindAllStringSubmatch(string(prog.Source), -1) {
-		if !isParam[m[1]] {
-			b.WriteString(strings.TrimSpace(m[0]) + "\n")
-		}
-	}
-	b.WriteString("\n")
-	for k, sc := range codes {
 		s := sc.Scop
 		for _, p := range s.Params {
 			if _, ok := params[p]; !ok {
 				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Pos), p, p)
 			}
 		}
-		sig := harnessSig(s)
-		text := string(prog.Source[s.Start:s.End])
-		fmt.Fprintf(&b, "static void hx_orig_%d(%s)\n{\n%s%s\n%s}\n\n", k, sig, scalarIn(s), text, scalarOut(s))
-		fmt.Fprintf(&b, "static void hx_tiled_%d(%s)\n{\n%s%s\n%s}\n\n", k, sig, scalarIn(s), CCode(sc, 1, "  "), scalarOut(s))
+		scops = append(scops, s)
+	}
+	// The user's file, hx_orig_K (the scop as written) and hx_tiled_K
+	// (the generated code) over the same declarations.
+	ru, err := BuildRefUnit(prog, scops, codes, params, true)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(ru.Text)
+	b.WriteString(constantDefines(prog, scops))
+	for k, sc := range codes {
+		s := sc.Scop
 		var psig []string
 		for _, p := range s.Params {
-			psig = append(psig, "int "+p)
+			psig = append(psig, "long "+p)
 		}
 		if len(psig) == 0 {
 			psig = []string{"void"}
 		}
 		fmt.Fprintf(&b, "static long hx_count_%d(%s)\n{\n  long hx_n = 0;\n", k, strings.Join(psig, ", "))
 		if sc.Orig != nil {
-			cp := &Printer{Indent: "  ", Decl: "int", User: func(*User, *Printer) string { return "hx_n++;" }, Loop: countLoop}
+			cp := &Printer{Indent: "  ", Decl: "long", User: func(*User, *Printer) string { return "hx_n++;" }, Loop: countLoop}
 			b.WriteString(cp.Print(sc.Orig.Root, 1))
 		} else {
 			b.WriteString("  hx_n = -1;\n")
@@ -80,7 +77,7 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, posString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
-			fmt.Fprintf(&b, "    int %s = (int)hx_arg(argc, argv, \"%s\", %d);\n", p, p, params[p])
+			fmt.Fprintf(&b, "    long %s = hx_arg(argc, argv, \"%s\", %dL);\n", p, p, params[p])
 			args = append(args, p)
 		}
 		argsO := append([]string(nil), args...)
