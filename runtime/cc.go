@@ -23,6 +23,8 @@ type CC struct {
 	// OpenMP asks for -fopenmp; Compile falls back to a build without it
 	// when the compiler or its runtime is missing.
 	OpenMP bool
+	// Flags are more compiler flags (e.g. -ffp-contract=off).
+	Flags []string
 }
 
 func (c CC) command() string {
@@ -32,7 +34,21 @@ func (c CC) command() string {
 	if env := os.Getenv("CC"); env != "" {
 		return env
 	}
+	if _, err := exec.LookPath("cc"); err != nil {
+		if _, err := exec.LookPath("gcc"); err == nil {
+			return "gcc"
+		}
+	}
 	return "cc"
+}
+
+// Path is the compiler's path, or an error that names what was looked for.
+func (c CC) Path() (string, error) {
+	p, err := exec.LookPath(c.command())
+	if err != nil {
+		return "", fmt.Errorf("no C compiler: %q not found (set $CC or --cc)", c.command())
+	}
+	return p, nil
 }
 
 // Available reports whether the C compiler can be run.
@@ -72,6 +88,7 @@ func (c CC) Compile(src, dir, name string) (exe string, openmp bool, err error) 
 		opt = "-O2"
 	}
 	args := []string{opt, "-std=gnu99"}
+	args = append(args, c.Flags...)
 	if c.OpenMP && c.openMPWorks(dir) {
 		args = append(args, "-fopenmp")
 		openmp = true

@@ -82,7 +82,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if *backend == "cuda" {
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
-		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne}, stdout, stderr)
+		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne, cc: *cc}, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {
@@ -112,7 +112,13 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fmt.Fprintf(stderr, "hextile run: %v\n", err)
 		return 1
 	}
+	label := "harness: original and tiled code, compiled C"
+	if *device == "emu" {
+		label = "harness: emulated CUDA and the original, compiled C"
+	}
+	stop := progress(stderr, label)
 	r, err := runtime.RunHarness(exe, nil, *timeout, nil)
+	stop(err == nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "hextile run: %v\n", err)
 		return 1

@@ -106,7 +106,9 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 		verify = 1
 	}
 	args = append(args, fmt.Sprintf("HX_REPS=%d", reps), fmt.Sprintf("HX_VERIFY=%d", verify))
+	stop := progress(stderr, "harness: GPU runs and the original, compiled C")
 	out, code, err := runTimed(exe, args, cr.timeout)
+	stop(err == nil)
 	if err != nil {
 		return fail(err)
 	}
