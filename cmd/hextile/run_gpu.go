@@ -20,9 +20,9 @@ import (
 // gpuRun holds the options of hextile run --device=gpu.
 type gpuRun struct {
 	llc, arch, ptxFile string
-	reps               int  // timed runs after the warm-up (the CUDA harness's HX_REPS)
-	verify             bool // compare the first run with the reference
-	oneByOne           bool // launch through Function.Launch, one call each (no Batch)
+	reps               int    // timed runs after the warm-up (the CUDA harness's HX_REPS)
+	verify             bool   // compare the first run with the reference
+	oneByOne           bool   // launch through Function.Launch, one call each (no Batch)
 	cc                 string // the C compiler of the reference (default $CC, cc or gcc)
 }
 
