@@ -341,7 +341,7 @@ func scanFile(src string) *cFile {
 						pd++
 					case ")", "]":
 						if pd == 0 {
-							if d, ok := parseDecl(stmt[ps:j], f.typedefs); ok {
+							if d, ok := parseDecl(stmt[ps:j], f.typedefs); ok && len(d.names) > 0 {
 								fn.params = append(fn.params, d)
 							}
 							j = len(stmt)
@@ -350,7 +350,7 @@ func scanFile(src string) *cFile {
 						pd--
 					case ",":
 						if pd == 0 {
-							if d, ok := parseDecl(stmt[ps:j], f.typedefs); ok {
+							if d, ok := parseDecl(stmt[ps:j], f.typedefs); ok && len(d.names) > 0 {
 								fn.params = append(fn.params, d)
 							}
 							ps = j + 1
