@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -109,11 +110,15 @@ func TestLiteralType(t *testing.T) {
 var refTestFiles = []struct {
 	file string
 	args []string // NAME=VALUE arguments of a second harness run
+	long bool     // only with HEXTILE_LONG=1 (the fast case runs always)
 }{
-	{"testdata/ref/polybench_jacobi2d.c", []string{"N=23", "TSTEPS=3"}},
-	{"testdata/ref/globals.c", []string{"N=29", "T=5"}},
-	{"testdata/ref/offset64.c", []string{"N=31", "T=4", "OFF=-77"}},
+	{"testdata/ref/offset64.c", []string{"N=31", "T=4", "OFF=-77"}, false},
+	{"testdata/ref/polybench_jacobi2d.c", []string{"N=23", "TSTEPS=3"}, true},
+	{"testdata/ref/globals.c", []string{"N=29", "T=5"}, true},
 }
+
+// longTests reports whether the long tests run (HEXTILE_LONG=1, as in CI).
+func longTests() bool { return os.Getenv("HEXTILE_LONG") == "1" }
 
 // TestRefStylesHarness: every style through the CPU harness and the CUDA
 // emulator, at the file's sizes and at others given at run time.
@@ -124,6 +129,9 @@ func TestRefStylesHarness(t *testing.T) {
 	}
 	for _, tf := range refTestFiles {
 		t.Run(filepath.Base(tf.file), func(t *testing.T) {
+			if tf.long && !longTests() {
+				t.Skip("HEXTILE_LONG=1 runs it")
+			}
 			c, err := Run(Request{File: tf.file, Tile: schedule.Hybrid, Gen: Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -240,9 +248,9 @@ func TestRefProgramMatchesInterpreter(t *testing.T) {
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
-	files := []string{"../testdata/heat2d.c"}
-	for _, tf := range refTestFiles {
-		files = append(files, tf.file)
+	files := []string{"../testdata/heat2d.c", "testdata/ref/offset64.c"}
+	if longTests() {
+		files = append(files, "testdata/ref/polybench_jacobi2d.c", "testdata/ref/globals.c")
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
