@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"hextile/codegen"
 	"hextile/runtime"
+	"hextile/schedule"
 )
 
 // TestRunReferenceStyles: hextile run on programs in the styles the
@@ -40,5 +44,51 @@ func TestRunReferenceStyles(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCRefMatchesInterpreter: the compiled-C reference of the GPU run,
+// through its pipes, gives the Go interpreter's bytes (heat2d and the
+// 64-bit offset stencil at OFF = 3000000000, where an int reference would
+// index elsewhere).
+func TestCRefMatchesInterpreter(t *testing.T) {
+	if !(runtime.CC{}).Available() {
+		t.Skip("no C compiler")
+	}
+	for _, tc := range []struct {
+		file   string
+		params map[string]int64
+	}{
+		{"../../testdata/heat2d.c", map[string]int64{"N": 19, "T": 5}},
+		{"../../codegen/testdata/ref/offset64.c", map[string]int64{"N": 23, "T": 4, "OFF": 3000000000}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			c, err := codegen.Run(codegen.Request{File: tc.file, Tile: schedule.None}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := buildCRef(c, tc.params, "")
+			if err != nil || ref == nil {
+				t.Fatalf("buildCRef: %v", err)
+			}
+			defer ref.close()
+			s := c.Scops[0].Scop
+			got, err := codegen.NewHostArrays(s, tc.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := codegen.NewHostArrays(s, tc.params)
+			if err := ref.run(0, s, got, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := codegen.RunReference(c, 0, tc.params, want); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range s.Arrays {
+				if !bytes.Equal(got[a.Name].Data, want[a.Name].Data) {
+					t.Errorf("%s differs from the interpreter's", a.Name)
+				}
+			}
+		})
 	}
 }
