@@ -2,17 +2,17 @@ package codegen
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"hextile/frontend"
 )
 
-// The verification harness: one C file holding, per scop, the original
-// region as written (hx_orig_K) and the generated code (hx_tiled_K) as
-// functions over the scop's parameters and arrays, and a main that fills the
-// arrays with a deterministic pseudo-random generator, runs both versions on
-// separate copies, compares every element bit for bit and prints
+// The verification harness: one C file holding the user's file and, per
+// scop, the region as written (hx_orig_K) and the generated code
+// (hx_tiled_K) over the enclosing function's declarations (BuildRefUnit),
+// as functions over the scop's parameters (long) and arrays (void *), and a
+// main that fills the arrays with a deterministic pseudo-random generator,
+// runs both versions on separate copies, compares every element bit for bit and prints
 //
 //	verify: ok | verify: FAILED: <first differing element>
 //	max-diff: <largest absolute difference>
@@ -23,8 +23,6 @@ import (
 // and exits with status 1 on any mismatch. Arguments NAME=VALUE override
 // the parameter values it was generated with, so one build checks several
 // problem sizes.
-
-var defineRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)[^\n]*$`)
 
 // Harness returns the harness program for the scops of prog. params gives
 // every parameter's value.
@@ -169,29 +167,8 @@ static double hx_rand(void)
 }
 `
 
-// harnessSig is the parameter list of the kernel functions.
-func harnessSig(s *frontend.Scop) string {
-	var ps []string
-	for _, p := range s.Params {
-		ps = append(ps, "int "+p)
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			ps = append(ps, fmt.Sprintf("%s *hx_p_%s", a.Elem, a.Name))
-			continue
-		}
-		var ext strings.Builder
-		for _, e := range a.Extents {
-			ext.WriteString("[" + CExpr(e, nil) + "]")
-		}
-		ps = append(ps, fmt.Sprintf("%s %s%s", a.Elem, a.Name, ext.String()))
-	}
-	if len(ps) == 0 {
-		return "void"
-	}
-	return strings.Join(ps, ", ")
-}
-
+// scalarIn and scalarOut copy the scalars in and out (the former
+// reconstruction, kept for refSigC's users).
 func scalarIn(s *frontend.Scop) string {
 	var b strings.Builder
 	for _, a := range s.Arrays {
