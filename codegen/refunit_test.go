@@ -300,4 +300,3 @@ func TestRefProgramMatchesInterpreter(t *testing.T) {
 		})
 	}
 }
-
