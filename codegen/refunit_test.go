@@ -117,13 +117,23 @@ var refTestFiles = []struct {
 	{"testdata/ref/globals.c", []string{"N=29", "T=5"}, true},
 }
 
+// refTestDir is the directory of the programs (their own headers are
+// there, as beside any input file).
+func refTestDir(t *testing.T) string {
+	d, err := filepath.Abs("testdata/ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // longTests reports whether the long tests run (HEXTILE_LONG=1, as in CI).
 func longTests() bool { return os.Getenv("HEXTILE_LONG") == "1" }
 
 // TestRefStylesHarness: every style through the CPU harness and the CUDA
 // emulator, at the file's sizes and at others given at run time.
 func TestRefStylesHarness(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := runtime.CC{Opt: "-O1", Flags: []string{"-I", refTestDir(t)}}
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -173,7 +183,7 @@ func TestRefStylesHarness(t *testing.T) {
 // "tiled" function that is the scop itself verifies, and the same with OFF
 // narrowed to int (what the former harness did to both sides) fails.
 func TestRefKeepsProgramTypes(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := runtime.CC{Opt: "-O1", Flags: []string{"-I", refTestDir(t)}}
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -244,7 +254,7 @@ func between(t *testing.T, s, from, to string) string {
 // run (RefProgram) gives, on NewHostArrays' bytes, what the Go interpreter
 // gives, for the reference styles and a testdata stencil.
 func TestRefProgramMatchesInterpreter(t *testing.T) {
-	cc := runtime.CC{Opt: "-O2", Flags: []string{"-ffp-contract=off"}}
+	cc := runtime.CC{Opt: "-O2", Flags: []string{"-ffp-contract=off", "-I", refTestDir(t)}}
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

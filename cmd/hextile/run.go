@@ -106,7 +106,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		defer os.RemoveAll(dir)
 	}
 	name := strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0))) + "_harness"
-	comp := runtime.CC{Command: *cc, Opt: *opt, OpenMP: !*noOMP}
+	// The harness holds the input file: its own #include "..." files are
+	// found beside it.
+	comp := runtime.CC{Command: *cc, Opt: *opt, OpenMP: !*noOMP, Flags: []string{"-I", srcDir(fs.Arg(0))}}
 	exe, omp, err := comp.Compile(src, dir, name)
 	if err != nil {
 		fmt.Fprintf(stderr, "hextile run: %v\n", err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,7 +28,7 @@ type cRef struct {
 // buildCRef builds the reference; a nil result and nil error mean that no
 // C compiler was found (the caller falls back to the Go interpreter).
 func buildCRef(c *codegen.Compilation, vals map[string]int64, cc string) (*cRef, error) {
-	comp := runtime.CC{Command: cc, Opt: "-O2", OpenMP: true, Flags: []string{"-ffp-contract=off"}}
+	comp := runtime.CC{Command: cc, Opt: "-O2", OpenMP: true, Flags: []string{"-ffp-contract=off", "-I", srcDir(c.Prog.File)}}
 	if !comp.Available() {
 		return nil, nil
 	}
@@ -89,6 +90,15 @@ func (r *cRef) run(k int, s *frontend.Scop, arrs map[string]*codegen.HostArray, 
 		return fmt.Errorf("the reference (%s) wrote too little: %v", r.exe, rerr)
 	}
 	return nil
+}
+
+// srcDir is the directory of the input file (the reference, which holds
+// the file, finds its #include "..." files there).
+func srcDir(file string) string {
+	if abs, err := filepath.Abs(file); err == nil {
+		return filepath.Dir(abs)
+	}
+	return filepath.Dir(file)
 }
 
 // isTerminal reports whether w is a terminal.
