@@ -15,7 +15,9 @@ import (
 // two edits, followed by one function per scop that runs the scop's text as
 // written over the harness's buffers.
 //
-//   - The file's main is renamed away (#define main hx_user_main).
+//   - The file's main is renamed away (#define main static hx_user_main:
+//     unused, the compiler drops it, and what it calls from the program's
+//     other files need not be linked).
 //   - A #define of a scop parameter, `#define N 32`, becomes
 //     `enum { hx_pv_N = 32 };` and `#define N hx_pv_N`: file-scope uses (a
 //     global `float A[2][N][N]`) keep the value as written, while inside the
@@ -632,7 +634,7 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 		}
 	}
 	sortedMacros := append([]string(nil), f.macros...)
-	fmt.Fprintf(&b, "/* hextile: %s as written (main renamed, parameter #defines made local to the reference) */\n#define main hx_user_main\n", prog.File)
+	fmt.Fprintf(&b, "/* hextile: %s as written (main renamed, parameter #defines made local to the reference) */\n#define main static hx_user_main\n", prog.File)
 	last := 0
 	for _, t := range f.toks {
 		if t.kind != '#' {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,11 +98,28 @@ func (c CC) Compile(src, dir, name string) (exe string, openmp bool, err error) 
 	cmd := exec.Command(c.command(), args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if err != nil && undefinedRE.MatchString(out.String()) {
+		// A harness holds the whole input file, whose main and other
+		// functions may call what another file of the program defines
+		// (PolyBench's polybench.c): the harness never calls them, so
+		// the build drops unreferenced functions and tries again.
+		gc := append([]string{"-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections"}, args...)
+		var out2 bytes.Buffer
+		cmd := exec.Command(c.command(), gc...)
+		cmd.Stdout, cmd.Stderr = &out2, &out2
+		if cmd.Run() == nil {
+			return exe, openmp, nil
+		}
+	}
+	if err != nil {
 		return "", openmp, fmt.Errorf("%s %s: %v\n%s", c.command(), strings.Join(args, " "), err, out.String())
 	}
 	return exe, openmp, nil
 }
+
+// undefinedRE matches a linker's complaint about an undefined symbol.
+var undefinedRE = regexp.MustCompile(`undefined reference to|undefined symbol`)
 
 // Result is what a harness printed.
 type Result struct {
