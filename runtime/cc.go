@@ -169,6 +169,11 @@ func RunHarness(exe string, args []string, timeout time.Duration, env []string) 
 	if ctx.Err() != nil {
 		return r, fmt.Errorf("%s: timed out after %v", exe, timeout)
 	}
+	if r.ExitCode < 0 && ee != nil {
+		// Killed by a signal: a crash (an out-of-bounds access of wrong
+		// code, say) is no verification.
+		return r, fmt.Errorf("%s: %v (no verification):\n%s", exe, ee, out.String())
+	}
 	if r.ExitCode != 0 && r.ExitCode != 1 {
 		return r, fmt.Errorf("%s exited with status %d:\n%s", exe, r.ExitCode, out.String())
 	}
