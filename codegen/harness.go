@@ -78,6 +78,7 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 			fmt.Fprintf(&b, "    long %s = hx_arg(argc, argv, \"%s\", %dL);\n", p, p, params[p])
 			args = append(args, p)
 		}
+		fmt.Fprintf(&b, "    hx_check_%d(%s);\n", k, strings.Join(args, ", "))
 		argsO := append([]string(nil), args...)
 		argsT := append([]string(nil), args...)
 		for ai, a := range s.Arrays {

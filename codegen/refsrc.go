@@ -581,10 +581,13 @@ func cTypeRange(t string) (lo, hi string) {
 // K the function
 //
 //	void hx_orig_K(long P0, ..., void *A0, ...)
+//	void hx_check_K(long P0, ...)
 //
 // (parameters in Scop.Params order, arrays in Scop.Arrays order, like the
 // former reconstructed hx_orig_K), and with tiled, hx_tiled_K of the same
-// form around the generated C code; then #undefs of every macro of the
+// form around the generated C code; hx_check_K exits with status 2 and a
+// message when a parameter's value does not fit its type in the program
+// (or differs from a #define the build fixed); then #undefs of every macro of the
 // file, so that the harness code after it sees none. static says whether
 // the functions are static (the CUDA harness links hx_orig_K from another
 // file).
@@ -784,6 +787,7 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 				fmt.Fprintf(&chk, "  if (hx_q%d > %s) { fprintf(stderr, \"hextile harness: %s=%%ld does not fit its type %s\\n\", hx_q%d); exit(2); }\n", i, hi, rp.name, rp.typ, i)
 			}
 		}
+		fmt.Fprintf(&b, "%svoid hx_check_%d(%s)\n{\n%s}\n\n", storage, k, strings.Join(sig[:len(s.Params)], ", ")+voidIfNone(len(s.Params)), chk.String())
 		for _, which := range []string{"orig", "tiled"} {
 			if which == "tiled" && tiled == nil {
 				continue
@@ -792,8 +796,8 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 			if which == "tiled" {
 				fn = "hx_tiled_fn_"
 			}
-			fmt.Fprintf(&b, "%svoid hx_%s_%d(%s)\n{\n%s  long hx_pv[] = {%s};\n  void *hx_av[] = {%s};\n  %s%d(hx_pv, hx_av);\n}\n\n",
-				storage, which, k, strings.Join(sig, ", "), chk.String(), strings.Join(pv, ", "), strings.Join(av, ", "), fn, k)
+			fmt.Fprintf(&b, "%svoid hx_%s_%d(%s)\n{\n  hx_check_%d(%s);\n  long hx_pv[] = {%s};\n  void *hx_av[] = {%s};\n  %s%d(hx_pv, hx_av);\n}\n\n",
+				storage, which, k, strings.Join(sig, ", "), k, strings.Join(pv[:len(s.Params)], ", "), strings.Join(pv, ", "), strings.Join(av, ", "), fn, k)
 		}
 	}
 	for i := len(sortedMacros) - 1; i >= 0; i-- {
@@ -802,6 +806,13 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 	b.WriteString("\n")
 	sort.Strings(sortedMacros)
 	return &RefUnit{Text: b.String(), Macros: sortedMacros}, nil
+}
+
+func voidIfNone(n int) string {
+	if n == 0 {
+		return "void"
+	}
+	return ""
 }
 
 // declaredAnywhere reports whether name is declared as a plain variable in

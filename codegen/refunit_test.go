@@ -237,6 +237,14 @@ func TestRefKeepsProgramTypes(t *testing.T) {
 		if r.OK != m.ok {
 			t.Errorf("%s: verify ok = %v, want %v:\n%s", m.name, r.OK, m.ok, r.Output)
 		}
+		if m.ok {
+			// N is `#define N 64`, an int: a size beyond int is refused,
+			// not truncated.
+			r, err := runtime.RunHarness(exe, []string{"N=3000000000"}, time.Minute, nil)
+			if err == nil || r.ExitCode != 2 || !strings.Contains(r.Output, "N=3000000000 does not fit its type int") {
+				t.Errorf("N=3000000000: %v, %+v", err, r)
+			}
+		}
 	}
 }
 
