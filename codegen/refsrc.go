@@ -523,6 +523,38 @@ func (f *cFile) typeOf(fn *cFunc, decls []cDecl, name string) string {
 // #define the model may keep symbolic).
 var paramDefineRE = regexp.MustCompile(`^#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+\(?[ \t]*([0-9]+|0[xX][0-9a-fA-F]+)([uUlL]*)[ \t]*\)?[ \t]*$`)
 
+// dropComments removes the comments of a directive line.
+func dropComments(d string) string {
+	var b strings.Builder
+	for i := 0; i < len(d); i++ {
+		switch {
+		case d[i] == '"' || d[i] == '\'':
+			j := i + 1
+			for j < len(d) && d[j] != d[i] {
+				if d[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j, len(d)-1)
+			b.WriteString(d[i : j+1])
+			i = j
+		case strings.HasPrefix(d[i:], "//"):
+			return strings.TrimRight(b.String(), " \t")
+		case strings.HasPrefix(d[i:], "/*"):
+			k := strings.Index(d[i+2:], "*/")
+			if k < 0 {
+				return strings.TrimRight(b.String(), " \t")
+			}
+			b.WriteByte(' ')
+			i += k + 3
+		default:
+			b.WriteByte(d[i])
+		}
+	}
+	return strings.TrimRight(b.String(), " \t")
+}
+
 // literalType is the C type (LP64) of an integer literal with value v and
 // suffix suf (C11 6.4.4.1; decimal literals without U).
 func literalType(v int64, suf string, decimal bool) string {
@@ -643,7 +675,7 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 		if t.kind != '#' {
 			continue
 		}
-		m := paramDefineRE.FindStringSubmatch(t.text)
+		m := paramDefineRE.FindStringSubmatch(dropComments(t.text))
 		if m == nil || !isParam[m[1]] {
 			continue
 		}

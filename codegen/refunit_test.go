@@ -80,6 +80,31 @@ void k(real *buf)
 	}
 }
 
+// TestParamDefine: which #define lines of a parameter the reference makes
+// local (the value as written, comments and parentheses allowed).
+func TestParamDefine(t *testing.T) {
+	tests := []struct {
+		line, name, value string
+	}{
+		{"#define N 32", "N", "32"},
+		{"# define N 4000 // problem size", "N", "4000"},
+		{"#define  T  (100) /* steps */", "T", "100"},
+		{"#define OFF 3000000000L", "OFF", "3000000000"},
+		{"#define N (M + 2)", "", ""},
+		{"#define N(x) x", "", ""},
+	}
+	for _, tc := range tests {
+		m := paramDefineRE.FindStringSubmatch(dropComments(tc.line))
+		name, value := "", ""
+		if m != nil {
+			name, value = m[1], m[2]
+		}
+		if name != tc.name || value != tc.value {
+			t.Errorf("%q: got %q = %q, want %q = %q", tc.line, name, value, tc.name, tc.value)
+		}
+	}
+}
+
 // TestLiteralType: the C type a parameter #define's literal has.
 func TestLiteralType(t *testing.T) {
 	tests := []struct {
