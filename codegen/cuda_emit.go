@@ -113,7 +113,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 			return nil, err
 		}
 		hb.WriteString(m)
-		ref, err := refFile(c, css)
+		ref, err := refFile(c, css, params)
 		if err != nil {
 			return nil, err
 		}
@@ -154,9 +154,9 @@ func scopDefines(c *Compilation, css []*cudaScop) string {
 		}
 	}
 	var b strings.Builder
-	for _, m := range defineRE.FindAllStringSubmatch(string(c.Prog.Source), -1) {
-		if !isParam[m[1]] {
-			b.WriteString("#ifndef " + m[1] + "\n" + strings.TrimSpace(m[0]) + "\n#endif\n")
+	for _, d := range fileDefines(string(c.Prog.Source)) {
+		if !isParam[d.name] {
+			b.WriteString("#ifndef " + d.name + "\n" + d.text + "\n#endif\n")
 		}
 	}
 	return b.String()
@@ -327,10 +327,13 @@ func (cs *cudaScop) refProto() string {
 	var ps []string
 	s := cs.sc.Scop
 	for _, p := range s.Params {
-		ps = append(ps, "int "+p)
+		ps = append(ps, "long "+p)
 	}
 	for _, a := range s.Arrays {
 		ps = append(ps, "void *hx_p_"+a.Name)
+	}
+	if len(ps) == 0 {
+		ps = append(ps, "void")
 	}
 	var cp []string
 	for _, p := range s.Params {
@@ -340,32 +343,33 @@ func (cs *cudaScop) refProto() string {
 	return fmt.Sprintf("extern \"C\" void hx_orig_%d(%s);\nextern \"C\" long hx_count_%d(%s);\n", cs.k, strings.Join(ps, ", "), cs.k, strings.Join(cp, ", "))
 }
 
-// refFile is the C file with the original loop nests and the instance
+// refFile is the C file with the reference (the user's file with
+// hx_orig_K, the scops as written; see BuildRefUnit) and the instance
 // counters.
-func refFile(c *Compilation, css []*cudaScop) (string, error) {
+func refFile(c *Compilation, css []*cudaScop, params map[string]int64) (string, error) {
 	var b strings.Builder
-	b.WriteString("/* hextile: the original loop nests of " + c.Prog.File + " (the reference of the CUDA harness) */\n")
+	b.WriteString("/* hextile: the reference of the CUDA harness: " + c.Prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
 	b.WriteString(CPrelude)
-	for _, m := range defineRE.FindAllStringSubmatch(string(c.Prog.Source), -1) {
-		isParam := false
-		for _, cs := range css {
-			for _, p := range cs.sc.Scop.Params {
-				isParam = isParam || p == m[1]
-			}
-		}
-		if !isParam {
-			b.WriteString(strings.TrimSpace(m[0]) + "\n")
-		}
+	ru, err := BuildRefUnit(c.Prog, cssScops(css), nil, params, false)
+	if err != nil {
+		return "", err
 	}
+	b.WriteString(ru.Text)
+	b.WriteString(constantDefines(c.Prog, cssScops(css)))
 	for _, cs := range css {
-		s := cs.sc.Scop
-		text := string(c.Prog.Source[s.Start:s.End])
-		sig := refSigC(s)
-		fmt.Fprintf(&b, "void hx_orig_%d(%s)\n{\n%s%s\n%s}\n\n", cs.k, sig, scalarInRef(s), text, scalarOut(s))
 		b.WriteString(cs.countFunc())
 	}
 	return b.String(), nil
+}
+
+// cssScops are the scops of css in order.
+func cssScops(css []*cudaScop) []*frontend.Scop {
+	var out []*frontend.Scop
+	for _, cs := range css {
+		out = append(out, cs.sc.Scop)
+	}
+	return out
 }
 
 // refSigC declares the arrays as VLAs over void pointers' targets.

@@ -50,11 +50,15 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	for _, cs := range css {
 		b.WriteString(cs.hostFunc())
 	}
-	// The reference in the same C file.
+	// The reference in the same C file: the user's file with hx_orig_K,
+	// the scop as written over the enclosing function's declarations.
+	ru, err := BuildRefUnit(c.Prog, cssScops(css), nil, params, true)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(ru.Text)
+	b.WriteString(constantDefines(c.Prog, cssScops(css)))
 	for _, cs := range css {
-		s := cs.sc.Scop
-		text := string(c.Prog.Source[s.Start:s.End])
-		b.WriteString("static void hx_orig_" + itoa(cs.k) + "(" + refSigC(s) + ")\n{\n" + scalarIn(s) + text + "\n" + scalarOut(s) + "}\n\n")
 		b.WriteString("static " + cs.countFunc())
 	}
 	m, err := cudaMain(c, css, params, 0)

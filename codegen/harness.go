@@ -2,17 +2,17 @@ package codegen
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"hextile/frontend"
 )
 
-// The verification harness: one C file holding, per scop, the original
-// region as written (hx_orig_K) and the generated code (hx_tiled_K) as
-// functions over the scop's parameters and arrays, and a main that fills the
-// arrays with a deterministic pseudo-random generator, runs both versions on
-// separate copies, compares every element bit for bit and prints
+// The verification harness: one C file holding the user's file and, per
+// scop, the region as written (hx_orig_K) and the generated code
+// (hx_tiled_K) over the enclosing function's declarations (BuildRefUnit),
+// as functions over the scop's parameters (long) and arrays (void *), and a
+// main that fills the arrays with a deterministic pseudo-random generator,
+// runs both versions on separate copies, compares every element bit for bit and prints
 //
 //	verify: ok | verify: FAILED: <first differing element>
 //	max-diff: <largest absolute difference>
@@ -24,8 +24,6 @@ import (
 // the parameter values it was generated with, so one build checks several
 // problem sizes.
 
-var defineRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)[^\n]*$`)
-
 // Harness returns the harness program for the scops of prog. params gives
 // every parameter's value.
 func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64) (string, error) {
@@ -35,39 +33,36 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 	b.WriteString("#ifdef _OPENMP\n#include <omp.h>\n#endif\n\n")
 	b.WriteString(CPrelude)
 	b.WriteString(harnessRuntime)
-	isParam := map[string]bool{}
+	var scops []*frontend.Scop
 	for _, sc := range codes {
-		for _, p := range sc.Scop.Params {
-			isParam[p] = true
-		}
-	}
-	for _, m := range defineRE.FindAllStringSubmatch(string(prog.Source), -1) {
-		if !isParam[m[1]] {
-			b.WriteString(strings.TrimSpace(m[0]) + "\n")
-		}
-	}
-	b.WriteString("\n")
-	for k, sc := range codes {
 		s := sc.Scop
 		for _, p := range s.Params {
 			if _, ok := params[p]; !ok {
 				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Pos), p, p)
 			}
 		}
-		sig := harnessSig(s)
-		text := string(prog.Source[s.Start:s.End])
-		fmt.Fprintf(&b, "static void hx_orig_%d(%s)\n{\n%s%s\n%s}\n\n", k, sig, scalarIn(s), text, scalarOut(s))
-		fmt.Fprintf(&b, "static void hx_tiled_%d(%s)\n{\n%s%s\n%s}\n\n", k, sig, scalarIn(s), CCode(sc, 1, "  "), scalarOut(s))
+		scops = append(scops, s)
+	}
+	// The user's file, hx_orig_K (the scop as written) and hx_tiled_K
+	// (the generated code) over the same declarations.
+	ru, err := BuildRefUnit(prog, scops, codes, params, true)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(ru.Text)
+	b.WriteString(constantDefines(prog, scops))
+	for k, sc := range codes {
+		s := sc.Scop
 		var psig []string
 		for _, p := range s.Params {
-			psig = append(psig, "int "+p)
+			psig = append(psig, "long "+p)
 		}
 		if len(psig) == 0 {
 			psig = []string{"void"}
 		}
 		fmt.Fprintf(&b, "static long hx_count_%d(%s)\n{\n  long hx_n = 0;\n", k, strings.Join(psig, ", "))
 		if sc.Orig != nil {
-			cp := &Printer{Indent: "  ", Decl: "int", User: func(*User, *Printer) string { return "hx_n++;" }, Loop: countLoop}
+			cp := &Printer{Indent: "  ", Decl: "long", User: func(*User, *Printer) string { return "hx_n++;" }, Loop: countLoop}
 			b.WriteString(cp.Print(sc.Orig.Root, 1))
 		} else {
 			b.WriteString("  hx_n = -1;\n")
@@ -80,9 +75,10 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, posString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
-			fmt.Fprintf(&b, "    int %s = (int)hx_arg(argc, argv, \"%s\", %d);\n", p, p, params[p])
+			fmt.Fprintf(&b, "    long %s = hx_arg(argc, argv, \"%s\", %dL);\n", p, p, params[p])
 			args = append(args, p)
 		}
+		fmt.Fprintf(&b, "    hx_check_%d(%s);\n", k, strings.Join(args, ", "))
 		argsO := append([]string(nil), args...)
 		argsT := append([]string(nil), args...)
 		for ai, a := range s.Arrays {
@@ -172,29 +168,8 @@ static double hx_rand(void)
 }
 `
 
-// harnessSig is the parameter list of the kernel functions.
-func harnessSig(s *frontend.Scop) string {
-	var ps []string
-	for _, p := range s.Params {
-		ps = append(ps, "int "+p)
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			ps = append(ps, fmt.Sprintf("%s *hx_p_%s", a.Elem, a.Name))
-			continue
-		}
-		var ext strings.Builder
-		for _, e := range a.Extents {
-			ext.WriteString("[" + CExpr(e, nil) + "]")
-		}
-		ps = append(ps, fmt.Sprintf("%s %s%s", a.Elem, a.Name, ext.String()))
-	}
-	if len(ps) == 0 {
-		return "void"
-	}
-	return strings.Join(ps, ", ")
-}
-
+// scalarIn and scalarOut copy the scalars in and out (the former
+// reconstruction, kept for refSigC's users).
 func scalarIn(s *frontend.Scop) string {
 	var b strings.Builder
 	for _, a := range s.Arrays {

@@ -59,7 +59,10 @@ func TestReferenceMatchesC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, _ := refFile(c, css)
+		ref, err := refFile(c, css, params)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var m strings.Builder
 		m.WriteString(ref)
 		m.WriteString("int main(void)\n{\n  size_t n = 0, off = 0;\n")

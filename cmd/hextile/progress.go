@@ -40,6 +40,20 @@ func (p *progress) step(what string, f func() error) error {
 	if p == nil || !p.on {
 		return f()
 	}
+	stop := startProgress(p.w, what)
+	err := f()
+	stop(err == nil)
+	return err
+}
+
+// startProgress shows "hextile: what... 3.2 s" on w, when w is a terminal,
+// once the step has run for progressDelay; the returned stop ends the line
+// with the time taken (and "failed" when ok is false). Nothing is printed
+// when w is not a terminal or the step ends sooner.
+func startProgress(w io.Writer, what string) (stop func(ok bool)) {
+	if !isTerminal(w) {
+		return func(bool) {}
+	}
 	start := time.Now()
 	done := make(chan struct{})
 	exited := make(chan struct{})
@@ -56,7 +70,7 @@ func (p *progress) step(what string, f func() error) error {
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(p.w, "\rhextile: %s... %.1f s", what, time.Since(start).Seconds())
+			fmt.Fprintf(w, "\rhextile: %s... %.1f s", what, time.Since(start).Seconds())
 			shown = true
 			select {
 			case <-done:
@@ -65,11 +79,15 @@ func (p *progress) step(what string, f func() error) error {
 			}
 		}
 	}()
-	err := f()
-	close(done)
-	<-exited
-	if shown {
-		fmt.Fprintf(p.w, "\rhextile: %s... %.1f s\n", what, time.Since(start).Seconds())
+	return func(ok bool) {
+		close(done)
+		<-exited
+		if shown {
+			end := ""
+			if !ok {
+				end = " (failed)"
+			}
+			fmt.Fprintf(w, "\rhextile: %s... %.1f s%s\n", what, time.Since(start).Seconds(), end)
+		}
 	}
-	return err
 }

@@ -86,7 +86,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if *backend == "cuda" {
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
-		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne}, stdout, stderr)
+		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne, cc: *cc}, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {
@@ -108,7 +108,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		defer os.RemoveAll(dir)
 	}
 	name := strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0))) + "_harness"
-	comp := runtime.CC{Command: *cc, Opt: *opt, OpenMP: !*noOMP}
+	// The harness holds the input file: its own #include "..." files are
+	// found beside it.
+	comp := runtime.CC{Command: *cc, Opt: *opt, OpenMP: !*noOMP, Flags: []string{"-I", srcDir(fs.Arg(0))}}
 	pr := newProgress(stderr)
 	var exe string
 	var omp bool
@@ -120,7 +122,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return toolFail(stderr, "run: %v", err)
 	}
 	var r *runtime.Result
-	err = pr.step("running the original and the tiled code", func() (err error) {
+	err = pr.step(runLabel(*device), func() (err error) {
 		r, err = runtime.RunHarness(exe, nil, *timeout, nil)
 		return err
 	})
@@ -144,4 +146,12 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 1
 	}
 	return 0
+}
+
+// runLabel names the harness run in progress lines.
+func runLabel(device string) string {
+	if device == "emu" {
+		return "harness: emulated CUDA and the original, compiled C"
+	}
+	return "harness: original and tiled code, compiled C"
 }

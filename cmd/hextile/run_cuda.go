@@ -81,7 +81,7 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 	if err := codegen.WriteCUDA(res, dir); err != nil {
 		return fail(err)
 	}
-	exe, err := buildCUDA(res, dir, nvcc, cc, arch, cr.fmad, cr.timeout)
+	exe, err := buildCUDA(res, dir, srcDir(c.Prog.File), nvcc, cc, arch, cr.fmad, cr.timeout)
 	if err != nil {
 		return fail(err)
 	}
@@ -106,7 +106,9 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 		verify = 1
 	}
 	args = append(args, fmt.Sprintf("HX_REPS=%d", reps), fmt.Sprintf("HX_VERIFY=%d", verify))
+	stop := startProgress(stderr, "harness: GPU runs and the original, compiled C")
 	out, code, err := runTimed(exe, args, cr.timeout)
+	stop(err == nil)
 	if err != nil {
 		return fail(err)
 	}
@@ -176,14 +178,16 @@ func cudaTools(nvcc, cc string) (string, string, error) {
 }
 
 // buildCUDA compiles NAME_ref.c with cc (no contraction, so the reference
-// is C's float semantics on every host) and links it with the host and
+// is C's float semantics on every host; -I inc for the input file's own
+// headers) and links it with the host and
 // kernel files by nvcc -O3. A build already in dir from the same sources,
 // tools and flags (the stamp file .hextile-build) is reused.
-func buildCUDA(res *codegen.CUDAResult, dir, nvcc, cc, arch string, fmad bool, timeout time.Duration) (string, error) {
+func buildCUDA(res *codegen.CUDAResult, dir, inc, nvcc, cc, arch string, fmad bool, timeout time.Duration) (string, error) {
 	name := res.Name
 	exe := filepath.Join(dir, name+"_cuda")
 	ref := filepath.Join(dir, name+"_ref.o")
-	ccArgs := []string{"-O2", "-std=gnu99", "-ffp-contract=off", "-c", filepath.Join(dir, name+"_ref.c"), "-o", ref}
+	// NAME_ref.c holds the input file: inc is its directory (#include "...").
+	ccArgs := []string{"-O2", "-std=gnu99", "-ffp-contract=off", "-I", inc, "-c", filepath.Join(dir, name+"_ref.c"), "-o", ref}
 	nvArgs := cudaFlags(arch, fmad)
 	nvArgs = append(nvArgs, "-o", exe, filepath.Join(dir, name+"_host.cu"), filepath.Join(dir, name+"_kernel.cu"), ref)
 	h := sha256.New()

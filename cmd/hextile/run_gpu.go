@@ -20,9 +20,10 @@ import (
 // gpuRun holds the options of hextile run --device=gpu.
 type gpuRun struct {
 	llc, arch, ptxFile string
-	reps               int  // timed runs after the warm-up (the CUDA harness's HX_REPS)
-	verify             bool // compare the first run with the reference
-	oneByOne           bool // launch through Function.Launch, one call each (no Batch)
+	reps               int    // timed runs after the warm-up (the CUDA harness's HX_REPS)
+	verify             bool   // compare the first run with the reference
+	oneByOne           bool   // launch through Function.Launch, one call each (no Batch)
+	cc                 string // the C compiler of the reference (default $CC, cc or gcc)
 }
 
 // defaultReps is the CUDA harness's default number of timed runs
@@ -32,10 +33,10 @@ const defaultReps = 5
 // runGPU is hextile run --device=gpu --backend=ptx: the kernels lowered to
 // LLVM IR, compiled to PTX by llc, JIT-loaded through the CUDA driver (pure
 // Go, no CUDA compiler), launched by the host schedule walked in Go, and
-// checked bit for bit against a Go run of the original program on the same
-// inputs. It times what the CUDA harness (codegen cudaMain) times: one
-// warm-up run and reps timed runs, each on fresh copies of the inputs;
-// kernel time from events around all launches, total time over device
+// checked bit for bit against the original program compiled by the C
+// compiler (the Go interpreter where there is none) on the same inputs.
+// It times what the CUDA harness (codegen cudaMain) times: one warm-up run
+// and reps timed runs, each on fresh copies of the inputs; kernel time from events around all launches, total time over device
 // allocation, copies in, launches, copies back of the written arrays and
 // frees; medians over the timed runs; the first run is the one verified.
 func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, gr gpuRun, stdout, stderr io.Writer) int {
@@ -101,6 +102,19 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	}
 	defer mod.Unload()
 	reps := min(max(gr.reps, 0), 100)
+	// The reference: the original program compiled by the C compiler and
+	// run on the GPU's input bytes; the Go interpreter where there is no C
+	// compiler.
+	var cref *cRef
+	if gr.verify {
+		if cref, err = buildCRef(c, vals, gr.cc); err != nil {
+			return fail(err)
+		}
+		if cref == nil {
+			fmt.Fprintln(stderr, "hextile run: no C compiler ($CC, cc or gcc; --cc): the reference is the Go interpreter (slow at large sizes)")
+		}
+		defer cref.close()
+	}
 	ok := true
 	var kernelS, totalS float64
 	var updates, flops int64
@@ -138,9 +152,16 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		// when not verifying: a benchmark size takes the Go reference long).
 		var ref map[string]*codegen.HostArray
 		var u, f int64
-		if gr.verify {
+		if gr.verify && cref != nil {
 			ref = clone()
+			if err = cref.run(k, g.Scop, ref, stderr); err == nil {
+				u, f, err = codegen.CountReference(c, k, params)
+			}
+		} else if gr.verify {
+			ref = clone()
+			stop := startProgress(stderr, "reference: Go interpreter")
 			u, f, err = codegen.RunReference(c, k, params, ref)
+			stop(err == nil)
 		} else {
 			u, f, err = codegen.CountReference(c, k, params)
 		}
