@@ -161,6 +161,10 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 	copyLoop := func(in bool) {
 		for _, sa := range plan.arrs {
 			a := sa.arr
+			if !in && !k.cs.written[a.Name] {
+				// Read-only: nothing to copy out (as kernelGen.stageTile).
+				continue
+			}
 			et := llvmType(a.Elem)
 			closeLoop := k.loopOpen("hx_i", k.tidFlat(), i32(sa.size-1), i32(nt))
 			i := k.env["hx_i"]

@@ -544,6 +544,10 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 		g.threadsRaw(d, func(dd int) {
 			for _, sa := range plan.arrs {
 				a := sa.arr
+				if !in && !g.cs.written[a.Name] {
+					// Read-only (a const kernel argument): nothing to copy out.
+					continue
+				}
 				g.line(dd, fmt.Sprintf("for (int hx_i = %s; hx_i < %d; hx_i += %d) {", g.tidFlat(), sa.size, nt))
 				g.line(dd+1, "int hx_r = hx_i;")
 				nd := len(sa.ext)
