@@ -27,6 +27,9 @@ import (
 // EmuProgram returns the C program that runs the CUDA code of c under the
 // emulator with the verification harness.
 func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (string, error) {
+	if opt.Params == nil {
+		opt.Params = params
+	}
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return "", err
@@ -34,10 +37,11 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + c.Prog.File + " */\n")
 	b.WriteString(emuPrelude)
-	b.WriteString(cudaHelpers)
+	b.WriteString(cudaHelpersText(false, wideScops(css)))
+	b.WriteString(hxNarrowC)
 	b.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		b.WriteString(idxMacros(cs.sc.Scop))
+		b.WriteString(idxMacros(cs.sc.Scop, wideIndex(css)))
 		b.WriteString(smemMacros(cs))
 	}
 	b.WriteString("\n")
@@ -54,7 +58,7 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	for _, cs := range css {
 		s := cs.sc.Scop
 		text := string(c.Prog.Source[s.Start:s.End])
-		b.WriteString("static void hx_orig_" + itoa(cs.k) + "(" + refSigC(s) + ")\n{\n" + scalarIn(s) + text + "\n" + scalarOut(s) + "}\n\n")
+		b.WriteString("static void hx_orig_" + itoa(cs.k) + "(" + refSigC(s, cs.it) + ")\n{\n" + scalarIn(s) + text + "\n" + scalarOut(s) + "}\n\n")
 		b.WriteString("static " + cs.countFunc())
 	}
 	m, err := cudaMain(c, css, params, 0)

@@ -14,6 +14,11 @@ import (
 // (floord(2*c + ...)), subscripts and flat array indices are printed in
 // 32-bit int when the width analysis proves that none of them can leave
 // int's range, else in 64 bits (long long in C and CUDA, i64 in LLVM IR).
+// Flat indices are decided apart (Width.WideIndex): arrays of more than
+// 2^31 elements indexed by 32-bit counters (heat2d with N = 33000) keep
+// int loops and compute only the flat index in 64 bits. The C back end
+// indexes its arrays in C (pointer arithmetic is 64-bit), so only the
+// loops' width matters there.
 //
 // The proof is interval arithmetic over the loop AST: every parameter
 // ranges over a box, every loop counter over [min of its lower bound, max
@@ -53,6 +58,11 @@ type Width struct {
 	// Why names the first value found that may exceed 32 bits ("" when
 	// narrow).
 	Why string
+	// WideIndex: some array has more elements than 32 bits can index
+	// (flat indices of the CUDA and LLVM code); WhyIndex names it. Wide
+	// code computes its indices in 64 bits too.
+	WideIndex bool
+	WhyIndex  string
 	// Box is, for a narrow scop, the range of every parameter the proof
 	// assumed (the generated code checks it where the sizes are known
 	// only at run time).
@@ -121,9 +131,10 @@ var unbounded = ival{math.MinInt64, math.MaxInt64}
 
 // widthCheck walks the AST and the statement bodies.
 type widthCheck struct {
-	scop *frontend.Scop
-	env  map[string]ival
-	why  string
+	scop     *frontend.Scop
+	env      map[string]ival
+	why      string
+	whyIndex string
 }
 
 func (w *widthCheck) need(iv ival, what func() string) {
@@ -395,7 +406,9 @@ func DecideWidth(sc *ScopCode, params map[string]int64) *Width {
 		n := ival{1, 1}
 		for _, e := range a.Extents {
 			n = n.mul(w.sub(e))
-			w.need(n, func() string { return fmt.Sprintf("the element count of %s", a.Name) })
+		}
+		if w.whyIndex == "" && (n.lo < -widthLimit || n.hi > widthLimit) {
+			w.whyIndex = fmt.Sprintf("the element count of %s", a.Name)
 		}
 	}
 	if sc.AST != nil {
@@ -404,8 +417,15 @@ func DecideWidth(sc *ScopCode, params map[string]int64) *Width {
 	if sc.Orig != nil {
 		w.node(sc.Orig.Root)
 	}
+	if w.whyIndex != "" {
+		wd.WideIndex, wd.WhyIndex = true, w.whyIndex
+	}
 	if w.why != "" {
 		wd.Wide, wd.Why, wd.Box = true, w.why, nil
+		wd.WideIndex = true
+		if wd.WhyIndex == "" {
+			wd.WhyIndex = w.why
+		}
 	}
 	return wd
 }
@@ -438,7 +458,7 @@ func narrowCheckC(p string, lo, hi int64) string {
 // generated code).
 func (w *Width) note() string {
 	if w.Wide {
-		return "64-bit indices (" + strings.ReplaceAll(w.Why, "*/", "* /") + " may exceed 32 bits)"
+		return "64-bit loops (" + strings.ReplaceAll(w.Why, "*/", "* /") + " may exceed 32 bits)"
 	}
-	return "32-bit indices"
+	return "32-bit loops"
 }

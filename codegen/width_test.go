@@ -127,20 +127,21 @@ func firstDiff(a, b string) string {
 // the 32-bit limits (flat indices of heat2d's two N x N buffers: 2 N^2).
 func TestDecideWidth(t *testing.T) {
 	cases := []struct {
-		file   string
-		params map[string]int64
-		wide   bool
-		why    string
+		file    string
+		params  map[string]int64
+		wide    bool // loops
+		wideIdx bool // flat indices
+		why     string
 	}{
-		{"heat2d.c", map[string]int64{"N": 32, "T": 6}, false, ""},
-		{"heat2d.c", map[string]int64{"N": 16384, "T": 100}, false, ""},
-		{"heat2d.c", map[string]int64{"N": 32000, "T": 2}, false, ""},
-		{"heat2d.c", map[string]int64{"N": 33000, "T": 2}, true, "element count of A"},
-		{"heat2d.c", map[string]int64{"N": 46341, "T": 2}, true, "element count of A"},
-		{"heat2d.c", map[string]int64{"N": 100, "T": 2100000000}, true, ""},
-		{"heat3d.c", map[string]int64{"N": 1000, "T": 10}, false, ""},
-		{"heat3d.c", map[string]int64{"N": 1100, "T": 10}, true, "element count of A"},
-		{"jacobi1d_mod2.c", map[string]int64{"N": 2000000000, "T": 4}, true, ""},
+		{"heat2d.c", map[string]int64{"N": 32, "T": 6}, false, false, ""},
+		{"heat2d.c", map[string]int64{"N": 16384, "T": 100}, false, false, ""},
+		{"heat2d.c", map[string]int64{"N": 32000, "T": 2}, false, false, ""},
+		{"heat2d.c", map[string]int64{"N": 33000, "T": 2}, false, true, "element count of A"},
+		{"heat2d.c", map[string]int64{"N": 46341, "T": 2}, false, true, "element count of A"},
+		{"heat2d.c", map[string]int64{"N": 100, "T": 2100000000}, true, true, "c0"},
+		{"heat3d.c", map[string]int64{"N": 1000, "T": 10}, false, false, ""},
+		{"heat3d.c", map[string]int64{"N": 1100, "T": 10}, false, true, "element count of A"},
+		{"jacobi1d_mod2.c", map[string]int64{"N": 2000000000, "T": 4}, true, true, ""},
 	}
 	for _, c := range cases {
 		name := fmt.Sprintf("%s %v", c.file, c.params)
@@ -150,8 +151,8 @@ func TestDecideWidth(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := DecideWidth(comp.Scops[0].Code, c.params)
-			if w.Wide != c.wide || !strings.Contains(w.Why, c.why) {
-				t.Errorf("wide %v (%s), want %v (%s)", w.Wide, w.Why, c.wide, c.why)
+			if w.Wide != c.wide || w.WideIndex != c.wideIdx || !strings.Contains(w.WhyIndex, c.why) {
+				t.Errorf("64-bit loops %v (%s), indices %v (%s); want %v, %v (%s)", w.Wide, w.Why, w.WideIndex, w.WhyIndex, c.wide, c.wideIdx, c.why)
 			}
 			if !w.Wide {
 				for p, v := range c.params {
@@ -186,4 +187,157 @@ func TestWidthUnknownParameter(t *testing.T) {
 		t.Errorf("n = 1000: 64-bit (%s), want 32-bit", w.Why)
 	}
 	_ = frontend.IntT
+}
+
+// TestWidthCUDA: the CUDA files of heat2d with N = 33000 (2 N^2 > 2^31
+// elements) and 46341 compute flat indices in long long and keep int
+// loops; with T = 2^31 - 10 the loops, parameters and helpers are long
+// long too; with small N all stays int and the host checks the sizes.
+func TestWidthCUDA(t *testing.T) {
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n, t          int64
+		wide, wideIdx bool
+	}{{32, 2, false, false}, {16384, 2, false, false}, {33000, 2, false, true}, {46341, 2, false, true}, {64, 1<<31 - 10, true, true}} {
+		params := map[string]int64{"N": c.n, "T": c.t}
+		res, err := EmitCUDA(comp, params, true, CUDAOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, k, host := res.Files["heat2d.h"], res.Files["heat2d_kernel.cu"], res.Files["heat2d_host.cu"]
+		wideIdx := strings.Contains(h, "#define HX_IDX_A(i0, i1, i2) (((((long long)(i0)) * (N) + (i1)) * (N) + (i2)))")
+		narrowIdx := strings.Contains(h, "#define HX_IDX_A(i0, i1, i2) ((((i0) * (N) + (i1)) * (N) + (i2)))")
+		wideK := regexp.MustCompile(`for \(long long c\d+ = `).MatchString(k) && strings.Contains(k, "long long hx_arg_N") && !regexp.MustCompile(`\bint c\d+\b`).MatchString(k)
+		wideH := strings.Contains(h, "static inline long long hx_floord(long long n, long long d)")
+		wideHost := strings.Contains(host, "long long N = (long long)hx_arg(argc, argv, \"N\", ") && strings.Contains(host, "void hx_gpu_0(long long T, long long N,")
+		check := strings.Contains(host, "hx_narrow(N, ")
+		if c.wideIdx != wideIdx || c.wideIdx == narrowIdx || c.wide != wideK || c.wide != wideH || c.wide != wideHost || c.wide == check {
+			t.Errorf("N = %d, T = %d: 64-bit index macro %v (32-bit %v), kernels %v, helpers %v, host %v, size check %v; want 64-bit loops %v, indices %v",
+				c.n, c.t, wideIdx, narrowIdx, wideK, wideH, wideHost, check, c.wide, c.wideIdx)
+		}
+	}
+}
+
+// TestWidthOffsetStencilEmu: the offset stencil's CUDA code (iterators
+// past 3e9) runs in the emulator bit for bit against the original; a
+// 32-bit build stops with a message when run with a size it was not
+// proven for.
+func TestWidthOffsetStencilEmu(t *testing.T) {
+	cc := runtime.CC{Opt: "-O0"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "off.c")
+	if err := os.WriteFile(file, []byte(offsetStencil("3000000000", 100, 6, false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 16})
+	emuRun(t, cc, dir, "off_emu", c, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
+	if testing.Short() {
+		return
+	}
+	emuRun(t, cc, dir, "off_emu_shared", c, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
+}
+
+// TestWidthNarrowCheck: 32-bit CUDA code (heat2d, N = 32) run with
+// N = 40000 stops with a message instead of overflowing.
+func TestWidthNarrowCheck(t *testing.T) {
+	cc := runtime.CC{Opt: "-O0"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	c := cudaCompile(t, "../testdata/heat2d.c", schedule.None, nil)
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _, err := cc.Compile(src, dir, "narrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(exe, "N=40000", "T=1").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "N = 40000 is outside [-512, 512]") {
+		t.Errorf("N=40000 on 32-bit code: %v\n%s", err, out)
+	}
+	out, err = exec.Command(exe, "N=500", "T=2").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "verify: ok") {
+		t.Errorf("N=500: %v\n%s", err, out)
+	}
+}
+
+// TestWidthLLVM: the LLVM kernels of heat2d with N = 33000 compute flat
+// indices in i64 (and keep i32 loops); with N = 32 the index is i32,
+// sign-extended; loops past 32 bits are refused with a message that
+// names the CUDA back end.
+func TestWidthLLVM(t *testing.T) {
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mul64 := regexp.MustCompile(`= mul nsw i64 `)
+	mul32 := regexp.MustCompile(`= mul nsw i32 `)
+	for _, c := range []struct {
+		n, t int64
+		wide bool
+	}{{32, 2, false}, {33000, 2, true}, {46341, 2, true}} {
+		ll, err := EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": c.n, "T": c.t}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mul64.MatchString(ll); got != c.wide {
+			t.Errorf("N = %d: i64 index products %v, want %v", c.n, got, c.wide)
+		}
+		if !mul32.MatchString(ll) {
+			t.Errorf("N = %d: no i32 product: the loops should stay 32-bit", c.n)
+		}
+		if !strings.Contains(ll, "define void @hx_kernel0_0(i32 %T, i32 %N,") {
+			t.Errorf("N = %d: the kernel's parameters are not i32", c.n)
+		}
+	}
+	_, err = EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": 64, "T": 1<<31 - 10}})
+	if err == nil || !strings.Contains(err.Error(), "--backend=cuda") {
+		t.Errorf("T = 2^31 - 10: %v, want a refusal that names the CUDA back end", err)
+	}
+}
+
+// TestWidthForced64: the 64-bit code (loops and indices forced wide) of
+// testdata stencils runs bit for bit in the emulator (with --shared too),
+// and the LLVM kernels with 64-bit indices on the CPU (where llc is).
+func TestWidthForced64(t *testing.T) {
+	cc := runtime.CC{Opt: "-O0"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	files := []string{"heat2d.c", "jacobi3d_mod2.c"}
+	if testing.Short() {
+		files = files[:1]
+	}
+	for _, f := range files {
+		dir := t.TempDir()
+		c := cudaCompile(t, "../testdata/"+f, schedule.Hybrid, nil)
+		for _, opt := range []CUDAOptions{{forceWide: true}, {forceWide: true, Shared: true}} {
+			src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(src, "(long long)(i0)") || !regexp.MustCompile(`for \(long long c\d+`).MatchString(src) {
+				t.Fatalf("%s: the forced code is not 64-bit", f)
+			}
+			emuRun(t, cc, dir, fmt.Sprintf("forced_%s_%v", strings.TrimSuffix(f, ".c"), opt.Shared), c, opt, [][]string{{"N=29", "T=5"}})
+		}
+		llc, err := exec.LookPath("llc")
+		if err != nil {
+			continue
+		}
+		for _, opt := range []CUDAOptions{{forceWideIndex: true}, {forceWideIndex: true, Shared: true}} {
+			if err := runIROnCPUEdit(c, opt, llc, "cc", dir, fmt.Sprintf("ir64_%s_%v", strings.TrimSuffix(f, ".c"), opt.Shared), [][]string{{"N=29", "T=5"}}, nil); err != nil {
+				t.Errorf("%s %+v: %v", f, opt, err)
+			}
+		}
+	}
 }

@@ -166,7 +166,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var text string
 	if *target == "llvm" || *target == "ptx" {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
-		text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, *arch)
+		text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}, *arch)
 		if err == nil && *target == "ptx" {
 			text, err = codegen.LLVMToPTX(text, *llc, *arch)
 		}
