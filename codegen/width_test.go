@@ -298,6 +298,16 @@ func TestWidthLLVM(t *testing.T) {
 		if !strings.Contains(ll, "define void @hx_kernel0_0(i32 %T, i32 %N,") {
 			t.Errorf("N = %d: the kernel's parameters are not i32", c.n)
 		}
+		if llc, err := exec.LookPath("llc"); err == nil && c.wide {
+			f := filepath.Join(t.TempDir(), "h.ll")
+			if err := os.WriteFile(f, []byte(ll), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command(llc, "-march=nvptx64", "-mcpu=sm_80", "-O1", f, "-o", f+".ptx").CombinedOutput()
+			if err != nil {
+				t.Errorf("N = %d: llc: %v\n%s", c.n, err, out)
+			}
+		}
 	}
 	_, err = EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": 64, "T": 1<<31 - 10}})
 	if err == nil || !strings.Contains(err.Error(), "--backend=cuda") {
