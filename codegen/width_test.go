@@ -77,8 +77,8 @@ func TestWidthOffsetStencilC(t *testing.T) {
 		{"off-argument", "3000000000", true, schedule.Hybrid, true},
 		{"off-small", "1000", false, schedule.Hybrid, false},
 	}
-	if testing.Short() {
-		cases = append(cases[:1], cases[len(cases)-1])
+	if os.Getenv("HEXTILE_LONG") == "" {
+		cases = cases[:1] // the others with HEXTILE_LONG=1
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -143,12 +143,18 @@ func TestDecideWidth(t *testing.T) {
 		{"heat3d.c", map[string]int64{"N": 1100, "T": 10}, false, true, "element count of A"},
 		{"jacobi1d_mod2.c", map[string]int64{"N": 2000000000, "T": 4}, true, true, ""},
 	}
+	comps := map[string]*Compilation{}
 	for _, c := range cases {
 		name := fmt.Sprintf("%s %v", c.file, c.params)
 		t.Run(name, func(t *testing.T) {
-			comp, err := Run(Request{File: "../testdata/" + c.file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
-			if err != nil {
-				t.Fatal(err)
+			comp := comps[c.file]
+			if comp == nil {
+				var err error
+				comp, err = Run(Request{File: "../testdata/" + c.file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				comps[c.file] = comp
 			}
 			w := DecideWidth(comp.Scops[0].Code, c.params)
 			if w.Wide != c.wide || w.WideIndex != c.wideIdx || !strings.Contains(w.WhyIndex, c.why) {
@@ -237,8 +243,8 @@ func TestWidthOffsetStencilEmu(t *testing.T) {
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 16})
 	emuRun(t, cc, dir, "off_emu", c, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
-	if testing.Short() {
-		return
+	if os.Getenv("HEXTILE_LONG") == "" {
+		return // --shared with HEXTILE_LONG=1
 	}
 	emuRun(t, cc, dir, "off_emu_shared", c, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
 }
@@ -324,13 +330,19 @@ func TestWidthForced64(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	files := []string{"heat2d.c", "jacobi3d_mod2.c"}
-	if testing.Short() {
-		files = files[:1]
+	long := os.Getenv("HEXTILE_LONG") != ""
+	if !long {
+		files = files[:1] // jacobi3d_mod2 and the --shared code with HEXTILE_LONG=1
 	}
 	for _, f := range files {
 		dir := t.TempDir()
 		c := cudaCompile(t, "../testdata/"+f, schedule.Hybrid, nil)
-		for _, opt := range []CUDAOptions{{forceWide: true}, {forceWide: true, Shared: true}} {
+		opts := []CUDAOptions{{forceWide: true}, {forceWide: true, Shared: true}}
+		irOpts := []CUDAOptions{{forceWideIndex: true}, {forceWideIndex: true, Shared: true}}
+		if !long {
+			opts, irOpts = opts[:1], irOpts[:1]
+		}
+		for _, opt := range opts {
 			src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -344,7 +356,7 @@ func TestWidthForced64(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		for _, opt := range []CUDAOptions{{forceWideIndex: true}, {forceWideIndex: true, Shared: true}} {
+		for _, opt := range irOpts {
 			if err := runIROnCPUEdit(c, opt, llc, "cc", dir, fmt.Sprintf("ir64_%s_%v", strings.TrimSuffix(f, ".c"), opt.Shared), [][]string{{"N=29", "T=5"}}, nil); err != nil {
 				t.Errorf("%s %+v: %v", f, opt, err)
 			}
