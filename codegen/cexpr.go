@@ -109,11 +109,4 @@ static inline long long hx_ceild(long long n, long long d) { return n >= 0 ? (n 
 static inline long long hx_mod(long long n, long long d) { long long r = n % d; return r < 0 ? r + d : r; }
 static inline long long hx_min(long long a, long long b) { return a < b ? a : b; }
 static inline long long hx_max(long long a, long long b) { return a > b ? a : b; }
-static inline void hx_narrow(long long v, long long lo, long long hi, const char *name)
-{
-  if (v < lo || v > hi) {
-    fprintf(stderr, "hextile: %s = %lld is outside [%lld, %lld], the range for which the generated code was proven to fit 32-bit int: generate it again with -D %s=%lld\n", name, v, lo, hi, name, v);
-    exit(2);
-  }
-}
-`
+` + hxNarrowC

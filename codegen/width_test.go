@@ -363,3 +363,34 @@ func TestWidthForced64(t *testing.T) {
 		}
 	}
 }
+
+// TestWidthNarrowCheckC: C code proven 32-bit for OFF = 1000 (a -D value
+// of a function argument) stops with a message when called with OFF = 3e9.
+func TestWidthNarrowCheckC(t *testing.T) {
+	cc := runtime.CC{Opt: "-O0"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	src := offsetStencil("3000000000", 50, 3, true)
+	file := filepath.Join(dir, "off.c")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := Run(Request{File: file, Tile: schedule.None, Frontend: frontend.Options{Defines: map[string]string{"OFF": "1000"}}, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiled := EmitC(comp.Prog, comp.Codes())
+	if !intCounter.MatchString(tiled) || !strings.Contains(tiled, `hx_narrow(OFF, -512LL, 1000LL, "OFF");`) {
+		t.Fatalf("not 32-bit code with a check of OFF:\n%s", tiled)
+	}
+	exe, _, err := cc.Compile(tiled, dir, "narrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(exe).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "OFF = 3000000000 is outside [-512, 1000]") {
+		t.Errorf("OFF = 3e9 on code proven for OFF <= 1000: %v\n%.300s", err, out)
+	}
+}
