@@ -224,6 +224,14 @@ func TestWidthCUDA(t *testing.T) {
 			t.Errorf("N = %d, T = %d: 64-bit index macro %v (32-bit %v), kernels %v, helpers %v, host %v, size check %v; want 64-bit loops %v, indices %v",
 				c.n, c.t, wideIdx, narrowIdx, wideK, wideH, wideHost, check, c.wide, c.wideIdx)
 		}
+		if _, err := exec.LookPath("clang"); err == nil && c.wideIdx {
+			// The 64-bit kernels compile as CUDA (clang's front end, as nvcc).
+			sub := filepath.Join(t.TempDir(), "cuda")
+			if err := WriteCUDA(res, sub); err != nil {
+				t.Fatal(err)
+			}
+			clangCUDA(t, sub, filepath.Join(sub, "heat2d_kernel.cu"))
+		}
 	}
 }
 
