@@ -52,11 +52,11 @@ func CounterPrefix(src []byte) string {
 
 // userC prints a statement instance: its body with the iterators replaced
 // by their values.
-func userC(u *User, _ *Printer) string {
+func userC(u *User, p *Printer) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
-			s := ExprString(u.Args[i])
+			s := p.f().expr(u.Args[i])
 			if _, ok := u.Args[i].(*Aff); ok && !isIdent(s) {
 				s = "(" + s + ")"
 			}
@@ -75,14 +75,25 @@ func isIdent(s string) bool {
 
 // CCode prints the generated code of one scop as a C block at the given
 // indentation depth.
+//
+// The loop counters are int where the width analysis proves (for the
+// scop's parameter values) that 32 bits suffice, with a run-time check of
+// the parameters against the proven range first; else long long.
 func CCode(sc *ScopCode, depth int, indent string) string {
-	p := &Printer{Indent: indent, User: userC, Pragmas: true, Decl: "int"}
+	w := DecideWidth(sc, nil)
+	p := &Printer{Indent: indent, User: userC, Pragmas: true, Decl: w.IntType(), Wide: w.Wide}
 	var b strings.Builder
 	pad := strings.Repeat(indent, depth)
 	if sc.Note != "" {
 		b.WriteString(pad + "/* hextile: " + sc.Note + " */\n")
 	}
+	if w.Wide {
+		b.WriteString(pad + "/* hextile: " + w.note() + " */\n")
+	}
 	b.WriteString(pad + "{\n")
+	for _, c := range w.checks(narrowCheckC) {
+		b.WriteString(pad + indent + c + "\n")
+	}
 	b.WriteString(p.Print(sc.AST.Root, depth+1))
 	b.WriteString(pad + "}")
 	return b.String()

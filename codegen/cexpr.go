@@ -97,11 +97,16 @@ func CAssign(a *frontend.Assign, subst map[string]string) string {
 	return CExpr(a.LHS, subst) + " " + a.Op + " " + CExpr(a.RHS, subst) + ";"
 }
 
-// CPrelude defines the integer helpers the generated loops use.
+// CPrelude defines the integer helpers the generated loops use (in long
+// long: 64-bit loops call them too) and hx_narrow, the run-time check of a
+// parameter against the range the 32-bit proof of the loops assumed (see
+// width.go).
 const CPrelude = `/* hextile: integer helpers of the generated loops */
-static inline long hx_floord(long n, long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
-static inline long hx_ceild(long n, long d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
-static inline long hx_mod(long n, long d) { long r = n % d; return r < 0 ? r + d : r; }
-static inline long hx_min(long a, long b) { return a < b ? a : b; }
-static inline long hx_max(long a, long b) { return a > b ? a : b; }
-`
+#include <stdio.h>
+#include <stdlib.h>
+static inline long long hx_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+static inline long long hx_ceild(long long n, long long d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
+static inline long long hx_mod(long long n, long long d) { long long r = n % d; return r < 0 ? r + d : r; }
+static inline long long hx_min(long long a, long long b) { return a < b ? a : b; }
+static inline long long hx_max(long long a, long long b) { return a > b ? a : b; }
+` + hxNarrowC

@@ -54,6 +54,13 @@ type CUDAOptions struct {
 	// elements that consecutive iterations share in registers
 	// (cuda_stream.go).
 	NoReuse bool
+	// Params are the parameter values the width analysis assumes (nil:
+	// the scops' defines; see width.go).
+	Params map[string]int64
+	// forceWide and forceWideIndex make the loops and the flat indices
+	// 64-bit whatever the width analysis proves (tests: the 64-bit code
+	// runs in the emulator at small sizes).
+	forceWide, forceWideIndex bool
 }
 
 // cudaKernel is one kernel: the grid loops and the code below them.
@@ -86,6 +93,13 @@ type cudaScop struct {
 	// timeCarried(deps): 0 unknown, 1 yes, -1 no (cuda_reuse.go).
 	deps  *frontend.Deps
 	indep int
+	// width is the scop's integer width decision (width.go) and it the C
+	// type of loop counters, tile coordinates and parameters: "int", or
+	// "long long" when any scop of the compilation needs 64 bits (the
+	// helpers of the header are shared).
+	width   *Width
+	it      string
+	wideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
 	// plans memoises planShared per full-tile node and printing context
 	// (the plan is a pure function of them; the CUDA, emulator and LLVM
 	// printers ask for the same tiles).
@@ -191,10 +205,18 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 	return sh
 }
 
-// BuildCUDA splits the scop's AST into host code and kernels.
+// buildCUDA splits the scop's AST into host code and kernels, with the
+// integer width of its own parameter values.
 func buildCUDA(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
+	w := DecideWidth(sc, opt.Params)
+	return buildCUDAWidth(k, sc, sched, opt, w, w.IntType(), w.WideIndex)
+}
+
+// buildCUDAWidth is buildCUDA with the width decision w and the integer
+// type it of the code.
+func buildCUDAWidth(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *Width, it string, wideIdx bool) (*cudaScop, error) {
 	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared,
-		pdl: !opt.NoPDL, reuse: !opt.NoReuse}
+		pdl: !opt.NoPDL, reuse: !opt.NoReuse, width: w, it: it, wideIdx: wideIdx}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {
 			cs.written[a.Array] = true
@@ -266,7 +288,7 @@ func (h *hostGen) node(n Node, depth int, vars []string) {
 			return
 		}
 		h.line(depth, "{")
-		h.line(depth+1, fmt.Sprintf("int %s = %s;", n.Var, ExprString(n.Value)))
+		h.line(depth+1, fmt.Sprintf("%s %s = %s;", h.cs.it, n.Var, ExprString(n.Value)))
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Var))
 		h.line(depth, "}")
 	case *If:
@@ -300,7 +322,7 @@ func (h *hostGen) node(n Node, depth int, vars []string) {
 			h.launch(n, nil, depth, vars)
 			return
 		}
-		h.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		h.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", h.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Iter))
 		h.line(depth, "}")
 	case *User:
@@ -353,7 +375,7 @@ func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
 			dd := d
 			for i := 0; i < ng-1; i++ {
 				f := grid[i]
-				h.line(dd, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", f.Iter, boundString(f.Lower, true), f.Iter, boundString(f.Upper, false), stepString(f)))
+				h.line(dd, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", cs.it, f.Iter, boundString(f.Lower, true), f.Iter, boundString(f.Upper, false), stepString(f)))
 				dd++
 				nf := grid[i+1]
 				h.line(dd, fmt.Sprintf("%s = hx_max(%s, (%s) - (%s) + 1);", gname(i+1), gname(i+1), boundString(nf.Upper, false), boundString(nf.Lower, true)))
@@ -400,7 +422,7 @@ func (cs *cudaScop) kernelArgs(kn *cudaKernel, decl bool) []string {
 	for _, p := range s.Params {
 		if decl {
 			// The kernel binds p itself (a compile-time constant with -DHX_FIX_p=VALUE).
-			out = append(out, "int hx_arg_"+p)
+			out = append(out, cs.it+" hx_arg_"+p)
 		} else {
 			out = append(out, p)
 		}
@@ -426,7 +448,7 @@ func (cs *cudaScop) kernelArgs(kn *cudaKernel, decl bool) []string {
 	}
 	for _, v := range kn.host {
 		if decl {
-			out = append(out, "int "+v)
+			out = append(out, cs.it+" "+v)
 		} else {
 			out = append(out, v)
 		}
@@ -493,9 +515,9 @@ func (g *kernelGen) print() string {
 	}
 	for _, p := range cs.sc.Scop.Params {
 		g.line(0, "#ifdef HX_FIX_"+p)
-		g.line(1, fmt.Sprintf("const int %s = HX_FIX_%s; (void)hx_arg_%s;", p, p, p))
+		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.it, p, p, p))
 		g.line(0, "#else")
-		g.line(1, fmt.Sprintf("const int %s = hx_arg_%s;", p, p))
+		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.it, p, p))
 		g.line(0, "#endif")
 	}
 	if cs.shared {
@@ -513,7 +535,7 @@ func (g *kernelGen) print() string {
 	ng := len(kn.grid)
 	for i, f := range kn.grid {
 		ax := axes[ng-1-i]
-		g.line(depth, fmt.Sprintf("for (int %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", f.Iter, boundString(f.Lower, true), ax, f.Iter, boundString(f.Upper, false), f.Iter, ax))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", cs.it, f.Iter, boundString(f.Lower, true), ax, f.Iter, boundString(f.Upper, false), f.Iter, ax))
 		g.vars = append(g.vars, f.Iter)
 		depth++
 	}
@@ -614,7 +636,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 			return false, true
 		}
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const int %s = %s;", n.Var, ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ExprString(n.Value)))
 		g.lets = append(g.lets, n)
 		work, tb = g.uniform(n.Body, depth+1)
 		g.lets = g.lets[:len(g.lets)-1]
@@ -645,7 +667,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 			g.threads(n, depth)
 			return true, false
 		}
-		g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
 		g.vars = append(g.vars, n.Iter)
 		w, t := g.uniform(n.Body, depth+1)
 		g.vars = g.vars[:len(g.vars)-1]
@@ -712,7 +734,7 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 		g.full = saved
 	case *Let:
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const int %s = %s;", n.Var, ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ExprString(n.Value)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *If:
@@ -736,15 +758,15 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 		if ok && !used[a] && g.kn.block[a] > 0 {
 			used[a] = true
 			if g.kn.block[a] == 1 {
-				g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
 			} else {
-				g.line(depth, fmt.Sprintf("for (int %s = %s + %s; %s <= %s; %s += %d) {", n.Iter, boundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, boundString(n.Upper, false), n.Iter, int64(g.kn.block[a])*n.Stride))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.it, n.Iter, boundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, boundString(n.Upper, false), n.Iter, int64(g.kn.block[a])*n.Stride))
 			}
 			g.thread(n.Body, depth+1, used)
 			g.line(depth, "}")
 			return
 		}
-		g.line(depth, fmt.Sprintf("for (int %s = %s; %s <= %s; %s) {", n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *User:
@@ -966,7 +988,10 @@ func flopCount(a *frontend.Assign) int {
 }
 
 // idxMacros defines the flat index macro of every array.
-func idxMacros(s *frontend.Scop) string {
+//
+// In 64-bit code the first subscript is converted to long long, so the
+// whole index is computed in 64 bits.
+func idxMacros(s *frontend.Scop, wide bool) string {
 	var b strings.Builder
 	for _, a := range s.Arrays {
 		n := len(a.Extents)
@@ -978,6 +1003,9 @@ func idxMacros(s *frontend.Scop) string {
 			ps = append(ps, fmt.Sprintf("i%d", i))
 		}
 		e := "(i0)"
+		if wide {
+			e = "((long long)(i0))"
+		}
 		for i := 1; i < n; i++ {
 			e = fmt.Sprintf("(%s * (%s) + (i%d))", e, CExpr(a.Extents[i], nil), i)
 		}

@@ -31,10 +31,27 @@ type CUDAResult struct {
 }
 
 // cudaScops builds the CUDA form of every scop of c.
+//
+// The integer width (width.go) is decided per scop for opt.Params; the
+// code of every scop is 64-bit when any scop's is (one header).
 func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
 	var out []*cudaScop
+	it, wideIdx := "int", false
+	var ws []*Width
+	for _, s := range c.Scops {
+		w := DecideWidth(s.Code, opt.Params)
+		ws = append(ws, w)
+		if w.Wide {
+			it = "long long"
+		}
+		wideIdx = wideIdx || w.WideIndex
+	}
+	if opt.forceWide {
+		it = "long long"
+	}
+	wideIdx = wideIdx || opt.forceWide || opt.forceWideIndex
 	for k, s := range c.Scops {
-		cs, err := buildCUDA(k, s.Code, s.Sched, opt)
+		cs, err := buildCUDAWidth(k, s.Code, s.Sched, opt, ws[k], it, wideIdx)
 		if err != nil {
 			return nil, err
 		}
@@ -42,6 +59,16 @@ func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
 		out = append(out, cs)
 	}
 	return out, nil
+}
+
+// wideScops reports whether the loops of css are 64-bit.
+func wideScops(css []*cudaScop) bool {
+	return len(css) > 0 && css[0].it != "int"
+}
+
+// wideIndex reports whether the flat indices of css are 64-bit.
+func wideIndex(css []*cudaScop) bool {
+	return len(css) > 0 && css[0].wideIdx
 }
 
 // BaseName is the output name of a C file (its base name without .c).
@@ -63,6 +90,9 @@ func BaseName(file string) string {
 // EmitCUDA returns the CUDA files for c; params gives every parameter's
 // value (used by the harness's defaults).
 func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOptions) (*CUDAResult, error) {
+	if opt.Params == nil {
+		opt.Params = params
+	}
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
@@ -74,10 +104,10 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	guard := "HX_" + strings.ToUpper(name) + "_H"
 	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", c.Prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
-	h.WriteString(cudaHelpersText(!opt.NoPDL))
+	h.WriteString(cudaHelpersText(!opt.NoPDL, wideScops(css)))
 	h.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		h.WriteString(idxMacros(cs.sc.Scop))
+		h.WriteString(idxMacros(cs.sc.Scop, wideIndex(css)))
 		h.WriteString(smemMacros(cs))
 		for _, kn := range cs.kernels {
 			nt := kn.block[0] * kn.block[1] * kn.block[2]
@@ -164,17 +194,25 @@ func scopDefines(c *Compilation, css []*cudaScop) string {
 
 // cudaHelpers are the integer helpers of the generated code and the macros
 // that the emulation redefines, with the plain launch.
-var cudaHelpers = cudaHelpersText(false)
+var cudaHelpers = cudaHelpersText(false, false)
 
 // cudaHelpersText returns the helpers with the launch macro HX_LAUNCH of
 // the CUDA build: with pdl, through programmatic dependent launch where
-// the device has it (see pdlLaunch).
-func cudaHelpersText(pdl bool) string {
+// the device has it (see pdlLaunch); with wide, the integer helpers in
+// long long (64-bit code, width.go).
+func cudaHelpersText(pdl, wide bool) string {
 	l := cudaLaunchPlain
 	if pdl {
 		l = cudaLaunchPDL
 	}
-	return strings.Replace(cudaHelpersTemplate, "HX_LAUNCH_DEFINITION\n", l, 1)
+	t := strings.Replace(cudaHelpersTemplate, "HX_LAUNCH_DEFINITION\n", l, 1)
+	if wide {
+		t = strings.ReplaceAll(t, "inline int hx_", "inline long long hx_")
+		t = strings.ReplaceAll(t, "(int n, int d)", "(long long n, long long d)")
+		t = strings.ReplaceAll(t, "(int a, int b)", "(long long a, long long b)")
+		t = strings.ReplaceAll(t, "{ int r = n % d;", "{ long long r = n % d;")
+	}
+	return t
 }
 
 // Programmatic dependent launch (PDL, compute capability 9.0 and newer).
@@ -245,7 +283,18 @@ __host__ __device__ static inline int hx_max(int a, int b) { return a > b ? a : 
 const cudaHostHelpers = `#ifndef HX_EMU
 static inline dim3 hx_dim3(long x, long y, long z) { return dim3((unsigned)x, (unsigned)y, (unsigned)z); }
 #endif
+` + hxNarrowC + `
+`
 
+// hxNarrowC is hx_narrow, the run-time check of a parameter against the
+// range for which the 32-bit code was proven (width.go).
+const hxNarrowC = `static inline void hx_narrow(long long v, long long lo, long long hi, const char *name)
+{
+  if (v < lo || v > hi) {
+    fprintf(stderr, "hextile: %s = %lld is outside [%lld, %lld], the range for which the generated code was proven to fit 32-bit int: generate it again with -D %s=%lld\n", name, v, lo, hi, name, v);
+    exit(2);
+  }
+}
 `
 
 // hostSig is the parameter list of hx_gpu_K.
@@ -253,7 +302,7 @@ func (cs *cudaScop) hostSig() string {
 	var ps []string
 	s := cs.sc.Scop
 	for _, p := range s.Params {
-		ps = append(ps, "int "+p)
+		ps = append(ps, cs.it+" "+p)
 	}
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
@@ -273,7 +322,13 @@ func (cs *cudaScop) hostFunc() string {
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, posString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
 	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, cs.hostSig())
 	for _, p := range s.Params {
-		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%d (HX_FIX_%s), called with %%d\\n\", HX_FIX_%s, %s); exit(2); }\n#endif\n", p, p, p, cs.k, p, p, p, p)
+		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.k, p, p, p, p)
+	}
+	// 32-bit code runs only on the sizes it was proven for.
+	if cs.it == "int" {
+		for _, c := range cs.width.checks(narrowCheckC) {
+			b.WriteString("  " + c + "\n")
+		}
 	}
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
@@ -337,7 +392,7 @@ func (cs *cudaScop) refProto() string {
 	}
 	var cp []string
 	for _, p := range s.Params {
-		cp = append(cp, "int "+p)
+		cp = append(cp, cs.it+" "+p)
 	}
 	cp = append(cp, "long *hx_per")
 	return fmt.Sprintf("extern \"C\" void hx_orig_%d(%s);\nextern \"C\" long hx_count_%d(%s);\n", cs.k, strings.Join(ps, ", "), cs.k, strings.Join(cp, ", "))
@@ -372,28 +427,6 @@ func cssScops(css []*cudaScop) []*frontend.Scop {
 	return out
 }
 
-// refSigC declares the arrays as VLAs over void pointers' targets.
-func refSigC(s *frontend.Scop) string {
-	var ps []string
-	for _, p := range s.Params {
-		ps = append(ps, "int "+p)
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			ps = append(ps, fmt.Sprintf("%s *hx_p_%s", a.Elem, a.Name))
-			continue
-		}
-		var ext strings.Builder
-		for _, e := range a.Extents {
-			ext.WriteString("[" + CExpr(e, nil) + "]")
-		}
-		ps = append(ps, fmt.Sprintf("%s %s%s", a.Elem, a.Name, ext.String()))
-	}
-	return strings.Join(ps, ", ")
-}
-
-func scalarInRef(s *frontend.Scop) string { return scalarIn(s) }
-
 // countFunc prints hx_count_K: the statement instances of the original
 // program, per statement into hx_per[], and their total.
 func (cs *cudaScop) countFunc() string {
@@ -401,7 +434,7 @@ func (cs *cudaScop) countFunc() string {
 	s := cs.sc.Scop
 	var ps []string
 	for _, p := range s.Params {
-		ps = append(ps, "int "+p)
+		ps = append(ps, cs.it+" "+p)
 	}
 	ps = append(ps, "long *hx_per")
 	fmt.Fprintf(&b, "long hx_count_%d(%s)\n{\n", cs.k, strings.Join(ps, ", "))
@@ -411,7 +444,7 @@ func (cs *cudaScop) countFunc() string {
 		fmt.Fprintf(&b, "  hx_per[%d] = 0;\n", i)
 	}
 	if cs.sc.Orig != nil {
-		cp := &Printer{Indent: "  ", Decl: "int",
+		cp := &Printer{Indent: "  ", Decl: cs.it, Wide: cs.it != "int",
 			User: func(u *User, _ *Printer) string { return fmt.Sprintf("hx_per[%d]++;", idx[u.Stmt]) },
 			Loop: func(f *For, _ *Printer) (string, bool) {
 				u, ok := f.Body.(*User)
@@ -464,8 +497,14 @@ static double hx_median(double *v, int n)
 			if !ok {
 				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Pos), p, p)
 			}
-			fmt.Fprintf(&b, "    int %s = (int)hx_arg(argc, argv, \"%s\", %d);\n", p, p, v)
+			fmt.Fprintf(&b, "    %s %s = (%s)hx_arg(argc, argv, \"%s\", %d);\n", cs.it, p, cs.it, p, v)
 			args = append(args, p)
+		}
+		if cs.it == "int" {
+			// Before the allocation: 32-bit code runs only on the sizes it was proven for.
+			for _, c := range cs.width.checks(narrowCheckC) {
+				b.WriteString("    " + c + "\n")
+			}
 		}
 		argsO := append([]string(nil), args...)
 		argsG := append([]string(nil), args...)

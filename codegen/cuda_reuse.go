@@ -237,7 +237,7 @@ func timeCarried(d *frontend.Deps) bool {
 func (g *kernelGen) threadReuse(p *reusePlan, depth int, used [3]bool) {
 	used[p.a1] = true
 	g.line(depth, fmt.Sprintf("{ /* registers reused: %d consecutive iterations of %s per thread */", p.u, p.l1.Iter))
-	g.line(depth+1, fmt.Sprintf("const int %s = %s + %d * %s;", p.l1.Iter, p.lowerS, p.u, g.tid[p.a1]))
+	g.line(depth+1, fmt.Sprintf("const %s %s = %s + %d * %s;", g.cs.it, p.l1.Iter, p.lowerS, p.u, g.tid[p.a1]))
 	g.reuse = p
 	g.thread(p.l1.Body, depth+1, used)
 	g.reuse = nil

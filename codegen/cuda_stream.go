@@ -327,9 +327,9 @@ func (g *kernelGen) threadStream(p *streamPlan, depth int, used [3]bool) {
 	g.line(depth, fmt.Sprintf("{ /* streaming: %s in blocks of consecutive iterations per thread, %d window(s) of registers along %s: %d memory reads per instance instead of %d */",
 		p.l1.Iter, len(p.wins), p.l1.Iter, p.plain+len(p.wins), p.reads))
 	d := depth + 1
-	g.line(d, fmt.Sprintf("const int hx_lo = %s, hx_hi = %s;", boundString(p.l1.Lower, true), boundString(p.l1.Upper, false)))
-	g.line(d, fmt.Sprintf("const int hx_ck = (hx_hi - hx_lo + %d) / %d;", b, b))
-	g.line(d, fmt.Sprintf("const int hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.tid[p.a1]))
+	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.cs.it, boundString(p.l1.Lower, true), boundString(p.l1.Upper, false)))
+	g.line(d, fmt.Sprintf("const %s hx_ck = (hx_hi - hx_lo + %d) / %d;", g.cs.it, b, b))
+	g.line(d, fmt.Sprintf("const %s hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.cs.it, g.tid[p.a1]))
 	used[p.a1] = true
 	g.stream = p
 	g.thread(p.l1.Body, d, used)
@@ -345,7 +345,7 @@ func (g *kernelGen) userStream(u *User, guard []string, depth int) {
 	iter := p.l1.Iter
 	g.line(depth, "if ("+strings.Join(append(append([]string(nil), guard...), "hx_b0 <= hx_b1"), " && ")+") {")
 	d := depth + 1
-	g.line(d, fmt.Sprintf("int %s = hx_b0;", iter))
+	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.cs.it, iter))
 	load := func(w *streamWindow, delta int64) string {
 		return cs.streamPrinter(u, iter, delta, g.emu, g.stage).expr(w.rep, false, false)
 	}

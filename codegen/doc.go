@@ -59,6 +59,9 @@
 // written (so results are bit-identical). harness.go: a self-checking
 // program that runs the original region and the generated code on copies of
 // pseudo-randomly initialised arrays and compares them bit for bit.
+// width.go: the integer width of the printed code (int where interval
+// arithmetic over the AST proves 32 bits suffice for the parameter values,
+// with a run-time check of the sizes; long long / i64 elsewhere).
 // pipeline.go: the stages scop, deps, schedule, ast as one list (Stages),
 // each dumpable.
 package codegen

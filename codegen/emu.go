@@ -27,6 +27,9 @@ import (
 // EmuProgram returns the C program that runs the CUDA code of c under the
 // emulator with the verification harness.
 func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (string, error) {
+	if opt.Params == nil {
+		opt.Params = params
+	}
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return "", err
@@ -34,10 +37,11 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + c.Prog.File + " */\n")
 	b.WriteString(emuPrelude)
-	b.WriteString(cudaHelpers)
+	b.WriteString(cudaHelpersText(false, wideScops(css)))
+	b.WriteString(hxNarrowC)
 	b.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		b.WriteString(idxMacros(cs.sc.Scop))
+		b.WriteString(idxMacros(cs.sc.Scop, wideIndex(css)))
 		b.WriteString(smemMacros(cs))
 	}
 	b.WriteString("\n")
@@ -117,12 +121,25 @@ typedef struct { unsigned launch, block, epoch, thread; } hx_acc;
 /* Per element: the last write and up to two reads since. */
 typedef struct { hx_acc w, r1, r2; } hx_sh;
 typedef struct { char *base; size_t bytes, esize, n; const char *name; hx_sh *sh; int shared; } hx_alloc;
-static hx_alloc hx_emu_al[64];
-static int hx_emu_nal;
+/* The registered allocations: device arrays and shared arrays, as many as the program has. */
+static hx_alloc *hx_emu_al;
+static int hx_emu_nal, hx_emu_cap;
+
+/* hx_emu_grow makes room for one more allocation (0 when out of memory). */
+static int hx_emu_grow(void)
+{
+  if (hx_emu_nal < hx_emu_cap) return 1;
+  int cap = hx_emu_cap ? 2 * hx_emu_cap : 64;
+  hx_alloc *al = (hx_alloc *)realloc(hx_emu_al, sizeof(hx_alloc) * (size_t)cap);
+  if (!al) return 0;
+  hx_emu_al = al;
+  hx_emu_cap = cap;
+  return 1;
+}
 
 static cudaError_t cudaMalloc(void **p, size_t bytes)
 {
-  if (hx_emu_nal == 64) return 2;
+  if (!hx_emu_grow()) return 2;
   char *m = (char *)calloc(bytes + 1, 1);
   if (!m) return 2;
   hx_alloc a = { m, bytes, 1, bytes, "?", NULL, 0 };
@@ -155,7 +172,7 @@ static void hx_emu_shared(void *p, const char *name, size_t esize, size_t n)
   hx_alloc *a = hx_emu_find(p);
   if (a && a->n >= n && a->esize == esize) return;
   if (!a) {
-    if (hx_emu_nal == 64) { fprintf(stderr, "emu: too many arrays\n"); exit(2); }
+    if (!hx_emu_grow()) { fprintf(stderr, "emu: out of memory\n"); exit(2); }
     a = &hx_emu_al[hx_emu_nal++];
     a->base = (char *)p;
   } else {

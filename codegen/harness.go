@@ -168,28 +168,6 @@ static double hx_rand(void)
 }
 `
 
-// scalarIn and scalarOut copy the scalars in and out (the former
-// reconstruction, kept for refSigC's users).
-func scalarIn(s *frontend.Scop) string {
-	var b strings.Builder
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			fmt.Fprintf(&b, "  %s %s = *hx_p_%s;\n", a.Elem, a.Name, a.Name)
-		}
-	}
-	return b.String()
-}
-
-func scalarOut(s *frontend.Scop) string {
-	var b strings.Builder
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			fmt.Fprintf(&b, "  *hx_p_%s = %s;\n", a.Name, a.Name)
-		}
-	}
-	return b.String()
-}
-
 func harnessSize(a *frontend.Array) string {
 	if len(a.Extents) == 0 {
 		return "1"

@@ -71,6 +71,9 @@ func llvmModuleFor(c *Compilation, opt CUDAOptions, pdl bool) (*ir.Module, error
 	if err != nil {
 		return nil, err
 	}
+	if err := llvmWidthCheck(css); err != nil {
+		return nil, err
+	}
 	lm := newLLVMModule()
 	lm.pdl = pdl
 	for _, cs := range css {
@@ -295,6 +298,18 @@ func (k *llvmKernel) sreg(reg, ax string) value.Value {
 
 func (k *llvmKernel) barrier() {
 	k.cur.NewCall(k.lm.decl("llvm.nvvm.barrier0", types.Void))
+}
+
+// llvmWidthCheck refuses the scops whose loops need 64 bits (width.go):
+// the LLVM kernels compute loop counters and parameters in i32 (flat
+// indices of large arrays are i64; see flatIndex64).
+func llvmWidthCheck(css []*cudaScop) error {
+	for _, cs := range css {
+		if cs.it != "int" {
+			return fmt.Errorf("%s: error: the LLVM/PTX back end computes loop bounds in 32 bits and %s may exceed them: use the CUDA back end (--target=cuda, --backend=cuda), which computes them in 64 bits", posString(cs.sc.Scop.Pos), cs.width.Why)
+		}
+	}
+	return nil
 }
 
 func i32(v int64) *constant.Int { return constant.NewInt(types.I32, v) }

@@ -115,7 +115,7 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 // is no grouping.
 func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx value.Value)) {
 	an := k.anch
-	if an == nil || k.lm.noAnchor || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
+	if an == nil || k.lm.noAnchor || k.cs.wideIdx || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
 		return nil, nil
 	}
 	key, consts := an.key(r)

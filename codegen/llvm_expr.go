@@ -240,8 +240,28 @@ func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
 
 // flatPtr is the address of an array element from its flat index (C's
 // int arithmetic: nsw), the getelementptr inbounds of the array argument.
+//
+// Where some array has more elements than int indexes (width.go), the
+// index is computed in i64 from the sign-extended subscripts and extents.
 func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 	a := k.arrs[r.Name]
+	if k.cs.wideIdx {
+		var ix []value.Value
+		for _, x := range r.Index {
+			v, t := k.body(x)
+			if t != frontend.IntT {
+				k.fail("%s: subscript of %s is not an integer", posString(x.Position()), r.Name)
+			}
+			ix = append(ix, v)
+		}
+		if len(r.Index) != len(a.Extents) {
+			k.fail("%s: %s has %d subscripts, the array %d dimensions", posString(r.P), r.Name, len(r.Index), len(a.Extents))
+			return k.ptrs[r.Name], nil
+		}
+		gep := k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.flatIndex64(a, ix))
+		gep.InBounds = true
+		return gep, nil
+	}
 	var idx value.Value
 	for i, x := range r.Index {
 		v, t := k.body(x)

@@ -57,11 +57,11 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 			if v.i <= 0 {
 				return nil, fmt.Errorf("%s: %s has extent %d", posString(a.Pos), a.Name, v.i)
 			}
+			if n > (1<<60)/v.i {
+				return nil, fmt.Errorf("%s: %s has more than 2^60 elements", posString(a.Pos), a.Name)
+			}
 			h.Dims = append(h.Dims, v.i)
 			n *= v.i
-		}
-		if n > 1<<31 {
-			return nil, fmt.Errorf("%s: %s has %d elements: too many", posString(a.Pos), a.Name, n)
 		}
 		es := ElemSize(a.Elem)
 		h.Data = make([]byte, n*int64(es))

@@ -87,6 +87,9 @@ func (k *llvmKernel) tidFlat() value.Value {
 
 // flatIndex is HX_IDX_<a>(ix...) in i32.
 func (k *llvmKernel) flatIndex(a *frontend.Array, ix []value.Value) value.Value {
+	if k.cs.wideIdx {
+		return k.flatIndex64(a, ix)
+	}
 	var idx value.Value
 	for i, v := range ix {
 		if i == 0 {
@@ -97,6 +100,30 @@ func (k *llvmKernel) flatIndex(a *frontend.Array, ix []value.Value) value.Value 
 		idx = k.cur.NewAdd(k.cur.NewMul(idx, ext), v)
 	}
 	return idx
+}
+
+// flatIndex64 is the flat index of element ix (i32 subscripts) of a in
+// i64: the index of arrays of more than 2^31 elements (width.go).
+func (k *llvmKernel) flatIndex64(a *frontend.Array, ix []value.Value) value.Value {
+	var idx value.Value
+	for i, v := range ix {
+		v64 := k.cur.NewSExt(v, types.I64)
+		if i == 0 {
+			idx = v64
+			continue
+		}
+		ext, _ := k.body(a.Extents[i])
+		idx = nsw(k.cur.NewAdd(nsw(k.cur.NewMul(idx, k.cur.NewSExt(ext, types.I64))), v64))
+	}
+	return idx
+}
+
+// idx64 is the i64 index v for a getelementptr (sign-extended from i32).
+func (k *llvmKernel) idx64(v value.Value) value.Value {
+	if v.Type().Equal(types.I64) {
+		return v
+	}
+	return k.cur.NewSExt(v, types.I64)
 }
 
 // writtenTableGlobal is the table of a full tile's written set as an
@@ -161,6 +188,10 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 	copyLoop := func(in bool) {
 		for _, sa := range plan.arrs {
 			a := sa.arr
+			if !in && !k.cs.written[a.Name] {
+				// Read-only: nothing to copy out (as kernelGen.stageTile).
+				continue
+			}
 			et := llvmType(a.Elem)
 			closeLoop := k.loopOpen("hx_i", k.tidFlat(), i32(sa.size-1), i32(nt))
 			i := k.env["hx_i"]
@@ -190,7 +221,7 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 					}
 				}
 				closeIf := k.ifOpen(c)
-				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
+				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.idx64(k.flatIndex(a, g)))
 				k.cur.NewStore(k.cur.NewLoad(et, gp), sp)
 				closeIf()
 				// Cleared in full tiles too, as kernelGen.stageTile does.
@@ -220,7 +251,7 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 					c = k.cur.NewPhi(ir.NewIncoming(ct, tEnd), ir.NewIncoming(cf, fEnd))
 				}
 				closeIf := k.ifOpen(c)
-				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.cur.NewSExt(k.flatIndex(a, g), types.I64))
+				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.idx64(k.flatIndex(a, g)))
 				k.cur.NewStore(k.cur.NewLoad(et, sp), gp)
 				closeIf()
 			}

@@ -22,6 +22,10 @@ type Printer struct {
 	Decl string
 	// Comments adds the schedule dimension name and role after each loop.
 	Comments bool
+	// Wide prints integer expressions for 64-bit counters: the first term
+	// of every affine expression is converted to long long, so that sums
+	// of int parameters (C macros, int variables) never overflow in int.
+	Wide bool
 	// Loop, when set, may print a loop itself (returning true), e.g. to
 	// replace an innermost loop by its trip count.
 	Loop func(f *For, p *Printer) (string, bool)
@@ -40,6 +44,8 @@ func (p *Printer) Print(n Node, depth int) string {
 	return p.b.String()
 }
 
+func (p *Printer) f() cfmt { return cfmt{wide: p.Wide} }
+
 func (p *Printer) line(depth int, s string) {
 	p.b.WriteString(strings.Repeat(p.Indent, depth))
 	p.b.WriteString(s)
@@ -56,7 +62,7 @@ func (p *Printer) node(n Node, depth int) {
 	case *For:
 		p.forNode(n, depth)
 	case *If:
-		p.line(depth, "if ("+CondString(n.Cond)+") {")
+		p.line(depth, "if ("+p.f().conds(n.Cond)+") {")
 		p.node(n.Then, depth+1)
 		if n.Else != nil {
 			p.line(depth, "} else {")
@@ -69,7 +75,7 @@ func (p *Printer) node(n Node, depth int) {
 			decl = "let"
 		}
 		p.line(depth, "{")
-		p.line(depth+1, fmt.Sprintf("%s %s = %s;", decl, n.Var, ExprString(n.Value)))
+		p.line(depth+1, fmt.Sprintf("%s %s = %s;", decl, n.Var, p.f().expr(n.Value)))
 		p.node(n.Body, depth+1)
 		p.line(depth, "}")
 	case *Mark:
@@ -84,7 +90,7 @@ func (p *Printer) node(n Node, depth int) {
 		}
 		args := make([]string, len(n.Args))
 		for i, a := range n.Args {
-			args[i] = ExprString(a)
+			args[i] = p.f().expr(a)
 		}
 		name := "S?"
 		if n.Stmt != nil {
@@ -103,8 +109,8 @@ func (p *Printer) forNode(f *For, depth int) {
 			return
 		}
 	}
-	lo := boundString(f.Lower, true)
-	hi := boundString(f.Upper, false)
+	lo := p.f().bound(f.Lower, true)
+	hi := p.f().bound(f.Upper, false)
 	if f.Parallel {
 		if p.Pragmas && p.inParFor == 0 {
 			p.line(depth, "#pragma omp parallel for")
@@ -135,26 +141,34 @@ func (p *Printer) forNode(f *For, depth int) {
 	p.line(depth, "}")
 }
 
-func boundString(es []Expr, lower bool) string {
+func boundString(es []Expr, lower bool) string { return cfmt{}.bound(es, lower) }
+
+// cfmt prints integer expressions in C; wide: for 64-bit code (see
+// Printer.Wide).
+type cfmt struct{ wide bool }
+
+func (f cfmt) bound(es []Expr, lower bool) string {
 	if len(es) == 1 {
-		return ExprString(es[0])
+		return f.expr(es[0])
 	}
 	if lower {
-		return ExprString(&Max{Args: es})
+		return f.expr(&Max{Args: es})
 	}
-	return ExprString(&Min{Args: es})
+	return f.expr(&Min{Args: es})
 }
 
 // ExprString prints e in C syntax with the helper functions hx_floord,
 // hx_ceild, hx_mod, hx_min and hx_max (see CPrelude).
-func ExprString(e Expr) string {
+func ExprString(e Expr) string { return cfmt{}.expr(e) }
+
+func (f cfmt) expr(e Expr) string {
 	switch e := e.(type) {
 	case *Aff:
-		return affString(e)
+		return f.aff(e)
 	case *Sum:
 		parts := make([]string, 0, len(e.Args))
 		for _, a := range e.Args {
-			s := ExprString(a)
+			s := f.expr(a)
 			if len(parts) > 0 && strings.HasPrefix(s, "-") {
 				parts = append(parts, "- "+s[1:])
 			} else if len(parts) > 0 {
@@ -165,33 +179,33 @@ func ExprString(e Expr) string {
 		}
 		return "(" + strings.Join(parts, " ") + ")"
 	case *Scale:
-		return fmt.Sprintf("%d * %s", e.K, atom(e.X))
+		return fmt.Sprintf("%d * %s", e.K, f.atom(e.X))
 	case *FloorDiv:
-		return fmt.Sprintf("hx_floord(%s, %d)", ExprString(e.X), e.D)
+		return fmt.Sprintf("hx_floord(%s, %d)", f.expr(e.X), e.D)
 	case *CeilDiv:
-		return fmt.Sprintf("hx_ceild(%s, %d)", ExprString(e.X), e.D)
+		return fmt.Sprintf("hx_ceild(%s, %d)", f.expr(e.X), e.D)
 	case *Mod:
-		return fmt.Sprintf("hx_mod(%s, %d)", ExprString(e.X), e.D)
+		return fmt.Sprintf("hx_mod(%s, %d)", f.expr(e.X), e.D)
 	case *Min:
-		return nest("hx_min", e.Args)
+		return f.nest("hx_min", e.Args)
 	case *Max:
-		return nest("hx_max", e.Args)
+		return f.nest("hx_max", e.Args)
 	case nil:
 		return "<nil>"
 	}
 	return fmt.Sprintf("<%T>", e)
 }
 
-func nest(fn string, args []Expr) string {
+func (f cfmt) nest(fn string, args []Expr) string {
 	if len(args) == 1 {
-		return ExprString(args[0])
+		return f.expr(args[0])
 	}
-	return fn + "(" + ExprString(args[0]) + ", " + nest(fn, args[1:]) + ")"
+	return fn + "(" + f.expr(args[0]) + ", " + f.nest(fn, args[1:]) + ")"
 }
 
 // atom prints e so that it can be an operand of *.
-func atom(e Expr) string {
-	s := ExprString(e)
+func (f cfmt) atom(e Expr) string {
+	s := f.expr(e)
 	if a, ok := e.(*Aff); ok && (len(a.Terms)+btoi(a.Const != 0) > 1 || a.Const < 0 || (len(a.Terms) == 1 && a.Terms[0].Coef != 1)) {
 		return "(" + s + ")"
 	}
@@ -205,8 +219,12 @@ func btoi(b bool) int {
 	return 0
 }
 
-func affString(a *Aff) string {
+func affString(a *Aff) string { return cfmt{}.aff(a) }
+
+func (f cfmt) aff(a *Aff) string {
 	var b strings.Builder
+	// In wide code, an expression that computes converts its first term.
+	widen := f.wide && (len(a.Terms) > 1 || len(a.Terms) == 1 && (a.Const != 0 || a.Terms[0].Coef != 1))
 	for i, t := range a.Terms {
 		c := t.Coef
 		switch {
@@ -219,7 +237,12 @@ func affString(a *Aff) string {
 		case i > 0:
 			b.WriteString(" + ")
 		}
-		if c != 1 {
+		switch {
+		case i == 0 && widen && c != 1:
+			b.WriteString(strconv.FormatInt(c, 10) + "LL * ")
+		case i == 0 && widen:
+			b.WriteString("(long long)")
+		case c != 1:
 			b.WriteString(strconv.FormatInt(c, 10))
 			b.WriteString(" * ")
 		}
@@ -237,21 +260,23 @@ func affString(a *Aff) string {
 }
 
 // CondString prints a conjunction of conditions in C syntax.
-func CondString(cs []Cond) string {
+func CondString(cs []Cond) string { return cfmt{}.conds(cs) }
+
+func (f cfmt) conds(cs []Cond) string {
 	if len(cs) == 0 {
 		return "1"
 	}
 	parts := make([]string, len(cs))
 	for i, c := range cs {
-		parts[i] = condString(c)
+		parts[i] = f.cond(c)
 	}
 	return strings.Join(parts, " && ")
 }
 
-func condString(c Cond) string {
+func (f cfmt) cond(c Cond) string {
 	switch c.Kind {
 	case DivBy:
-		return fmt.Sprintf("hx_mod(%s, %d) == 0", ExprString(c.X), c.D)
+		return fmt.Sprintf("hx_mod(%s, %d) == 0", f.expr(c.X), c.D)
 	case GE0, EQ0:
 		op := ">="
 		if c.Kind == EQ0 {
@@ -272,16 +297,16 @@ func condString(c Cond) string {
 				if op == ">=" {
 					op = "<="
 				}
-				return affString(r) + " " + op + " " + strconv.FormatInt(a.Const, 10)
+				return f.aff(r) + " " + op + " " + strconv.FormatInt(a.Const, 10)
 			}
 			r.Const = -a.Const
 			if len(r.Terms) > 0 && r.Const < 0 {
 				l.Const = a.Const
 				r.Const = 0
 			}
-			return affString(l) + " " + op + " " + affString(r)
+			return f.aff(l) + " " + op + " " + f.aff(r)
 		}
-		return ExprString(c.X) + " " + op + " 0"
+		return f.expr(c.X) + " " + op + " 0"
 	}
 	return "?"
 }

@@ -509,7 +509,7 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 	d := depth + 1
 	for _, sa := range plan.arrs {
 		for k, o := range sa.orig {
-			g.line(d, fmt.Sprintf("const int hx_o_%s_%d = %s;", sa.arr.Name, k, ExprString(o)))
+			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.cs.it, sa.arr.Name, k, ExprString(o)))
 		}
 		g.line(d, fmt.Sprintf("%s *hx_s_%s = (%s *)(hx_smem + %d);", sa.arr.Elem, sa.arr.Name, sa.arr.Elem, sa.off))
 		g.line(d, fmt.Sprintf("unsigned char *hx_w_%s = (unsigned char *)(hx_smem + %d);", sa.arr.Name, sa.foff))
@@ -544,6 +544,10 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 		g.threadsRaw(d, func(dd int) {
 			for _, sa := range plan.arrs {
 				a := sa.arr
+				if !in && !g.cs.written[a.Name] {
+					// Read-only (a const kernel argument): nothing to copy out.
+					continue
+				}
 				g.line(dd, fmt.Sprintf("for (int hx_i = %s; hx_i < %d; hx_i += %d) {", g.tidFlat(), sa.size, nt))
 				g.line(dd+1, "int hx_r = hx_i;")
 				nd := len(sa.ext)
@@ -553,10 +557,10 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 						// The row and column of the table test.
 						g.line(dd+1, fmt.Sprintf("const int hx_c = hx_r %% %d; hx_r /= %d;", sa.ext[k], sa.ext[k]))
 						g.line(dd+1, "const int hx_row = hx_r;")
-						g.line(dd+1, fmt.Sprintf("const int hx_g%d = hx_o_%s_%d + hx_c;", k, a.Name, k))
+						g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_c;", g.cs.it, k, a.Name, k))
 						continue
 					}
-					g.line(dd+1, fmt.Sprintf("const int hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", k, a.Name, k, sa.ext[k], sa.ext[k]))
+					g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", g.cs.it, k, a.Name, k, sa.ext[k], sa.ext[k]))
 				}
 				for k := 0; k < nd; k++ {
 					gs = append(gs, fmt.Sprintf("hx_g%d", k))

@@ -219,7 +219,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
 		pr := newProgress(stderr)
 		err = pr.step("generating LLVM IR", func() (err error) {
-			text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, *arch)
+			text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}, *arch)
 			return err
 		})
 		if err == nil && *target == "ptx" {

@@ -41,6 +41,9 @@ const defaultReps = 5
 // frees; medians over the timed runs; the first run is the one verified.
 func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, gr gpuRun, stdout, stderr io.Writer) int {
 	llc, arch, ptxFile := gr.llc, gr.arch, gr.ptxFile
+	if opt.Params == nil {
+		opt.Params = vals // the sizes the kernels' integer width is decided for
+	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "hextile: error: run --device=gpu: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return 1
