@@ -2,8 +2,11 @@ package codegen
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
+
+	"hextile/poly"
 )
 
 // Constraint systems for the AST generator.
@@ -174,9 +177,53 @@ func (s *system) and(t *system) *system {
 	return u
 }
 
+// fmRowLimit is the most inequalities one Fourier-Motzkin step may hold
+// after redundant rows are pruned. Past it, AST generation stops with
+// errFMLimit instead of exhausting memory: the schedule's tiles are too
+// complex (too many facets) for this generator. A variable so that tests can
+// lower it.
+var fmRowLimit = 20000
+
+// errFMLimit is raised (by panic, recovered in Generate) when an elimination
+// step would exceed fmRowLimit inequalities.
+type errFMLimit struct{ rows, limit int }
+
+func (e errFMLimit) Error() string {
+	return fmt.Sprintf("AST generation: Fourier-Motzkin elimination needs %d constraints, over the limit of %d (fmRowLimit); the tile shapes are too complex for code generation (try fewer tiled dimensions or --tile=none)", e.rows, e.limit)
+}
+
+// fmPruneAt is the number of inequalities above which an elimination step
+// first drops the rows that are redundant over the rationals (exact LP).
+const fmPruneAt = 24
+
+// bitset is a set of original inequality indices (Chernikov histories).
+type bitset []uint64
+
+func newBit(n, i int) bitset {
+	b := make(bitset, (n+63)/64)
+	b[i/64] |= 1 << uint(i%64)
+	return b
+}
+
+func (b bitset) or(c bitset) bitset {
+	out := make(bitset, len(b))
+	for i := range b {
+		out[i] = b[i] | c[i]
+	}
+	return out
+}
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
 type hrow struct {
 	r    row
-	hist uint64 // the original inequalities it was combined from (Chernikov)
+	hist bitset // the base inequalities it was combined from (Chernikov)
 }
 
 // eliminate projects variable v (1-based column) out of s over the
@@ -186,80 +233,187 @@ func (s *system) eliminate(v int) (out *system, empty bool) {
 	return s.eliminateMany([]int{v})
 }
 
-// eliminateMany projects out the given columns, one after the other.
+// fm is the state of one Fourier-Motzkin elimination.
+type fm struct {
+	n     int
+	eqs   []row
+	hs    []hrow
+	steps int // eliminations since the histories were last reset
+}
+
+// rebase makes the current inequalities the base of the Chernikov
+// histories.
+func (f *fm) rebase() {
+	for i := range f.hs {
+		f.hs[i].hist = newBit(len(f.hs), i)
+	}
+	f.steps = 0
+}
+
+// prune drops the inequalities implied over the rationals by the others
+// and turns implicit equalities into equalities (poly's exact simplex, rows
+// integer-tightened first); it reports whether the system is empty.
+func (f *fm) prune() (empty bool) {
+	c := toConj(f.n, f.eqs, rowsOf(f.hs))
+	d := c.RemoveRedundant()
+	if len(d.Eq) == 0 && len(d.Ineq) == 1 && isNegConst(d.Ineq[0]) {
+		return true
+	}
+	f.eqs = fromPoly(d.Eq)
+	f.hs = f.hs[:0]
+	for _, r := range fromPoly(d.Ineq) {
+		f.hs = append(f.hs, hrow{r: r})
+	}
+	f.rebase()
+	return false
+}
+
+// substitute eliminates column v with an equality, if one involves it.
+func (f *fm) substitute(v int) bool {
+	k := -1
+	for i, e := range f.eqs {
+		if e[v] != 0 && (k < 0 || abs64(e[v]) < abs64(f.eqs[k][v])) {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	e := f.eqs[k]
+	f.eqs = append(f.eqs[:k:k], f.eqs[k+1:]...)
+	a := e[v]
+	for i, r := range f.eqs {
+		if r[v] != 0 {
+			f.eqs[i] = combine(a, r, -r[v], e)
+		}
+	}
+	if a < 0 {
+		a, e = -a, combine(-1, e, 0, e)
+	}
+	for i := range f.hs {
+		if f.hs[i].r[v] != 0 {
+			f.hs[i].r = normIneq(combine(a, f.hs[i].r, -f.hs[i].r[v], e))
+		}
+	}
+	return true
+}
+
+// counts returns the number of inequalities with a positive and a negative
+// coefficient on column v.
+func (f *fm) counts(v int) (pos, neg int) {
+	for _, h := range f.hs {
+		switch {
+		case h.r[v] > 0:
+			pos++
+		case h.r[v] < 0:
+			neg++
+		}
+	}
+	return pos, neg
+}
+
+// step eliminates column v from the inequalities (no equality involves
+// it); it reports a contradiction.
+func (f *fm) step(v int) (empty bool) {
+	pos, neg := f.counts(v)
+	if len(f.hs) > fmPruneAt && pos*neg > pos+neg {
+		if f.prune() {
+			return true
+		}
+		if f.substitute(v) {
+			return f.contradiction()
+		}
+		pos, neg = f.counts(v)
+	}
+	if size := len(f.hs) - pos - neg + pos*neg; size > fmRowLimit {
+		panic(genError{errFMLimit{size, fmRowLimit}})
+	}
+	f.steps++
+	var ps, ns, rest []hrow
+	for _, h := range f.hs {
+		switch {
+		case h.r[v] > 0:
+			ps = append(ps, h)
+		case h.r[v] < 0:
+			ns = append(ns, h)
+		default:
+			rest = append(rest, h)
+		}
+	}
+	for _, p := range ps {
+		for _, q := range ns {
+			hist := p.hist.or(q.hist)
+			if hist.count() > f.steps+1 {
+				continue // Chernikov: implied by the other combinations
+			}
+			r := normIneq(combine(-q.r[v], p.r, p.r[v], q.r))
+			rest = append(rest, hrow{r: r, hist: hist})
+		}
+	}
+	f.hs = dedup(rest)
+	return f.contradiction()
+}
+
+// contradiction reports a negative constant inequality.
+func (f *fm) contradiction() bool {
+	for _, h := range f.hs {
+		if h.r.isConst() && h.r[0] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// eliminateMany projects out the given columns. Equalities substitute
+// their columns first; the inequalities then eliminate, at each step, the
+// column whose elimination makes the fewest rows, with the Chernikov
+// criterion and, once the system grows, exact LP redundancy removal keeping
+// the row count near the number of facets of each projection.
 func (s *system) eliminateMany(cols []int) (*system, bool) {
-	eqs := make([]row, 0, len(s.eq))
+	f := &fm{n: s.n}
 	for _, r := range s.eq {
-		eqs = append(eqs, r.clone())
+		f.eqs = append(f.eqs, r.clone())
 	}
-	hs := make([]hrow, 0, len(s.ineq))
-	track := len(s.ineq) <= 64
-	for i, r := range s.ineq {
-		h := hrow{r: normIneq(r)}
-		if track {
-			h.hist = 1 << uint(i)
-		}
-		hs = append(hs, h)
+	for _, r := range s.ineq {
+		f.hs = append(f.hs, hrow{r: normIneq(r)})
 	}
-	steps := 0
-	for _, v := range cols {
-		// An equality with a nonzero coefficient on v substitutes it away.
-		k := -1
-		for i, e := range eqs {
-			if e[v] != 0 && (k < 0 || abs64(e[v]) < abs64(eqs[k][v])) {
-				k = i
+	f.rebase()
+	if f.contradiction() {
+		return nil, true
+	}
+	left := append([]int(nil), cols...)
+	for len(left) > 0 {
+		// Equalities first.
+		subst := false
+		for i, v := range left {
+			if f.substitute(v) {
+				left = append(left[:i:i], left[i+1:]...)
+				subst = true
+				break
 			}
 		}
-		if k >= 0 {
-			e := eqs[k]
-			eqs = append(eqs[:k:k], eqs[k+1:]...)
-			a := e[v]
-			for i, r := range eqs {
-				if r[v] != 0 {
-					eqs[i] = combine(a, r, -r[v], e)
-				}
-			}
-			if a < 0 {
-				a, e = -a, combine(-1, e, 0, e)
-			}
-			for i := range hs {
-				if hs[i].r[v] != 0 {
-					hs[i].r = normIneq(combine(a, hs[i].r, -hs[i].r[v], e))
-				}
+		if subst {
+			if f.contradiction() {
+				return nil, true
 			}
 			continue
 		}
-		steps++
-		var pos, neg, rest []hrow
-		for _, h := range hs {
-			switch {
-			case h.r[v] > 0:
-				pos = append(pos, h)
-			case h.r[v] < 0:
-				neg = append(neg, h)
-			default:
-				rest = append(rest, h)
+		best, bestCost := 0, 0
+		for i, v := range left {
+			pos, neg := f.counts(v)
+			cost := pos*neg - pos - neg
+			if i == 0 || cost < bestCost {
+				best, bestCost = i, cost
 			}
 		}
-		for _, p := range pos {
-			for _, q := range neg {
-				hist := p.hist | q.hist
-				if track && bits.OnesCount64(hist) > steps+1 {
-					continue
-				}
-				r := normIneq(combine(-q.r[v], p.r, p.r[v], q.r))
-				rest = append(rest, hrow{r: r, hist: hist})
-			}
-		}
-		hs = dedup(rest)
-		for _, h := range hs {
-			if h.r.isConst() && h.r[0] < 0 {
-				return nil, true
-			}
+		v := left[best]
+		left = append(left[:best:best], left[best+1:]...)
+		if f.step(v) {
+			return nil, true
 		}
 	}
 	out := &system{n: s.n}
-	for _, e := range eqs {
+	for _, e := range f.eqs {
 		e, ok := normEq(e)
 		if !ok {
 			return nil, true
@@ -269,7 +423,7 @@ func (s *system) eliminateMany(cols []int) (*system, bool) {
 		}
 		out.eq = append(out.eq, e)
 	}
-	for _, h := range hs {
+	for _, h := range f.hs {
 		if h.r.isConst() {
 			if h.r[0] < 0 {
 				return nil, true
@@ -279,6 +433,59 @@ func (s *system) eliminateMany(cols []int) (*system, bool) {
 		out.ineq = append(out.ineq, h.r)
 	}
 	return out, false
+}
+
+func rowsOf(hs []hrow) []row {
+	out := make([]row, len(hs))
+	for i, h := range hs {
+		out[i] = h.r
+	}
+	return out
+}
+
+// toConj converts rows over n variables to a poly conjunction.
+func toConj(n int, eqs, ineqs []row) *poly.Conj {
+	c := poly.NewConj(n, 0)
+	conv := func(r row) []poly.Int {
+		out := make([]poly.Int, len(r))
+		for i, v := range r {
+			out[i] = poly.I(v)
+		}
+		return out
+	}
+	for _, r := range eqs {
+		c.Eq = append(c.Eq, conv(r))
+	}
+	for _, r := range ineqs {
+		c.Ineq = append(c.Ineq, conv(r))
+	}
+	return c
+}
+
+// fromPoly converts poly rows back (errOverflow past int64).
+func fromPoly(rs [][]poly.Int) []row {
+	out := make([]row, len(rs))
+	for i, r := range rs {
+		x := make(row, len(r))
+		for j, v := range r {
+			k, ok := v.Int64()
+			if !ok {
+				panic(errOverflow)
+			}
+			x[j] = k
+		}
+		out[i] = x
+	}
+	return out
+}
+
+func isNegConst(r []poly.Int) bool {
+	for _, v := range r[1:] {
+		if !v.IsZero() {
+			return false
+		}
+	}
+	return r[0].Sign() < 0
 }
 
 // dedup keeps, of inequalities with the same variable part, the tightest.
@@ -311,8 +518,33 @@ func keyOf(r row) string {
 	return string(b)
 }
 
-// isEmpty reports whether s has no rational point (integer-tightened).
+// isEmpty reports whether s has no rational point (integer-tightened):
+// first by the exact simplex on the tightened rows, then, when the rational
+// relaxation is feasible, by Fourier-Motzkin elimination, whose tightening
+// after each step can still show that there is no integer point.
 func (s *system) isEmpty() bool {
+	eqs := make([]row, 0, len(s.eq))
+	for _, r := range s.eq {
+		e, ok := normEq(r)
+		if !ok {
+			return true
+		}
+		eqs = append(eqs, e)
+	}
+	ineqs := make([]row, 0, len(s.ineq))
+	for _, r := range s.ineq {
+		r = normIneq(r)
+		if r.isConst() {
+			if r[0] < 0 {
+				return true
+			}
+			continue
+		}
+		ineqs = append(ineqs, r)
+	}
+	if toConj(s.n, eqs, ineqs).IsRationallyEmpty() {
+		return true
+	}
 	cols := make([]int, s.n)
 	for i := range cols {
 		cols[i] = i + 1
