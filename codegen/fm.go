@@ -532,6 +532,7 @@ func (s *system) isEmpty() bool {
 		eqs = append(eqs, e)
 	}
 	ineqs := make([]row, 0, len(s.ineq))
+	idx := make(map[string]int, len(s.ineq))
 	for _, r := range s.ineq {
 		r = normIneq(r)
 		if r.isConst() {
@@ -540,7 +541,23 @@ func (s *system) isEmpty() bool {
 			}
 			continue
 		}
+		// Of parallel rows only the tightest counts; opposite rows
+		// whose sum is a negative constant contradict each other.
+		k := keyOf(r[1:])
+		if i, ok := idx[k]; ok {
+			if r[0] < ineqs[i][0] {
+				ineqs[i] = r
+			}
+			continue
+		}
+		idx[k] = len(ineqs)
 		ineqs = append(ineqs, r)
+	}
+	for _, r := range ineqs {
+		neg := combine(-1, r, 0, r)
+		if i, ok := idx[keyOf(neg[1:])]; ok && add(r[0], ineqs[i][0]) < 0 {
+			return true
+		}
 	}
 	if toConj(s.n, eqs, ineqs).IsRationallyEmpty() {
 		return true
@@ -559,11 +576,50 @@ func (s *system) implies(r row, eq bool) bool {
 	if eq {
 		return s.implies(r, false) && s.implies(combine(-1, r, 0, r), false)
 	}
+	if s.impliesSyntactically(r) {
+		return true
+	}
 	t := s.clone()
 	neg := combine(-1, r, 0, r)
 	neg[0] = add(neg[0], -1) // r <= -1
 	t.ineq = append(t.ineq, neg)
 	return t.isEmpty()
+}
+
+// impliesSyntactically reports whether r >= 0 is a constant truth or, once
+// integer-tightened, the weakening of a row of s (the same variable part with
+// a constant at least as large); a cheap sufficient test that spares the
+// simplex the many guards the enclosing loop bounds repeat.
+func (s *system) impliesSyntactically(r row) bool {
+	r = normIneq(r)
+	if r.isConst() {
+		return r[0] >= 0
+	}
+	for _, q := range s.ineq {
+		if sameVars(q, r) && normIneq(q)[0] <= r[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameVars reports whether the tightened q has the variable part of r (r
+// already tightened): q's variable part is a positive multiple of r's.
+func sameVars(q, r row) bool {
+	var k int64 // q = k * r on the variable part
+	for i := 1; i < len(r); i++ {
+		if (q[i] == 0) != (r[i] == 0) {
+			return false
+		}
+		if r[i] == 0 {
+			continue
+		}
+		if q[i]%r[i] != 0 || q[i]/r[i] <= 0 || (k != 0 && q[i]/r[i] != k) {
+			return false
+		}
+		k = q[i] / r[i]
+	}
+	return k > 0
 }
 
 // removeRedundant drops inequalities implied by ctx and the other rows of
