@@ -177,19 +177,22 @@ func (s *system) and(t *system) *system {
 	return u
 }
 
-// fmRowLimit is the most inequalities one Fourier-Motzkin step may hold
-// after redundant rows are pruned. Past it, AST generation stops with
-// errFMLimit instead of exhausting memory: the schedule's tiles are too
-// complex (too many facets) for this generator. A variable so that tests can
+// fmRowLimit is the most inequalities an elimination step may produce
+// (after the Chernikov criterion and, before the step, exact redundancy
+// pruning). Past it, AST generation stops with errFMLimit instead of
+// exhausting time or memory: the tiles are too complex (too many facets)
+// for this generator. The stencils of up to four space dimensions need at
+// most about a hundred; the limit also bounds the cost of the LP pruning,
+// which grows with the cube of the row count. A variable so that tests can
 // lower it.
-var fmRowLimit = 20000
+var fmRowLimit = 400
 
 // errFMLimit is raised (by panic, recovered in Generate) when an elimination
-// step would exceed fmRowLimit inequalities.
-type errFMLimit struct{ rows, limit int }
+// step exceeds fmRowLimit inequalities.
+type errFMLimit struct{ limit int }
 
 func (e errFMLimit) Error() string {
-	return fmt.Sprintf("AST generation: Fourier-Motzkin elimination needs %d constraints, over the limit of %d (fmRowLimit); the tile shapes are too complex for code generation (try fewer tiled dimensions or --tile=none)", e.rows, e.limit)
+	return fmt.Sprintf("AST generation: Fourier-Motzkin elimination needs more than %d constraints (the limit fmRowLimit); the tile shapes are too complex for code generation (try fewer tiled dimensions, other tile sizes or --tile=none)", e.limit)
 }
 
 // fmPruneAt is the number of inequalities above which an elimination step
@@ -325,9 +328,6 @@ func (f *fm) step(v int) (empty bool) {
 		}
 		pos, neg = f.counts(v)
 	}
-	if size := len(f.hs) - pos - neg + pos*neg; size > fmRowLimit {
-		panic(genError{errFMLimit{size, fmRowLimit}})
-	}
 	f.steps++
 	var ps, ns, rest []hrow
 	for _, h := range f.hs {
@@ -348,6 +348,9 @@ func (f *fm) step(v int) (empty bool) {
 			}
 			r := normIneq(combine(-q.r[v], p.r, p.r[v], q.r))
 			rest = append(rest, hrow{r: r, hist: hist})
+			if len(rest) > fmRowLimit {
+				panic(genError{errFMLimit{fmRowLimit}})
+			}
 		}
 	}
 	f.hs = dedup(rest)
@@ -370,6 +373,9 @@ func (f *fm) contradiction() bool {
 // criterion and, once the system grows, exact LP redundancy removal keeping
 // the row count near the number of facets of each projection.
 func (s *system) eliminateMany(cols []int) (*system, bool) {
+	if len(s.ineq) > fmRowLimit {
+		panic(genError{errFMLimit{fmRowLimit}})
+	}
 	f := &fm{n: s.n}
 	for _, r := range s.eq {
 		f.eqs = append(f.eqs, r.clone())

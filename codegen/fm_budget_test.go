@@ -325,8 +325,8 @@ func TestFMRowLimit(t *testing.T) {
 	if err == nil || !errors.As(err, &lim) {
 		t.Fatalf("Generate with fmRowLimit = 8: got error %v, want an errFMLimit", err)
 	}
-	if !strings.Contains(err.Error(), "limit of 8 (fmRowLimit)") || lim.rows <= 8 {
-		t.Errorf("error %q (rows %d) does not name the limit", err, lim.rows)
+	if !strings.Contains(err.Error(), "more than 8 constraints (the limit fmRowLimit)") || lim.limit != 8 {
+		t.Errorf("error %q does not name the limit", err)
 	}
 	fmRowLimit = old
 	if _, err := Generate(sc, sched, Options{SeparateFullTiles: true}); err != nil {
