@@ -525,55 +525,168 @@ func keyOf(r row) string {
 }
 
 // isEmpty reports whether s has no rational point (integer-tightened):
-// first by the exact simplex on the tightened rows, then, when the rational
+// after a presolve, first by the exact simplex, then, when the rational
 // relaxation is feasible, by Fourier-Motzkin elimination, whose tightening
 // after each step can still show that there is no integer point.
 func (s *system) isEmpty() bool {
+	t, empty := s.presolve()
+	if empty {
+		return true
+	}
+	if len(t.eq) == 0 && len(t.ineq) == 0 {
+		return false
+	}
+	if toConj(t.n, t.eq, t.ineq).IsRationallyEmpty() {
+		return true
+	}
+	cols := make([]int, t.n)
+	for i := range cols {
+		cols[i] = i + 1
+	}
+	_, empty = t.eliminateMany(cols)
+	return empty
+}
+
+// presolve returns a system that is empty exactly when s is (over the
+// integers and, integer tightening aside, over the rationals), usually much
+// smaller: equalities with a unit coefficient are substituted away, rows
+// are integer-tightened, of parallel inequalities only the tightest is kept,
+// and a variable that no equality holds and whose inequalities all bound
+// it from the same side is dropped with them (a large enough integer value
+// satisfies them whatever the others are). It reports the contradictions
+// found on the way (a false constant row, an opposite pair with a negative
+// sum, an equality without integer solution).
+func (s *system) presolve() (*system, bool) {
 	eqs := make([]row, 0, len(s.eq))
 	for _, r := range s.eq {
 		e, ok := normEq(r)
 		if !ok {
-			return true
+			return nil, true
 		}
-		eqs = append(eqs, e)
+		if !e.isConst() {
+			eqs = append(eqs, e)
+		}
 	}
 	ineqs := make([]row, 0, len(s.ineq))
-	idx := make(map[string]int, len(s.ineq))
 	for _, r := range s.ineq {
-		r = normIneq(r)
-		if r.isConst() {
-			if r[0] < 0 {
-				return true
-			}
-			continue
-		}
-		// Of parallel rows only the tightest counts; opposite rows
-		// whose sum is a negative constant contradict each other.
-		k := keyOf(r[1:])
-		if i, ok := idx[k]; ok {
-			if r[0] < ineqs[i][0] {
-				ineqs[i] = r
-			}
-			continue
-		}
-		idx[k] = len(ineqs)
 		ineqs = append(ineqs, r)
 	}
-	for _, r := range ineqs {
-		neg := combine(-1, r, 0, r)
-		if i, ok := idx[keyOf(neg[1:])]; ok && add(r[0], ineqs[i][0]) < 0 {
-			return true
+	// Unit equalities.
+	for changed := true; changed; {
+		changed = false
+		for i, e := range eqs {
+			v := 0
+			for c := 1; c < len(e); c++ {
+				if e[c] == 1 || e[c] == -1 {
+					v = c
+					break
+				}
+			}
+			if v == 0 {
+				continue
+			}
+			if e[v] < 0 {
+				e = combine(-1, e, 0, e)
+			}
+			eqs = append(eqs[:i:i], eqs[i+1:]...)
+			var kept []row
+			for _, r := range eqs {
+				if r[v] != 0 {
+					r = combine(1, r, -r[v], e)
+				}
+				r, ok := normEq(r)
+				if !ok {
+					return nil, true
+				}
+				if !r.isConst() {
+					kept = append(kept, r)
+				}
+			}
+			eqs = kept
+			for j, r := range ineqs {
+				if r[v] != 0 {
+					ineqs[j] = combine(1, r, -r[v], e)
+				}
+			}
+			changed = true
+			break
 		}
 	}
-	if toConj(s.n, eqs, ineqs).IsRationallyEmpty() {
-		return true
+	held := make([]bool, s.n+1)
+	for _, e := range eqs {
+		for c := 1; c < len(e); c++ {
+			if e[c] != 0 {
+				held[c] = true
+			}
+		}
 	}
-	cols := make([]int, s.n)
-	for i := range cols {
-		cols[i] = i + 1
+	for {
+		// Tighten, keep the tightest of parallel rows, look for
+		// contradictions.
+		var out []row
+		idx := make(map[string]int, len(ineqs))
+		for _, r := range ineqs {
+			r = normIneq(r)
+			if r.isConst() {
+				if r[0] < 0 {
+					return nil, true
+				}
+				continue
+			}
+			k := keyOf(r[1:])
+			if i, ok := idx[k]; ok {
+				if r[0] < out[i][0] {
+					out[i] = r
+				}
+				continue
+			}
+			idx[k] = len(out)
+			out = append(out, r)
+		}
+		for _, r := range out {
+			neg := combine(-1, r, 0, r)
+			if i, ok := idx[keyOf(neg[1:])]; ok && add(r[0], out[i][0]) < 0 {
+				return nil, true
+			}
+		}
+		ineqs = out
+		// One-sided variables.
+		pos := make([]bool, s.n+1)
+		neg := make([]bool, s.n+1)
+		for _, r := range ineqs {
+			for c := 1; c < len(r); c++ {
+				if r[c] > 0 {
+					pos[c] = true
+				} else if r[c] < 0 {
+					neg[c] = true
+				}
+			}
+		}
+		drop := false
+		for c := 1; c <= s.n; c++ {
+			if !held[c] && pos[c] != neg[c] {
+				drop = true
+			}
+		}
+		if !drop {
+			break
+		}
+		out = ineqs[:0:0]
+		for _, r := range ineqs {
+			keep := true
+			for c := 1; c < len(r); c++ {
+				if r[c] != 0 && !held[c] && pos[c] != neg[c] {
+					keep = false
+					break
+				}
+			}
+			if keep {
+				out = append(out, r)
+			}
+		}
+		ineqs = out
 	}
-	_, empty := s.eliminateMany(cols)
-	return empty
+	return &system{n: s.n, eq: eqs, ineq: ineqs}, false
 }
 
 // implies reports whether every point of s satisfies r >= 0 (or r == 0 when

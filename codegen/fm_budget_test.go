@@ -258,8 +258,8 @@ func TestFMBudgetStencils(t *testing.T) {
 	}
 }
 
-// TestFMBudgetRandom (HEXTILE_LONG=1): random stencils of three and four
-// space dimensions (literal, parametric and constant-extent bounds) under
+// TestFMBudgetRandom (HEXTILE_LONG=1): random stencils of three, four and
+// five space dimensions (literal, parametric and constant-extent bounds) under
 // every tiling and the tile size choices of the end-to-end matrix generate
 // within budget; the first size choice of each is checked by the
 // interpreter at small parameter values.
@@ -268,8 +268,8 @@ func TestFMBudgetRandom(t *testing.T) {
 		t.Skip("set HEXTILE_LONG=1")
 	}
 	rng := rand.New(rand.NewSource(11))
-	for it := 0; it < 8; it++ {
-		d := 3 + it%2
+	for it := 0; it < 9; it++ {
+		d := 3 + it%3
 		spec := randomStencil(rng, fmt.Sprintf("rand%d_%dd", it, d), d)
 		t.Run(spec.name, func(t *testing.T) {
 			sc, deps := parseStencil(t, spec)
