@@ -27,8 +27,14 @@ import (
 // point; the converse may fail, which only costs a redundant guard).
 // Redundant rows produced by elimination are pruned with the Chernikov
 // criterion (a row combined from more than k+1 original inequalities after k
-// eliminations is implied by the others) and by keeping only the tightest of
-// parallel rows.
+// eliminations is implied by the others), by keeping only the tightest of
+// parallel rows and, before a step that grows a system of more than
+// fmPruneAt rows, by exact LP redundancy removal (poly's simplex), which keeps
+// each projection near its number of facets; the columns are eliminated
+// cheapest first. A step that still keeps more than fmRowLimit rows stops
+// generation with errFMLimit. Emptiness is asked of the simplex first (after
+// a presolve) and of the elimination only when the rational relaxation is
+// feasible.
 
 type row []int64
 

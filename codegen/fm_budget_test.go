@@ -312,8 +312,8 @@ func hasParam(sc *frontend.Scop, p string) bool {
 // stops AST generation with an error naming the limit (not a panic, not an
 // exhausted memory).
 func TestFMRowLimit(t *testing.T) {
-	sc, deps := parseStencil(t, starStencil("heat4d", 4, "1", "N - 1", "N", "N 10", "T 4"))
-	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Classical})
+	sc, deps := parseStencil(t, starStencil("heat3d_const_small", 3, "R", "DS - R", "DS", "R 1", "DS (6 + 2*R)", "T 4"))
+	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Hybrid})
 	if err != nil {
 		t.Fatal(err)
 	}
