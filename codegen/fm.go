@@ -2,8 +2,11 @@ package codegen
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
+
+	"hextile/poly"
 )
 
 // Constraint systems for the AST generator.
@@ -24,8 +27,14 @@ import (
 // point; the converse may fail, which only costs a redundant guard).
 // Redundant rows produced by elimination are pruned with the Chernikov
 // criterion (a row combined from more than k+1 original inequalities after k
-// eliminations is implied by the others) and by keeping only the tightest of
-// parallel rows.
+// eliminations is implied by the others), by keeping only the tightest of
+// parallel rows and, before a step that grows a system of more than
+// fmPruneAt rows, by exact LP redundancy removal (poly's simplex), which keeps
+// each projection near its number of facets; the columns are eliminated
+// cheapest first. A step that still keeps more than fmRowLimit rows stops
+// generation with errFMLimit. Emptiness is asked of the simplex first (after
+// a presolve) and of the elimination only when the rational relaxation is
+// feasible.
 
 type row []int64
 
@@ -174,9 +183,56 @@ func (s *system) and(t *system) *system {
 	return u
 }
 
+// fmRowLimit is the most inequalities an elimination step may produce
+// (after the Chernikov criterion and, before the step, exact redundancy
+// pruning). Past it, AST generation stops with errFMLimit instead of
+// exhausting time or memory: the tiles are too complex (too many facets)
+// for this generator. The stencils of up to four space dimensions need at
+// most about a hundred; the limit also bounds the cost of the LP pruning,
+// which grows with the cube of the row count. A variable so that tests can
+// lower it.
+var fmRowLimit = 400
+
+// errFMLimit is raised (by panic, recovered in Generate) when an elimination
+// step exceeds fmRowLimit inequalities.
+type errFMLimit struct{ limit int }
+
+func (e errFMLimit) Error() string {
+	return fmt.Sprintf("AST generation: Fourier-Motzkin elimination needs more than %d constraints (the limit fmRowLimit); the tile shapes are too complex for code generation (try fewer tiled dimensions, other tile sizes or --tile=none)", e.limit)
+}
+
+// fmPruneAt is the number of inequalities above which an elimination step
+// first drops the rows that are redundant over the rationals (exact LP).
+const fmPruneAt = 24
+
+// bitset is a set of original inequality indices (Chernikov histories).
+type bitset []uint64
+
+func newBit(n, i int) bitset {
+	b := make(bitset, (n+63)/64)
+	b[i/64] |= 1 << uint(i%64)
+	return b
+}
+
+func (b bitset) or(c bitset) bitset {
+	out := make(bitset, len(b))
+	for i := range b {
+		out[i] = b[i] | c[i]
+	}
+	return out
+}
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
 type hrow struct {
 	r    row
-	hist uint64 // the original inequalities it was combined from (Chernikov)
+	hist bitset // the base inequalities it was combined from (Chernikov)
 }
 
 // eliminate projects variable v (1-based column) out of s over the
@@ -186,80 +242,190 @@ func (s *system) eliminate(v int) (out *system, empty bool) {
 	return s.eliminateMany([]int{v})
 }
 
-// eliminateMany projects out the given columns, one after the other.
+// fm is the state of one Fourier-Motzkin elimination.
+type fm struct {
+	n     int
+	eqs   []row
+	hs    []hrow
+	steps int // eliminations since the histories were last reset
+}
+
+// rebase makes the current inequalities the base of the Chernikov
+// histories.
+func (f *fm) rebase() {
+	for i := range f.hs {
+		f.hs[i].hist = newBit(len(f.hs), i)
+	}
+	f.steps = 0
+}
+
+// prune drops the inequalities implied over the rationals by the others
+// and turns implicit equalities into equalities (poly's exact simplex, rows
+// integer-tightened first); it reports whether the system is empty.
+func (f *fm) prune() (empty bool) {
+	c := toConj(f.n, f.eqs, rowsOf(f.hs))
+	d := c.RemoveRedundant()
+	if len(d.Eq) == 0 && len(d.Ineq) == 1 && isNegConst(d.Ineq[0]) {
+		return true
+	}
+	f.eqs = fromPoly(d.Eq)
+	f.hs = f.hs[:0]
+	for _, r := range fromPoly(d.Ineq) {
+		f.hs = append(f.hs, hrow{r: r})
+	}
+	f.rebase()
+	return false
+}
+
+// substitute eliminates column v with an equality, if one involves it.
+func (f *fm) substitute(v int) bool {
+	k := -1
+	for i, e := range f.eqs {
+		if e[v] != 0 && (k < 0 || abs64(e[v]) < abs64(f.eqs[k][v])) {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	e := f.eqs[k]
+	f.eqs = append(f.eqs[:k:k], f.eqs[k+1:]...)
+	a := e[v]
+	for i, r := range f.eqs {
+		if r[v] != 0 {
+			f.eqs[i] = combine(a, r, -r[v], e)
+		}
+	}
+	if a < 0 {
+		a, e = -a, combine(-1, e, 0, e)
+	}
+	for i := range f.hs {
+		if f.hs[i].r[v] != 0 {
+			f.hs[i].r = normIneq(combine(a, f.hs[i].r, -f.hs[i].r[v], e))
+		}
+	}
+	return true
+}
+
+// counts returns the number of inequalities with a positive and a negative
+// coefficient on column v.
+func (f *fm) counts(v int) (pos, neg int) {
+	for _, h := range f.hs {
+		switch {
+		case h.r[v] > 0:
+			pos++
+		case h.r[v] < 0:
+			neg++
+		}
+	}
+	return pos, neg
+}
+
+// step eliminates column v from the inequalities (no equality involves
+// it); it reports a contradiction.
+func (f *fm) step(v int) (empty bool) {
+	pos, neg := f.counts(v)
+	if len(f.hs) > fmPruneAt && pos*neg > pos+neg {
+		if f.prune() {
+			return true
+		}
+		if f.substitute(v) {
+			return f.contradiction()
+		}
+		pos, neg = f.counts(v)
+	}
+	f.steps++
+	var ps, ns, rest []hrow
+	for _, h := range f.hs {
+		switch {
+		case h.r[v] > 0:
+			ps = append(ps, h)
+		case h.r[v] < 0:
+			ns = append(ns, h)
+		default:
+			rest = append(rest, h)
+		}
+	}
+	for _, p := range ps {
+		for _, q := range ns {
+			hist := p.hist.or(q.hist)
+			if hist.count() > f.steps+1 {
+				continue // Chernikov: implied by the other combinations
+			}
+			r := normIneq(combine(-q.r[v], p.r, p.r[v], q.r))
+			rest = append(rest, hrow{r: r, hist: hist})
+			if len(rest) > fmRowLimit {
+				panic(genError{errFMLimit{fmRowLimit}})
+			}
+		}
+	}
+	f.hs = dedup(rest)
+	return f.contradiction()
+}
+
+// contradiction reports a negative constant inequality.
+func (f *fm) contradiction() bool {
+	for _, h := range f.hs {
+		if h.r.isConst() && h.r[0] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// eliminateMany projects out the given columns. Equalities substitute
+// their columns first; the inequalities then eliminate, at each step, the
+// column whose elimination makes the fewest rows, with the Chernikov
+// criterion and, once the system grows, exact LP redundancy removal keeping
+// the row count near the number of facets of each projection.
 func (s *system) eliminateMany(cols []int) (*system, bool) {
-	eqs := make([]row, 0, len(s.eq))
+	if len(s.ineq) > fmRowLimit {
+		panic(genError{errFMLimit{fmRowLimit}})
+	}
+	f := &fm{n: s.n}
 	for _, r := range s.eq {
-		eqs = append(eqs, r.clone())
+		f.eqs = append(f.eqs, r.clone())
 	}
-	hs := make([]hrow, 0, len(s.ineq))
-	track := len(s.ineq) <= 64
-	for i, r := range s.ineq {
-		h := hrow{r: normIneq(r)}
-		if track {
-			h.hist = 1 << uint(i)
-		}
-		hs = append(hs, h)
+	for _, r := range s.ineq {
+		f.hs = append(f.hs, hrow{r: normIneq(r)})
 	}
-	steps := 0
-	for _, v := range cols {
-		// An equality with a nonzero coefficient on v substitutes it away.
-		k := -1
-		for i, e := range eqs {
-			if e[v] != 0 && (k < 0 || abs64(e[v]) < abs64(eqs[k][v])) {
-				k = i
+	f.rebase()
+	if f.contradiction() {
+		return nil, true
+	}
+	left := append([]int(nil), cols...)
+	for len(left) > 0 {
+		// Equalities first.
+		subst := false
+		for i, v := range left {
+			if f.substitute(v) {
+				left = append(left[:i:i], left[i+1:]...)
+				subst = true
+				break
 			}
 		}
-		if k >= 0 {
-			e := eqs[k]
-			eqs = append(eqs[:k:k], eqs[k+1:]...)
-			a := e[v]
-			for i, r := range eqs {
-				if r[v] != 0 {
-					eqs[i] = combine(a, r, -r[v], e)
-				}
-			}
-			if a < 0 {
-				a, e = -a, combine(-1, e, 0, e)
-			}
-			for i := range hs {
-				if hs[i].r[v] != 0 {
-					hs[i].r = normIneq(combine(a, hs[i].r, -hs[i].r[v], e))
-				}
+		if subst {
+			if f.contradiction() {
+				return nil, true
 			}
 			continue
 		}
-		steps++
-		var pos, neg, rest []hrow
-		for _, h := range hs {
-			switch {
-			case h.r[v] > 0:
-				pos = append(pos, h)
-			case h.r[v] < 0:
-				neg = append(neg, h)
-			default:
-				rest = append(rest, h)
+		best, bestCost := 0, 0
+		for i, v := range left {
+			pos, neg := f.counts(v)
+			cost := pos*neg - pos - neg
+			if i == 0 || cost < bestCost {
+				best, bestCost = i, cost
 			}
 		}
-		for _, p := range pos {
-			for _, q := range neg {
-				hist := p.hist | q.hist
-				if track && bits.OnesCount64(hist) > steps+1 {
-					continue
-				}
-				r := normIneq(combine(-q.r[v], p.r, p.r[v], q.r))
-				rest = append(rest, hrow{r: r, hist: hist})
-			}
-		}
-		hs = dedup(rest)
-		for _, h := range hs {
-			if h.r.isConst() && h.r[0] < 0 {
-				return nil, true
-			}
+		v := left[best]
+		left = append(left[:best:best], left[best+1:]...)
+		if f.step(v) {
+			return nil, true
 		}
 	}
 	out := &system{n: s.n}
-	for _, e := range eqs {
+	for _, e := range f.eqs {
 		e, ok := normEq(e)
 		if !ok {
 			return nil, true
@@ -269,7 +435,7 @@ func (s *system) eliminateMany(cols []int) (*system, bool) {
 		}
 		out.eq = append(out.eq, e)
 	}
-	for _, h := range hs {
+	for _, h := range f.hs {
 		if h.r.isConst() {
 			if h.r[0] < 0 {
 				return nil, true
@@ -279,6 +445,59 @@ func (s *system) eliminateMany(cols []int) (*system, bool) {
 		out.ineq = append(out.ineq, h.r)
 	}
 	return out, false
+}
+
+func rowsOf(hs []hrow) []row {
+	out := make([]row, len(hs))
+	for i, h := range hs {
+		out[i] = h.r
+	}
+	return out
+}
+
+// toConj converts rows over n variables to a poly conjunction.
+func toConj(n int, eqs, ineqs []row) *poly.Conj {
+	c := poly.NewConj(n, 0)
+	conv := func(r row) []poly.Int {
+		out := make([]poly.Int, len(r))
+		for i, v := range r {
+			out[i] = poly.I(v)
+		}
+		return out
+	}
+	for _, r := range eqs {
+		c.Eq = append(c.Eq, conv(r))
+	}
+	for _, r := range ineqs {
+		c.Ineq = append(c.Ineq, conv(r))
+	}
+	return c
+}
+
+// fromPoly converts poly rows back (errOverflow past int64).
+func fromPoly(rs [][]poly.Int) []row {
+	out := make([]row, len(rs))
+	for i, r := range rs {
+		x := make(row, len(r))
+		for j, v := range r {
+			k, ok := v.Int64()
+			if !ok {
+				panic(errOverflow)
+			}
+			x[j] = k
+		}
+		out[i] = x
+	}
+	return out
+}
+
+func isNegConst(r []poly.Int) bool {
+	for _, v := range r[1:] {
+		if !v.IsZero() {
+			return false
+		}
+	}
+	return r[0].Sign() < 0
 }
 
 // dedup keeps, of inequalities with the same variable part, the tightest.
@@ -311,14 +530,169 @@ func keyOf(r row) string {
 	return string(b)
 }
 
-// isEmpty reports whether s has no rational point (integer-tightened).
+// isEmpty reports whether s has no rational point (integer-tightened):
+// after a presolve, first by the exact simplex, then, when the rational
+// relaxation is feasible, by Fourier-Motzkin elimination, whose tightening
+// after each step can still show that there is no integer point.
 func (s *system) isEmpty() bool {
-	cols := make([]int, s.n)
+	t, empty := s.presolve()
+	if empty {
+		return true
+	}
+	if len(t.eq) == 0 && len(t.ineq) == 0 {
+		return false
+	}
+	if toConj(t.n, t.eq, t.ineq).IsRationallyEmpty() {
+		return true
+	}
+	cols := make([]int, t.n)
 	for i := range cols {
 		cols[i] = i + 1
 	}
-	_, empty := s.eliminateMany(cols)
+	_, empty = t.eliminateMany(cols)
 	return empty
+}
+
+// presolve returns a system that is empty exactly when s is (over the
+// integers and, integer tightening aside, over the rationals), usually much
+// smaller: equalities with a unit coefficient are substituted away, rows
+// are integer-tightened, of parallel inequalities only the tightest is kept,
+// and a variable that no equality holds and whose inequalities all bound
+// it from the same side is dropped with them (a large enough integer value
+// satisfies them whatever the others are). It reports the contradictions
+// found on the way (a false constant row, an opposite pair with a negative
+// sum, an equality without integer solution).
+func (s *system) presolve() (*system, bool) {
+	eqs := make([]row, 0, len(s.eq))
+	for _, r := range s.eq {
+		e, ok := normEq(r)
+		if !ok {
+			return nil, true
+		}
+		if !e.isConst() {
+			eqs = append(eqs, e)
+		}
+	}
+	ineqs := make([]row, 0, len(s.ineq))
+	for _, r := range s.ineq {
+		ineqs = append(ineqs, r)
+	}
+	// Unit equalities.
+	for changed := true; changed; {
+		changed = false
+		for i, e := range eqs {
+			v := 0
+			for c := 1; c < len(e); c++ {
+				if e[c] == 1 || e[c] == -1 {
+					v = c
+					break
+				}
+			}
+			if v == 0 {
+				continue
+			}
+			if e[v] < 0 {
+				e = combine(-1, e, 0, e)
+			}
+			eqs = append(eqs[:i:i], eqs[i+1:]...)
+			var kept []row
+			for _, r := range eqs {
+				if r[v] != 0 {
+					r = combine(1, r, -r[v], e)
+				}
+				r, ok := normEq(r)
+				if !ok {
+					return nil, true
+				}
+				if !r.isConst() {
+					kept = append(kept, r)
+				}
+			}
+			eqs = kept
+			for j, r := range ineqs {
+				if r[v] != 0 {
+					ineqs[j] = combine(1, r, -r[v], e)
+				}
+			}
+			changed = true
+			break
+		}
+	}
+	held := make([]bool, s.n+1)
+	for _, e := range eqs {
+		for c := 1; c < len(e); c++ {
+			if e[c] != 0 {
+				held[c] = true
+			}
+		}
+	}
+	for {
+		// Tighten, keep the tightest of parallel rows, look for
+		// contradictions.
+		var out []row
+		idx := make(map[string]int, len(ineqs))
+		for _, r := range ineqs {
+			r = normIneq(r)
+			if r.isConst() {
+				if r[0] < 0 {
+					return nil, true
+				}
+				continue
+			}
+			k := keyOf(r[1:])
+			if i, ok := idx[k]; ok {
+				if r[0] < out[i][0] {
+					out[i] = r
+				}
+				continue
+			}
+			idx[k] = len(out)
+			out = append(out, r)
+		}
+		for _, r := range out {
+			neg := combine(-1, r, 0, r)
+			if i, ok := idx[keyOf(neg[1:])]; ok && add(r[0], out[i][0]) < 0 {
+				return nil, true
+			}
+		}
+		ineqs = out
+		// One-sided variables.
+		pos := make([]bool, s.n+1)
+		neg := make([]bool, s.n+1)
+		for _, r := range ineqs {
+			for c := 1; c < len(r); c++ {
+				if r[c] > 0 {
+					pos[c] = true
+				} else if r[c] < 0 {
+					neg[c] = true
+				}
+			}
+		}
+		drop := false
+		for c := 1; c <= s.n; c++ {
+			if !held[c] && pos[c] != neg[c] {
+				drop = true
+			}
+		}
+		if !drop {
+			break
+		}
+		out = ineqs[:0:0]
+		for _, r := range ineqs {
+			keep := true
+			for c := 1; c < len(r); c++ {
+				if r[c] != 0 && !held[c] && pos[c] != neg[c] {
+					keep = false
+					break
+				}
+			}
+			if keep {
+				out = append(out, r)
+			}
+		}
+		ineqs = out
+	}
+	return &system{n: s.n, eq: eqs, ineq: ineqs}, false
 }
 
 // implies reports whether every point of s satisfies r >= 0 (or r == 0 when
@@ -327,11 +701,50 @@ func (s *system) implies(r row, eq bool) bool {
 	if eq {
 		return s.implies(r, false) && s.implies(combine(-1, r, 0, r), false)
 	}
+	if s.impliesSyntactically(r) {
+		return true
+	}
 	t := s.clone()
 	neg := combine(-1, r, 0, r)
 	neg[0] = add(neg[0], -1) // r <= -1
 	t.ineq = append(t.ineq, neg)
 	return t.isEmpty()
+}
+
+// impliesSyntactically reports whether r >= 0 is a constant truth or, once
+// integer-tightened, the weakening of a row of s (the same variable part with
+// a constant at least as large); a cheap sufficient test that spares the
+// simplex the many guards the enclosing loop bounds repeat.
+func (s *system) impliesSyntactically(r row) bool {
+	r = normIneq(r)
+	if r.isConst() {
+		return r[0] >= 0
+	}
+	for _, q := range s.ineq {
+		if sameVars(q, r) && normIneq(q)[0] <= r[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameVars reports whether the tightened q has the variable part of r (r
+// already tightened): q's variable part is a positive multiple of r's.
+func sameVars(q, r row) bool {
+	var k int64 // q = k * r on the variable part
+	for i := 1; i < len(r); i++ {
+		if (q[i] == 0) != (r[i] == 0) {
+			return false
+		}
+		if r[i] == 0 {
+			continue
+		}
+		if q[i]%r[i] != 0 || q[i]/r[i] <= 0 || (k != 0 && q[i]/r[i] != k) {
+			return false
+		}
+		k = q[i] / r[i]
+	}
+	return k > 0
 }
 
 // removeRedundant drops inequalities implied by ctx and the other rows of

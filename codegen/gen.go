@@ -77,7 +77,7 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 				return
 			}
 			if ge, ok := r.(genError); ok {
-				err = fmt.Errorf("%s: %v", posString(scop.Pos), ge.err)
+				err = fmt.Errorf("%s: %w", posString(scop.Pos), ge.err)
 				return
 			}
 			panic(r)
