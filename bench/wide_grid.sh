@@ -4,10 +4,11 @@
 # untiled (--tile=none), T = 2, through both GPU back ends, each verified bit for bit against the
 # original program run on the CPU. One line per run: back end, N, exit status, verify line, kernel time.
 #
-#   HEXTILE=./devbuild/hextile bash bench/wide_grid.sh     # on the GPU machine (no Go needed)
+#   bash bench/wide_grid.sh prepare     # here (go, llc): devbuild/hextile (static) and one PTX per size
+#   bash bench/wide_grid.sh run         # on the GPU machine (no Go, no llc needed), carrying devbuild/
 #
-# Needs a prebuilt hextile (HEXTILE, default ./devbuild/hextile); --backend=ptx needs llc, --backend=cuda
-# nvcc and cc. Memory: about 9 GB (N = 33000) and 17 GB (N = 46341) per copy of the array on the GPU,
+# The GPU machine has no llc: prepare compiles the PTX of each size here (--arch=sm_90, programmatic
+# dependent launch) and run passes it with --ptx. --backend=cuda needs nvcc and cc there. Memory: about 9 GB (N = 33000) and 17 GB (N = 46341) per copy of the array on the GPU,
 # three to four copies on the host (inputs, reference, result). Logs go to $OUT (default /tmp/hxwide).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,18 @@ HX=${HEXTILE:-./devbuild/hextile}
 OUT=${OUT:-/tmp/hxwide}
 SIZES=${SIZES:-33000 46341}
 BACKENDS=${BACKENDS:-ptx cuda}
+ARCH=${ARCH:-sm_90}
 mkdir -p "$OUT"
+if [ "${1:-run}" = prepare ]; then
+  mkdir -p devbuild
+  CGO_ENABLED=0 go build -o devbuild/hextile ./cmd/hextile || exit 1
+  for n in $SIZES; do
+    devbuild/hextile compile testdata/heat2d.c --target=ptx --arch="$ARCH" --tile=none -D N="$n" -D T=2 \
+      -o devbuild/heat2d_N${n}.ptx || exit 1
+  done
+  ls -l devbuild
+  exit 0
+fi
 if [ ! -x "$HX" ]; then
   echo "wide_grid: no hextile binary at $HX (set HEXTILE=path)" >&2
   exit 2
@@ -24,8 +36,10 @@ fail=0
 for n in $SIZES; do
   for be in $BACKENDS; do
     log=$OUT/heat2d_N${n}_${be}.log
+    ptx=
+    if [ "$be" = ptx ] && [ -f "devbuild/heat2d_N${n}.ptx" ]; then ptx="--ptx devbuild/heat2d_N${n}.ptx"; fi
     t0=$(date +%s)
-    "$HX" run testdata/heat2d.c --device=gpu --backend="$be" --tile=none -D N="$n" -D T=2 --reps=1 > "$log" 2>&1
+    "$HX" run testdata/heat2d.c --device=gpu --backend="$be" --tile=none -D N="$n" -D T=2 --reps=1 $ptx > "$log" 2>&1
     rc=$?
     t1=$(date +%s)
     v=$(grep -m1 '^verify:' "$log" || echo "verify: (none)")

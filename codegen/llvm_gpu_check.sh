@@ -40,7 +40,13 @@ run)
   fail=0
   while read -r f k; do
     b=$(basename "$f" .c)
-    case $b in *3d*) sz=$S3 ;; *) sz=$S2 ;; esac
+    case $b in *3d*) all=$S3 ;; *) all=$S2 ;; esac
+    # Only the sizes the file defines (hextile refuses a -D of a name it does not use).
+    sz=
+    for d in $all; do
+      case $d in -D) continue ;; esac
+      grep -q "^#define ${d%%=*}[ 	]" "$f" && sz="$sz -D $d"
+    done
     echo "== $b $k"
     # shellcheck disable=SC2086
     "$D/hextile" run "$f" --tile=$k --device=gpu --ptx "$D/${b}_$k.ptx" $sz || fail=1

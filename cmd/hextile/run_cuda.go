@@ -66,6 +66,11 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 			emitVals[m[1]] = v
 		}
 	}
+	if opt.Params == nil {
+		// The integer width is decided for the sizes this run uses (the
+		// -D values), not the file's: the harness checks them at start.
+		opt.Params = vals
+	}
 	res, err := codegen.EmitCUDA(c, emitVals, true, opt)
 	if err != nil {
 		return fail(err)
