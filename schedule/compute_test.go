@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/poly"
 )
 
@@ -120,7 +121,7 @@ func pointsOf(t *testing.T, s poly.Set, params map[string]int64) []poly.Point {
 // the enumerated instances and dependences.
 func TestOracle(t *testing.T) {
 	sizes := []map[string]int64{{"N": 7, "T": 5}, {"N": 2, "T": 1}, {"N": 13, "T": 9}}
-	if testing.Short() {
+	if !testlong.Enabled() {
 		sizes = sizes[:2]
 	}
 	for _, c := range checkCases() {
