@@ -10,6 +10,7 @@ import (
 // TestTilerCone runs the oracle on every kind over a window of the canonical
 // space, with every integer distance vector of the dependence cone.
 func TestTilerCone(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		kind   Kind
 		sizes  []int64
@@ -90,6 +91,7 @@ func TestOracleCatchesBadSchedule(t *testing.T) {
 // exactly one piece, and changing any one coordinate of the vector by +-1
 // satisfies none.
 func TestPiecesMatchEval(t *testing.T) {
+	t.Parallel()
 	for _, sl := range testSlopes {
 		for _, kind := range []Kind{Hybrid, Hexagonal, Classical, None} {
 			h := int64(2)
