@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -165,7 +166,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cases := streamCases
-	if testing.Short() {
+	if !testlong.Enabled() {
 		cases = []streamCase{streamCases[1], streamCases[8]}
 	}
 	store := regexp.MustCompile(`(?m)^(\s*\{ const int hx_x = [^\n]*hx_x, 1\)\] = )([^\n]*hx_win)`)

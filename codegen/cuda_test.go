@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -97,7 +98,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 					t.Logf("%s: %s refused by the scheduler", name, kind)
 					continue
 				}
-				if kind != schedule.Hybrid || testing.Short() {
+				if kind != schedule.Hybrid || !testlong.Enabled() {
 					sizes = sizes[:1]
 				}
 				for i, sz := range sizes {

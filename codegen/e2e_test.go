@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -144,7 +145,7 @@ func TestEndToEndMatrix(t *testing.T) {
 				if len(scheds) < 3 && !testing.Short() {
 					t.Errorf("%s %s: only %d tile size choices accepted", name, kind, len(scheds))
 				}
-				if testing.Short() {
+				if !testlong.Enabled() {
 					scheds = scheds[:1]
 				}
 				// One harness per (stencil, tiling) holds the code of every

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -135,7 +136,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 	// Every stencil with the hybrid schedule; none and classical on the
 	// first few (all with HX_LLVM_CPU_ALL=1), to keep the package fast.
 	few := 4
-	if testing.Short() {
+	if !testlong.Enabled() {
 		files, few = files[:3], 1
 	}
 	if os.Getenv("HX_LLVM_CPU_ALL") != "" {

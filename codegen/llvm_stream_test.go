@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/internal/testlong"
 	"hextile/schedule"
 )
 
@@ -128,7 +129,7 @@ func TestLLVMStreamRunsOnCPU(t *testing.T) {
 	// 3-D at two sizes.
 	cases := streamCases
 	mutate := map[string]bool{streamCases[1].name: true, streamCases[6].name: true, streamCases[8].name: true}
-	if testing.Short() {
+	if !testlong.Enabled() {
 		cases = []streamCase{streamCases[1], streamCases[8]}
 	}
 	for _, tc := range cases {
