@@ -49,7 +49,7 @@ func streamBlockLoads(ll string) []int {
 // CUDA plan's summary says (its loop body's loads); NoReuse and kernels
 // without Shared have no window.
 func TestLLVMStreamLikeCUDA(t *testing.T) {
-	for _, tc := range streamCases {
+	for _, tc := range streamCasesRun() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
