@@ -276,6 +276,7 @@ func TestCUDABarriers(t *testing.T) {
 // exact sizes, and a tile whose footprint cannot fit is refused with the
 // numbers.
 func TestSharedStaging(t *testing.T) {
+	t.Parallel()
 	c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{3, 7, 32})
 	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
 	if err != nil {

@@ -61,6 +61,7 @@ func pointLoopGuards(root Node) (guards, fullTiles int) {
 // their statements are selected by residue loops, not by guards) and
 // several tile sizes.
 func TestFullTilesGuardFree(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../testdata/*.c")
 	sort.Strings(files)
 	checked := 0

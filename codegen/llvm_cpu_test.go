@@ -173,6 +173,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 // (every thread runs several points of a row, cyclically) and a 3-D
 // thread mapping.
 func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
+	t.Parallel()
 	llc, err := exec.LookPath("llc")
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")

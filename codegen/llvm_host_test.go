@@ -18,6 +18,7 @@ import (
 // as many kernels as the printed host code does (counted by the CUDA
 // emulator for the same sizes).
 func TestGPULaunchesMatchEmulator(t *testing.T) {
+	t.Parallel()
 	cc := runtime.CC{}
 	dir := t.TempDir()
 	re := regexp.MustCompile(`emu: (\d+) launches`)
