@@ -134,7 +134,8 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 	files := llvmTestFiles(t)
 	kinds := []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical}
 	// Every stencil with the hybrid schedule; none and classical on the
-	// first few (all with HX_LLVM_CPU_ALL=1), to keep the package fast.
+	// first few (all with HX_LLVM_CPU_ALL=1), to keep the package fast. By
+	// default only the first three stencils (all with HEXTILE_LONG=1).
 	few := 4
 	if !testlong.Enabled() {
 		files, few = files[:3], 1
