@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -236,8 +237,8 @@ func TestCUDAReuseEmu(t *testing.T) {
 		}
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
-			if testing.Short() && tc.kind == schedule.Hybrid {
-				t.Skip("3-D hybrid tiles: large sizes (-short)")
+			if !testlong.Enabled() && tc.kind == schedule.Hybrid {
+				t.Skip("3-D hybrid tiles: large sizes (HEXTILE_LONG=1 runs them)")
 			}
 			t.Parallel()
 			c := compileReuseCase(t, dir, tc)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -81,7 +82,7 @@ var streamRE = regexp.MustCompile(`\{ /\* streaming: (c\d+) in blocks of consecu
 // and nowhere else; not without Shared (register reuse's territory) nor
 // with NoReuse, whose kernels have no window at all.
 func TestCUDAStreamText(t *testing.T) {
-	for _, tc := range streamCases {
+	for _, tc := range streamCasesRun() {
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -165,7 +166,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cases := streamCases
-	if testing.Short() {
+	if !testlong.Enabled() {
 		cases = []streamCase{streamCases[1], streamCases[8]}
 	}
 	store := regexp.MustCompile(`(?m)^(\s*\{ const int hx_x = [^\n]*hx_x, 1\)\] = )([^\n]*hx_win)`)
@@ -395,7 +396,11 @@ func TestCUDAStreamClang(t *testing.T) {
 		t.Skip("clang not installed (apt package clang): kernels not compiled")
 	}
 	dir := t.TempDir()
-	for _, tc := range []streamCase{streamCases[0], streamCases[4], streamCases[7]} {
+	cases := []streamCase{streamCases[1], streamCases[4], streamCases[8]}
+	if testlong.Enabled() {
+		cases = append(cases, streamCases[0], streamCases[7]) // the GPU-sized tiles
+	}
+	for _, tc := range cases {
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Shared: true, Block: tc.block})
 		if err != nil {

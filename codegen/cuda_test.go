@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -77,9 +78,12 @@ func TestCUDAEmuMatrix(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	for _, f := range testFiles(t) {
+	for fi, f := range testFiles(t) {
 		f := f
 		name := strings.TrimSuffix(filepath.Base(f), ".c")
+		// By default every stencil runs hybrid and one of shared, none and
+		// classical in turn; HEXTILE_LONG=1 runs all of them and every size.
+		variant := func(v int) bool { return testlong.Enabled() || v == fi%3 }
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			prog, err := frontend.ParseFile(f, frontend.Options{})
@@ -91,13 +95,21 @@ func TestCUDAEmuMatrix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, kind := range []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical} {
+			for ki, kind := range []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical} {
+				if ki > 0 && !variant(ki) {
+					continue
+				}
 				sizes, err := sizeChoices(sc, deps, kind)
 				if err != nil || len(sizes) == 0 {
 					t.Logf("%s: %s refused by the scheduler", name, kind)
 					continue
 				}
-				if kind != schedule.Hybrid || testing.Short() {
+				switch {
+				case kind != schedule.Hybrid:
+					sizes = sizes[:1]
+				case !testlong.Enabled() && fi%4 == 1:
+					sizes = sizes[:min(2, len(sizes))] // the second: fewer threads than iterations
+				case !testlong.Enabled():
 					sizes = sizes[:1]
 				}
 				for i, sz := range sizes {
@@ -109,7 +121,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 						opt.Block = []int{32, 2, 2}
 					}
 					emuRun(t, cc, dir, tag, c, opt, problemSizes(sc.Params))
-					if kind == schedule.Hybrid && i == 0 {
+					if kind == schedule.Hybrid && i == 0 && variant(0) {
 						// The time tiles staged in shared memory.
 						emuRun(t, cc, dir, tag+"_shared", c, CUDAOptions{Shared: true}, problemSizes(sc.Params))
 					}
@@ -189,6 +201,9 @@ func TestCUDAClang(t *testing.T) {
 	for _, f := range testFiles(t) {
 		f := f
 		name := strings.TrimSuffix(filepath.Base(f), ".c")
+		if !testlong.Enabled() && strings.Contains(name, "3d") && name != "heat3d" {
+			continue // by default heat3d stands for the 3-D stencils
+		}
 		kinds := []schedule.Kind{schedule.Hybrid}
 		if strings.Contains(name, "fdtd") || strings.Contains(name, "3d_mod2") || strings.Contains(name, "1d_twonest") {
 			// The other schedules print the same constructs; three files suffice.
@@ -264,6 +279,7 @@ func TestCUDABarriers(t *testing.T) {
 // exact sizes, and a tile whose footprint cannot fit is refused with the
 // numbers.
 func TestSharedStaging(t *testing.T) {
+	t.Parallel()
 	c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{3, 7, 32})
 	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/schedule"
 )
 
@@ -203,7 +204,7 @@ func TestLLVMAnchorRunsOnCPU(t *testing.T) {
 	llc, cc := anchorTools(t)
 	dir := t.TempDir()
 	for i, tc := range anchorCases {
-		if testing.Short() && i%3 != 0 {
+		if !testlong.Enabled() && i%3 != 0 {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {

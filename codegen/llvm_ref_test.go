@@ -15,6 +15,7 @@ import (
 // scop text as written) on the same inputs, for every testdata stencil the
 // pipeline accepts.
 func TestReferenceMatchesC(t *testing.T) {
+	t.Parallel()
 	cc := os.Getenv("CC")
 	if cc == "" {
 		cc = "cc"
@@ -99,6 +100,7 @@ func TestReferenceMatchesC(t *testing.T) {
 // executed reference, for every testdata stencil and schedule kind (the
 // original AST is the same, the shortcut over innermost loops is checked).
 func TestLLVMCountReference(t *testing.T) {
+	t.Parallel()
 	for _, file := range llvmTestFiles(t) {
 		tag := strings.TrimSuffix(filepath.Base(file), ".c")
 		c, err := Run(Request{File: file, Tile: "none", Gen: Options{SeparateFullTiles: true}}, nil, nil)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"hextile/internal/testlong"
 	"hextile/schedule"
 )
 
@@ -38,7 +39,7 @@ func TestLLVMReuseLikeCUDA(t *testing.T) {
 	dir := t.TempDir()
 	tempRE := regexp.MustCompile(`const (?:float|double|int) hx_r\d+ = `)
 	for _, tc := range reuseCases {
-		if testing.Short() && tc.kind == schedule.Hybrid {
+		if !testlong.Enabled() && tc.kind == schedule.Hybrid {
 			continue
 		}
 		c := compileReuseCase(t, dir, tc)
@@ -124,7 +125,7 @@ func TestLLVMReuseRunsOnCPU(t *testing.T) {
 		if tc.u == 0 || len(tc.runs) == 0 {
 			continue
 		}
-		if testing.Short() && tc.name != "gradient2d_u8" {
+		if !testlong.Enabled() && tc.name != "gradient2d_u8" {
 			continue
 		}
 		c := compileReuseCase(t, dir, tc)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/internal/testlong"
 	"hextile/schedule"
 )
 
@@ -48,7 +49,7 @@ func streamBlockLoads(ll string) []int {
 // CUDA plan's summary says (its loop body's loads); NoReuse and kernels
 // without Shared have no window.
 func TestLLVMStreamLikeCUDA(t *testing.T) {
-	for _, tc := range streamCases {
+	for _, tc := range streamCasesRun() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
@@ -128,8 +129,9 @@ func TestLLVMStreamRunsOnCPU(t *testing.T) {
 	// 3-D at two sizes.
 	cases := streamCases
 	mutate := map[string]bool{streamCases[1].name: true, streamCases[6].name: true, streamCases[8].name: true}
-	if testing.Short() {
+	if !testlong.Enabled() {
 		cases = []streamCase{streamCases[1], streamCases[8]}
+		mutate = map[string]bool{streamCases[1].name: true}
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"hextile/internal/testlong"
 	"hextile/poly"
 	"hextile/schedule"
 )
@@ -17,7 +18,7 @@ import (
 func TestGenerateRandomTilings(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	n := 60
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 15
 	}
 	for it := 0; it < n; it++ {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -67,7 +68,7 @@ func fullTileText(k string) string {
 // copy-out; partial tiles keep their flags.
 func TestSharedWrittenTablePath(t *testing.T) {
 	cases := tableCases
-	if testing.Short() {
+	if !testlong.Enabled() {
 		cases = cases[:2]
 	}
 	for _, tc := range cases {
@@ -121,7 +122,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 		{"heat3d", []int64{1, 3, 5, 8}, nil, 30, 8},
 		{"jacobi3d_mod2", []int64{1, 3, 3, 16}, nil, 36, 8},
 	}
-	if testing.Short() {
+	if !testlong.Enabled() {
 		cases = cases[1:2]
 	}
 	run := func(tag string, tc tableCase, mode int) (string, bool) {
@@ -190,11 +191,14 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 	}
 	dir := t.TempDir()
 	defer func() { sharedTableCheck = 0 }()
-	for _, tc := range []tableCase{
+	for i, tc := range []tableCase{
 		{"laplacian2d", []int64{1, 3, 4}, nil, 19, 5},
 		{"fdtd2d", []int64{2, 3, 4}, []int{4, 2}, 19, 5},
 		{"heat3d", []int64{1, 3, 3, 4}, nil, 19, 5},
 	} {
+		if i == 0 && !testlong.Enabled() {
+			continue // by default fdtd2d stands for the 2-D stencils
+		}
 		tag := fmt.Sprintf("ir_%s_%d", tc.file, len(tc.sizes))
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
 		opt := CUDAOptions{Shared: true, Block: tc.block}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"hextile/internal/testlong"
 	"hextile/poly"
 )
 
@@ -203,10 +204,11 @@ func checkBrute(t *testing.T, sc *Scop) {
 func TestDepsBruteForceTestdata(t *testing.T) {
 	for _, path := range testdataFiles(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".c")
-		if testing.Short() && strings.HasSuffix(name, "3d") {
-			continue
+		if !testlong.Enabled() && strings.Contains(name, "3d") && name != "heat3d" {
+			continue // their 2-D twins and heat3d run by default
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			checkBrute(t, parseTestdata(t, path).Scops[0])
 		})
 	}
@@ -218,6 +220,7 @@ func TestDepsBruteForceTestdata(t *testing.T) {
 func TestDepsBruteForceConstructs(t *testing.T) {
 	for _, tc := range constructCases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p, err := Parse(tc.name+".c", []byte(tc.src), Options{})
 			if err != nil {
 				t.Fatal(err)

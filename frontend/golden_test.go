@@ -42,6 +42,7 @@ func TestGolden(t *testing.T) {
 	for _, path := range testdataFiles(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".c")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			p := parseTestdata(t, path)
 			sc := p.Scops[0]
 			d, err := ComputeDeps(sc)
@@ -92,6 +93,7 @@ func TestSlopes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
 			p := parseTestdata(t, "../testdata/"+tc.file+".c")
 			d, err := ComputeDeps(p.Scops[0])
 			if err != nil {

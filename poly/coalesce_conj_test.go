@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/internal/testlong"
 )
 
 // lpBox2 is { lo0 <= x <= hi0 and lo1 <= y <= hi1 } plus extra rows.
@@ -181,7 +183,7 @@ func lpRandPiece(rng *rand.Rand, nvar, nexist int, B int64) *Conj {
 func TestCoalesceConjsRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	iters := 300
-	if testing.Short() {
+	if !testlong.Enabled() {
 		iters = 80
 	}
 	merged := 0
@@ -316,7 +318,7 @@ func TestCoalesceConjsVersusIsl(t *testing.T) {
 	o := getOracle(t)
 	rng := rand.New(rand.NewSource(8))
 	iters := 300
-	if testing.Short() {
+	if !testlong.Enabled() {
 		iters = 60
 	}
 	more, fewer := 0, 0

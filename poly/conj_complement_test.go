@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"hextile/internal/testlong"
 )
 
 // omCheckComplement verifies on [-b-1, b+1]^NVar that every point is in
@@ -94,7 +96,7 @@ func TestConjComplementTable(t *testing.T) {
 
 func TestConjComplementRandom(t *testing.T) {
 	n := 600
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 150
 	}
 	rng := rand.New(rand.NewSource(6))
@@ -157,7 +159,7 @@ func omRandDivs(rng *rand.Rand, nv, ne int, b int64) *Conj {
 // parts.
 func TestConjComplementDivsRandom(t *testing.T) {
 	n := 400
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 100
 	}
 	rng := rand.New(rand.NewSource(13))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"hextile/internal/testlong"
 )
 
 // omCheckStride fails unless every existential of d occurs in exactly one
@@ -61,7 +63,7 @@ func omSameSet(a, b map[string]bool) string {
 
 func TestConjElimExistentialsRandom(t *testing.T) {
 	n := 2000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(3))
@@ -102,7 +104,7 @@ func omPieces(ds []*Conj) string {
 // the column in the box completes it to a point of c.
 func TestConjEliminateRandom(t *testing.T) {
 	n := 2000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(4))
@@ -248,7 +250,7 @@ func omInByOracle(c *Conj, x []int64) bool {
 // path through the engine: every variable eliminated, no projection).
 func TestConjProjectUnboundedRandom(t *testing.T) {
 	n := 300
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 60
 	}
 	rng := rand.New(rand.NewSource(9))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"hextile/internal/testlong"
 )
 
 func TestConjSampleTable(t *testing.T) {
@@ -43,7 +45,7 @@ func TestConjSampleTable(t *testing.T) {
 
 func TestConjSampleRandom(t *testing.T) {
 	n := 2000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(7))

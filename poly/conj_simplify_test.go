@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"hextile/internal/testlong"
 )
 
 func TestConjSimplifyTable(t *testing.T) {
@@ -64,7 +66,7 @@ func omZeros(n int) string {
 
 func TestConjSimplifyRandom(t *testing.T) {
 	n := 2000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(5))

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/internal/testlong"
 )
 
 func lpIntersect(a, b *Conj) *Conj {
@@ -87,7 +89,7 @@ func TestGistConjTable(t *testing.T) {
 func TestGistConjRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	iters := 200
-	if testing.Short() {
+	if !testlong.Enabled() {
 		iters = 80
 	}
 	dropped := 0

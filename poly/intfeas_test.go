@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 	"time"
+
+	"hextile/internal/testlong"
 )
 
 // bbBrute reports whether some integer point of the box [-b, b]^n
@@ -34,7 +36,7 @@ func TestBranchAndBoundBrute(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	const b = 3
 	trials := 400
-	if testing.Short() {
+	if !testlong.Enabled() {
 		trials = 100
 	}
 	nonempty := 0
@@ -139,7 +141,7 @@ func TestIsEmptyFallback(t *testing.T) {
 	omDecideBudget, omSampleBudget = 0, 0
 	r := rand.New(rand.NewSource(11))
 	trials := 300
-	if testing.Short() {
+	if !testlong.Enabled() {
 		trials = 80
 	}
 	for it := 0; it < trials; it++ {

@@ -7,6 +7,7 @@ package poly
 
 import (
 	"fmt"
+	"hextile/internal/testlong"
 	"hextile/poly/internal/isloracle"
 	"math/rand"
 	"os"
@@ -78,7 +79,7 @@ func randIslMap(r *rand.Rand, in, out []string, params []string) string {
 }
 
 func oracleSeeds(t *testing.T) int {
-	if testing.Short() {
+	if !testlong.Enabled() {
 		return 60
 	}
 	return 150

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"hextile/internal/testlong"
 )
 
 func TestConjIsEmptyTable(t *testing.T) {
@@ -62,7 +64,7 @@ func TestConjIsEmptyTable(t *testing.T) {
 // bounded conjunctions.
 func TestConjIsEmptyRandom(t *testing.T) {
 	n := 4000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 800
 	}
 	rng := rand.New(rand.NewSource(1))
@@ -86,7 +88,7 @@ func TestConjIsEmptyRandom(t *testing.T) {
 // [-1, 1], with more rows, for deeper eliminations.
 func TestConjIsEmptyRandomWide(t *testing.T) {
 	n := 4000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 300
 	}
 	rng := rand.New(rand.NewSource(8))
@@ -114,7 +116,7 @@ func TestConjIsEmptyRandomWide(t *testing.T) {
 // with a point of c).
 func TestConjIsEmptyUnboundedRandom(t *testing.T) {
 	n := 2000
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 400
 	}
 	rng := rand.New(rand.NewSource(2))
@@ -181,7 +183,7 @@ func omSampleIn(c *Conj, x []Int) bool {
 // must be a point of the original.
 func TestConjBigRandom(t *testing.T) {
 	n := 600
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 150
 	}
 	rng := rand.New(rand.NewSource(10))

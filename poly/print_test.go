@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/internal/testlong"
 )
 
 // TestIslReadsOurPrint hands every printed table case to isl (when the isl
@@ -71,7 +73,7 @@ func TestWeReadIslPrint(t *testing.T) {
 func TestPrintRandomConj(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	n := 400
-	if testing.Short() {
+	if !testlong.Enabled() {
 		n = 150
 	}
 	names := []string{"i", "", "N", "and", "i0", "e0", "x"}

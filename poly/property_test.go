@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"hextile/internal/testlong"
 )
 
 // propTrace, set by POLY_PROP_TRACE=1, prints every case's seed and time to
@@ -34,13 +36,13 @@ func traceSeed(seed int64) func() {
 	return func() { fmt.Fprintf(os.Stderr, " %v\n", time.Since(t0)) }
 }
 
-// propTrials returns n, or n/8 (at least 1) with -short; with
+// propTrials returns n with HEXTILE_LONG=1, else n/8 (at least 1); with
 // POLY_PROP_SEED every seed is in range.
 func propTrials(n int) int {
 	if propOnly != 0 {
 		return 1 << 20
 	}
-	if testing.Short() {
+	if !testlong.Enabled() {
 		return max(1, n/8)
 	}
 	return n

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/internal/testlong"
 )
 
 // ---- brute force over a box (shared by the LP-layer tests) ----
@@ -154,7 +156,7 @@ func lpMaxOver(c *Conj, obj []Int) (*big.Rat, bool) { return lpVertexOpt(c, obj,
 func TestRemoveRedundantRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	iters := 150
-	if testing.Short() {
+	if !testlong.Enabled() {
 		iters = 80
 	}
 	drops, implicit, empties := 0, 0, 0
@@ -217,7 +219,7 @@ func BenchmarkRemoveRedundant(b *testing.B) {
 func TestRemoveRedundantMatchesSlow(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	iters := 1500
-	if testing.Short() {
+	if !testlong.Enabled() {
 		iters = 300
 	}
 	for it := 0; it < iters; it++ {

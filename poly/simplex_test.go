@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"math/rand"
 	"testing"
+
+	"hextile/internal/testlong"
 )
 
 // ints converts int64 literals to a row.
@@ -378,7 +380,7 @@ func TestLPAgainstVertexEnumeration(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	const M1, M2 = 10000, 100000
 	iters := 250
-	if testing.Short() {
+	if !testlong.Enabled() {
 		iters = 100
 	}
 	counts := map[LPStatus]int{}

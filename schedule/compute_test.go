@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/poly"
 )
 
@@ -54,6 +55,7 @@ func checkCases() []checkCase {
 
 // TestComputeCheck runs the exact checker on every case.
 func TestComputeCheck(t *testing.T) {
+	t.Parallel()
 	for _, c := range checkCases() {
 		name := fmt.Sprintf("%s/%s/%v", c.s.name, c.kind, c.sizes)
 		if c.kind == Hexagonal && len(c.sizes) > 2 {
@@ -119,8 +121,9 @@ func pointsOf(t *testing.T, s poly.Set, params map[string]int64) []poly.Point {
 // compares it with the engine's map, and checks (a)-(d) by brute force on
 // the enumerated instances and dependences.
 func TestOracle(t *testing.T) {
+	t.Parallel()
 	sizes := []map[string]int64{{"N": 7, "T": 5}, {"N": 2, "T": 1}, {"N": 13, "T": 9}}
-	if testing.Short() {
+	if !testlong.Enabled() {
 		sizes = sizes[:2]
 	}
 	for _, c := range checkCases() {
