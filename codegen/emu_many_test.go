@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"hextile/internal/testlong"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,7 @@ func TestEmuManyArrays(t *testing.T) {
 		kind   schedule.Kind
 		shared bool
 	}{{schedule.None, false}}
-	if os.Getenv("HEXTILE_LONG") != "" {
+	if testlong.Enabled() {
 		runs = append(runs, struct {
 			kind   schedule.Kind
 			shared bool

@@ -3,6 +3,7 @@ package codegen
 import (
 	"errors"
 	"fmt"
+	"hextile/internal/testlong"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -264,7 +265,7 @@ func TestFMBudgetStencils(t *testing.T) {
 // within budget; the first size choice of each is checked by the
 // interpreter at small parameter values.
 func TestFMBudgetRandom(t *testing.T) {
-	if os.Getenv("HEXTILE_LONG") == "" {
+	if !testlong.Enabled() {
 		t.Skip("set HEXTILE_LONG=1")
 	}
 	rng := rand.New(rand.NewSource(11))

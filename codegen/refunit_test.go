@@ -2,7 +2,7 @@ package codegen
 
 import (
 	"bytes"
-	"os"
+	"hextile/internal/testlong"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -153,7 +153,7 @@ func refTestDir(t *testing.T) string {
 }
 
 // longTests reports whether the long tests run (HEXTILE_LONG=1, as in CI).
-func longTests() bool { return os.Getenv("HEXTILE_LONG") == "1" }
+func longTests() bool { return testlong.Enabled() }
 
 // TestRefStylesHarness: every style through the CPU harness and the CUDA
 // emulator, at the file's sizes and at others given at run time.

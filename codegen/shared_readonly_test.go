@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"hextile/internal/testlong"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,7 +68,7 @@ func TestSharedReadOnlyCopyOut(t *testing.T) {
 	}
 	if cc := (runtime.CC{Opt: "-O0"}); cc.Available() {
 		sizes := [][]string{{"N=37", "T=8"}}
-		if os.Getenv("HEXTILE_LONG") != "" {
+		if testlong.Enabled() {
 			sizes = append(sizes, []string{"N=24", "T=5"})
 		}
 		emuRun(t, cc, dir, "coef2d_shared", c, opt, sizes)

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"hextile/internal/testlong"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +78,7 @@ func TestWidthOffsetStencilC(t *testing.T) {
 		{"off-argument", "3000000000", true, schedule.Hybrid, true},
 		{"off-small", "1000", false, schedule.Hybrid, false},
 	}
-	if os.Getenv("HEXTILE_LONG") == "" {
+	if !testlong.Enabled() {
 		cases = cases[:1] // the others with HEXTILE_LONG=1
 	}
 	for _, c := range cases {
@@ -251,7 +252,7 @@ func TestWidthOffsetStencilEmu(t *testing.T) {
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 16})
 	emuRun(t, cc, dir, "off_emu", c, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
-	if os.Getenv("HEXTILE_LONG") == "" {
+	if !testlong.Enabled() {
 		return // --shared with HEXTILE_LONG=1
 	}
 	emuRun(t, cc, dir, "off_emu_shared", c, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
@@ -338,7 +339,7 @@ func TestWidthForced64(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	files := []string{"heat2d.c", "jacobi3d_mod2.c"}
-	long := os.Getenv("HEXTILE_LONG") != ""
+	long := testlong.Enabled()
 	if !long {
 		files = files[:1] // jacobi3d_mod2 and the --shared code with HEXTILE_LONG=1
 	}

@@ -1,7 +1,7 @@
 package frontend
 
 import (
-	"os"
+	"hextile/internal/testlong"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -98,7 +98,7 @@ func TestAN5DSources(t *testing.T) {
 			if len(sc.Arrays) != 1 || sc.Arrays[0].Extents[0] != nil || !strings.HasPrefix(sc.Arrays[0].Declaration(), "float A[][dimsize][dimsize]") {
 				t.Errorf("arrays %v", sc.Arrays)
 			}
-			if os.Getenv("HEXTILE_LONG") == "1" {
+			if testlong.Enabled() {
 				if _, err := ComputeDeps(sc); err != nil {
 					t.Fatal(err)
 				}

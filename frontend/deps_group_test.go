@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"hextile/internal/testlong"
 	"math/rand"
 	"os"
 	"strings"
@@ -39,7 +40,7 @@ func TestGroupedDepsEqualPerRead(t *testing.T) {
 	// A random 3-D shape of radius 4: its offsets need many boxes inside
 	// their bounding box.
 	cases = append(cases, tc{"random3d_r4", random3DSrc(rand.New(rand.NewSource(3)), 12)})
-	long := os.Getenv("HEXTILE_LONG") == "1"
+	long := testlong.Enabled()
 	if long {
 		// Checked against brute force through ComputeDeps by
 		// TestDepsBruteForceConstructs already; the per-read analysis of
@@ -168,7 +169,7 @@ func randomStencilSrc(rng *rand.Rand, d int) string {
 // checks all.
 func TestDepsLargeBoxesFast(t *testing.T) {
 	radii := []int{2}
-	if os.Getenv("HEXTILE_LONG") == "1" {
+	if testlong.Enabled() {
 		radii = []int{1, 2, 3, 4}
 	}
 	for _, r := range radii {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"hextile/internal/testlong"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -155,7 +156,7 @@ func TestRunFigures(t *testing.T) {
 
 // The README's first main-job command: its speedup line is not "0.00".
 func TestRunREADMEFirstCommand(t *testing.T) {
-	if os.Getenv("HEXTILE_LONG") == "" {
+	if !testlong.Enabled() {
 		t.Skip("builds and runs a harness (~3 s): HEXTILE_LONG=1 runs it; TestRunFigures is the fast case")
 	}
 	if _, err := exec.LookPath("cc"); err != nil {

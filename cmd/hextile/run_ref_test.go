@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"hextile/internal/testlong"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +34,7 @@ func TestRunReferenceStyles(t *testing.T) {
 	for _, tc := range tests {
 		for _, dev := range []string{"cpu", "emu"} {
 			t.Run(tc.file+"/"+dev, func(t *testing.T) {
-				if (tc.long || dev == "emu") && os.Getenv("HEXTILE_LONG") != "1" {
+				if (tc.long || dev == "emu") && !testlong.Enabled() {
 					t.Skip("HEXTILE_LONG=1 runs it")
 				}
 				args := append([]string{"run", filepath.Join("../../codegen/testdata/ref", tc.file), "--device=" + dev, "--opt=-O1"}, tc.args...)
