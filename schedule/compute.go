@@ -23,8 +23,12 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	default:
 		return nil, fmt.Errorf("unknown tiling %q (want hybrid, hexagonal, classical or none)", kind)
 	}
-	cn, err := newCanon(scop, deps)
+	cn, err := canonFor(scop, deps, kind)
 	if err != nil {
+		if kind == None {
+			// Any legal program: the original order, parallel where proven.
+			return untiled(scop, deps)
+		}
 		return nil, err
 	}
 	sizes := opts.Sizes
@@ -42,6 +46,7 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	if err != nil {
 		return nil, fmt.Errorf("%s%v", posString(scop.Pos), err)
 	}
+	tl.sk, tl.seqPoints = cn.skew, cn.seqPoints
 	m, err := tileMap(cn, tl)
 	if err != nil {
 		return nil, err
@@ -107,8 +112,14 @@ const sharedBudget = 48 * 1024
 // 48 KB, the largest inner width is halved (down to 1), then h is lowered
 // by k (down to k-1), then w0 (down to the width condition).
 func DefaultSizes(scop *frontend.Scop, deps *frontend.Deps, kind Kind) ([]int64, error) {
-	cn, err := newCanon(scop, deps)
+	cn, err := canonFor(scop, deps, kind)
 	if err != nil {
+		if kind == None {
+			if _, err := untiled(scop, deps); err != nil {
+				return nil, err
+			}
+			return nil, nil // the original order: no tiles
+		}
 		return nil, err
 	}
 	return defaultSizes(kind, cn), nil
