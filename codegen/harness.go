@@ -197,6 +197,9 @@ func harnessSig(s *frontend.Scop) string {
 
 func scalarIn(s *frontend.Scop) string {
 	var b strings.Builder
+	for _, a := range s.Private {
+		fmt.Fprintf(&b, "  %s %s;\n", a.Elem, a.Name) // assigned by the region, substituted in the model
+	}
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
 			fmt.Fprintf(&b, "  %s %s = *hx_p_%s;\n", a.Elem, a.Name, a.Name)

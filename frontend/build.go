@@ -71,6 +71,8 @@ type builder struct {
 	// walk state
 	substs   map[string]*subst // privatized scalars in scope (privatize.go)
 	rest     []cStmt           // the statements after the current one in its block
+	after    []byte            // the source after the region (privatize.go)
+	private  []*Array          // scalars substituted by topScalarSubst
 	iters    []string
 	down     []bool // per entry of iters: the loop counts down
 	loopCons conj
@@ -617,6 +619,9 @@ func (b *builder) walkList(list []cStmt, sched []schedEnt, ctr *int64) {
 	}
 	for i, s := range list {
 		b.rest = list[i+1:]
+		if x, ok := s.(*cExprStmt); ok && b.topScalarSubst(x.X, list, i) {
+			continue // a scalar assigned once before the loops (privatize.go)
+		}
 		b.walkStmt(s, sched, ctr)
 	}
 	b.substs, b.rest = savedSubsts, savedRest

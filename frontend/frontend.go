@@ -156,7 +156,11 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 		}
 	}
 	for _, rs := range raws {
-		sc, errs := buildScop(rs, defs, intDefs)
+		var after []byte
+		if rs.End >= 0 && rs.End <= len(src) {
+			after = src[rs.End:]
+		}
+		sc, errs := buildScop(rs, defs, intDefs, after)
 		all = append(all, errs...)
 		if sc != nil {
 			prog.Scops = append(prog.Scops, sc)
@@ -169,8 +173,8 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cpp bool) (prog
 }
 
 // buildScop turns one parsed region into the model.
-func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (*Scop, ErrorList) {
-	b := &builder{rs: rs, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
+func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, after []byte) (*Scop, ErrorList) {
+	b := &builder{rs: rs, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{}, after: after,
 		scalars: map[string]*varInfo{}, written: map[string]bool{}, counters: map[string]bool{},
 		expand: map[string]bool{}, dom: dnf{conj{}}}
 	collectWritten(rs.Body, b.written, b.counters)
@@ -184,6 +188,7 @@ func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64) (
 		sc.Defines[k] = v
 	}
 	b.finish(sc)
+	sc.Private = b.private
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

@@ -44,6 +44,11 @@ type Scop struct {
 
 	Arrays []*Array
 	Stmts  []*Stmt
+	// Private are the function-local scalars that the region assigns once
+	// before its loops and only reads after (adi's coefficients): the model
+	// forward-substitutes them (privatize.go), so they are no arrays of it;
+	// a copy of the region's original text must declare them.
+	Private []*Array
 }
 
 // Type is a C scalar type of the subset.
