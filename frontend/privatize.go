@@ -126,7 +126,6 @@ func walkIdents(e cExpr, f func(string)) {
 	}
 }
 
-
 // Scalars assigned once before the loops.
 //
 // PolyBench's adi computes its coefficients into function-local scalars at
