@@ -22,7 +22,7 @@ func TestPolyBenchRuns(t *testing.T) {
 		"countdown_private1d.c": all,
 		"timeloops2d.c":         {"none"},
 	}
-	quick := map[string]bool{"seidel2d_pb.c classical cpu": true, "adi_pb.c none emu": true}
+	quick := map[string]bool{"seidel2d_pb.c classical cpu": true}
 	long := os.Getenv("HEXTILE_LONG") == "1"
 	for file, kinds := range legal {
 		for _, kind := range kinds {
