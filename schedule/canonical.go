@@ -52,6 +52,7 @@ type canon struct {
 	// + sum_m skew[j][m]*s_m (m < j), with c_j in hi[j]; seqPoints marks
 	// point loops that carry dependences (not thread-parallel).
 	relaxed, useDown bool
+	depth            int // loops outside the time loop (banded.go)
 	skew             [][]int64
 	seqPoints        bool
 }
@@ -82,6 +83,9 @@ func newCanon(scop *frontend.Scop, deps *frontend.Deps) (*canon, error) {
 // value) or the relaxed, skewed form of classical tiling (skew.go).
 type canonMode struct {
 	relaxed, useDown bool
+	// depth is the number of loops around the time loop (banded.go): they
+	// are outside the canonical schedule, which starts at Iters[depth].
+	depth int
 }
 
 func newCanonMode(scop *frontend.Scop, deps *frontend.Deps, mode canonMode) (*canon, error) {
@@ -90,20 +94,22 @@ func newCanonMode(scop *frontend.Scop, deps *frontend.Deps, mode canonMode) (*ca
 	}
 	ns := 0
 	for _, s := range scop.Stmts {
-		if len(s.Iters) == 0 {
+		if len(s.Iters) <= mode.depth {
 			return nil, fmt.Errorf("%sstatement %s is not inside the outer time loop; the canonical schedule needs one loop around all statements (section 3.2)", posString(s.Pos), s.Name)
 		}
-		ns = max(ns, len(s.Iters)-1)
+		ns = max(ns, len(s.Iters)-1-mode.depth)
 	}
-	if err := checkCommonLoop(scop); err != nil {
-		return nil, err
+	if mode.depth == 0 {
+		if err := checkCommonLoop(scop); err != nil {
+			return nil, err
+		}
 	}
 	// Padded instances per statement with slot 0, to decide slot sharing.
 	n := len(scop.Stmts)
 	shared := make([]int64, n)
 	var padded []poly.Set
 	for i, s := range scop.Stmts {
-		m, err := canonMap(scop, s, 1, 0, ns, false)
+		m, err := canonMap(scop, s, 1, 0, ns, canonMode{depth: mode.depth})
 		if err != nil {
 			return nil, err
 		}
@@ -148,15 +154,16 @@ func sameSlots(a, b []int64) bool {
 // canonExprs returns the canonical coordinates of statement s with k slots
 // (with useDown, space loops that count down are run as -s; a time loop that
 // counts down always is).
-func canonExprs(s *frontend.Stmt, k, slot int64, ns int, useDown bool) (lin, []lin) {
-	tc := vr(s.Iters[0]).mul(k).addc(slot)
-	if len(s.Down) > 0 && s.Down[0] {
-		tc = vr(s.Iters[0]).mul(-k).addc(slot) // a time loop that counts down
+func canonExprs(s *frontend.Stmt, k, slot int64, ns int, mode canonMode) (lin, []lin) {
+	d := mode.depth
+	tc := vr(s.Iters[d]).mul(k).addc(slot)
+	if len(s.Down) > d && s.Down[d] {
+		tc = vr(s.Iters[d]).mul(-k).addc(slot) // a time loop that counts down
 	}
 	sc := make([]lin, ns)
-	sp := s.Iters[1:]
+	sp := s.Iters[d+1:]
 	for j := 0; j < ns; j++ {
-		if q := j - (ns - len(sp)); q >= 0 && useDown && 1+q < len(s.Down) && s.Down[1+q] {
+		if q := j - (ns - len(sp)); q >= 0 && mode.useDown && d+1+q < len(s.Down) && s.Down[d+1+q] {
 			sc[j] = vr(sp[q]).mul(-1) // a loop that counts down, normalized
 		} else if q >= 0 {
 			sc[j] = vr(sp[q])
@@ -202,8 +209,8 @@ func stmtTuple(s *frontend.Stmt) string {
 }
 
 // canonMap returns statement s's canonical map, restricted to its domain.
-func canonMap(scop *frontend.Scop, s *frontend.Stmt, k, slot int64, ns int, useDown bool) (poly.Map, error) {
-	tc, sc := canonExprs(s, k, slot, ns, useDown)
+func canonMap(scop *frontend.Scop, s *frontend.Stmt, k, slot int64, ns int, mode canonMode) (poly.Map, error) {
+	tc, sc := canonExprs(s, k, slot, ns, mode)
 	base := []string{"c"}
 	for j := 0; j < ns; j++ {
 		base = append(base, fmt.Sprintf("c%d", j))
@@ -254,12 +261,12 @@ func checkCommonLoop(scop *frontend.Scop) error {
 
 func buildCanon(scop *frontend.Scop, deps *frontend.Deps, slots []int64, ns int, mode canonMode) (*canon, error) {
 	k := slots[len(slots)-1] + 1
-	c := &canon{scop: scop, k: k, ns: ns, slot: slots, relaxed: mode.relaxed, useDown: mode.useDown}
+	c := &canon{scop: scop, k: k, ns: ns, slot: slots, relaxed: mode.relaxed, useDown: mode.useDown, depth: mode.depth}
 	for i, s := range scop.Stmts {
-		tc, sc := canonExprs(s, k, slots[i], ns, mode.useDown)
+		tc, sc := canonExprs(s, k, slots[i], ns, mode)
 		c.tc = append(c.tc, tc)
 		c.sc = append(c.sc, sc)
-		m, err := canonMap(scop, s, k, slots[i], ns, mode.useDown)
+		m, err := canonMap(scop, s, k, slots[i], ns, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -361,8 +368,8 @@ func (c *canon) checkForward(kind string, d, cd poly.Map) error {
 				pc = carried // the example below is one of them
 				it := ""
 				if dst != nil {
-					if q := j - (c.ns - (len(dst.Iters) - 1)); q >= 0 {
-						it = " " + dst.Iters[1+q]
+					if q := j - (c.ns - (len(dst.Iters) - 1 - c.depth)); q >= 0 {
+						it = " " + dst.Iters[1+c.depth+q]
 					}
 				}
 				why = fmt.Sprintf("is carried by the space loop%s (canonical dimension s%d)", it, j)

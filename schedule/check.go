@@ -241,6 +241,20 @@ func Check(scop *frontend.Scop, deps *frontend.Deps, sched *Schedule) *Report {
 		add("(d) full tiles", true, "untiled: the original loop order, no tiles")
 		return rep
 	}
+	if sched.parts != nil {
+		var ds []string
+		for i, tl := range sched.parts {
+			np, detail, err := fullTileProof(tl)
+			if err != nil {
+				add("(d) full tiles", false, "band %d: %v", i, err)
+				return rep
+			}
+			rep.FullTilePoints = max(rep.FullTilePoints, np)
+			ds = append(ds, fmt.Sprintf("band %d: %s", i, detail))
+		}
+		add("(d) full tiles", true, "%s", strings.Join(ds, "; "))
+		return rep
+	}
 	if sched.tl == nil {
 		add("(d) full tiles", false, "unknown tile shape: the schedule was not built by Compute")
 		return rep

@@ -29,6 +29,15 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 			// Any legal program: the original order, parallel where proven.
 			return untiled(scop, deps)
 		}
+		if kind == Classical && scop != nil && len(scop.Stmts) > 0 {
+			// Several time loops, nested ones, statements outside them:
+			// one band of classical tiles per loop nest that takes it.
+			if s, berr := banded(scop, deps, opts.Sizes); berr == nil {
+				return s, nil
+			} else if strings.Contains(berr.Error(), "needs sizes") {
+				return nil, berr
+			}
+		}
 		return nil, err
 	}
 	sizes := opts.Sizes
@@ -119,6 +128,11 @@ func DefaultSizes(scop *frontend.Scop, deps *frontend.Deps, kind Kind) ([]int64,
 				return nil, err
 			}
 			return nil, nil // the original order: no tiles
+		}
+		if kind == Classical && scop != nil && len(scop.Stmts) > 0 {
+			if s, berr := banded(scop, deps, nil); berr == nil {
+				return s.Sizes, nil
+			}
 		}
 		return nil, err
 	}

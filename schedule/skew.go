@@ -157,8 +157,8 @@ func skewCandidates(j int) [][]int64 {
 // the deepest statement, or "" when none has it.
 func (c *canon) loopName(j int) string {
 	for _, s := range c.scop.Stmts {
-		if q := j - (c.ns - (len(s.Iters) - 1)); q >= 0 && len(s.Iters) == c.ns+1 {
-			return " " + s.Iters[1+q]
+		if q := j - (c.ns - (len(s.Iters) - 1 - c.depth)); q >= 0 && len(s.Iters) == c.ns+1+c.depth {
+			return " " + s.Iters[1+c.depth+q]
 		}
 	}
 	return fmt.Sprintf(" s%d", j)

@@ -70,4 +70,6 @@ type Schedule struct {
 
 	tl *tiler
 	cn *canon
+	// parts are the tilers of a banded classical schedule (banded.go).
+	parts []*tiler
 }

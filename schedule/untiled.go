@@ -44,12 +44,12 @@ func canonFor(scop *frontend.Scop, deps *frontend.Deps, kind Kind) (*canon, erro
 				err = errs[0]
 			}
 		}
-		return nil, refusal(scop, kind, err, None)
+		return nil, refusal(scop, kind, err, "--tile=none takes this program (and --tile=classical tiles its loop nests one band at a time)")
 	}
-	// hybrid, hexagonal: suggest classical when it takes the program
-	alt := None
+	// hybrid, hexagonal: suggest classical when it takes the program as one band
+	alt := "--tile=classical (one band of tiles per loop nest) and --tile=none take this program"
 	if _, err := canonFor(scop, deps, Classical); err == nil {
-		alt = Classical
+		alt = "--tile=classical takes this program"
 	}
 	return nil, refusal(scop, kind, strict, alt)
 }
@@ -67,7 +67,7 @@ func hasDown(scop *frontend.Scop) bool {
 
 // refusal words a refusal: the construct with its position (from err, or
 // the scop's), why kind cannot take it, and the tiling that would.
-func refusal(scop *frontend.Scop, kind Kind, err error, alt Kind) error {
+func refusal(scop *frontend.Scop, kind Kind, err error, alt string) error {
 	msg := err.Error()
 	pos := posString(scop.Pos)
 	if p := scop.Pos.File + ":"; scop.Pos.File != "" && strings.HasPrefix(msg, p) {
@@ -78,7 +78,7 @@ func refusal(scop *frontend.Scop, kind Kind, err error, alt Kind) error {
 	if kind == Classical {
 		need = "every statement inside one outer time loop and dependences that go forward in the loop order and can be skewed to point forward in every dimension"
 	}
-	return fmt.Errorf("%s%s; --tile=%s needs %s; --tile=%s takes this program", pos, msg, kind, need, alt)
+	return fmt.Errorf("%s%s; --tile=%s needs %s; %s", pos, msg, kind, need, alt)
 }
 
 // untiled is the schedule of --tile=none for programs the canonical
