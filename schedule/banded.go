@@ -208,7 +208,7 @@ func banded(scop *frontend.Scop, deps *frontend.Deps, sizes []int64) (*Schedule,
 	}
 	out := outNames(scop, base)
 	P := 2*D + 1
-	var res poly.Map
+	var res, pmap poly.Map
 	first := true
 	var parts []*tiler
 	for _, b := range bands {
@@ -265,6 +265,12 @@ func banded(scop *frontend.Scop, deps *frontend.Deps, sizes []int64) (*Schedule,
 					pieces = append(pieces, pc)
 				}
 			}
+			pstr := fmt.Sprintf("%s{ %s -> [%s] : %s }", paramPrefix(scop), stmtTuple(s), strings.Join(out[:P], ", "), pre)
+			pm, err := poly.ParseMap(pstr)
+			if err != nil {
+				return nil, fmt.Errorf("internal error: banded prefix %s: %v", pstr, err)
+			}
+			pm = pm.IntersectDomain(s.Domain)
 			var strs []string
 			for _, pc := range pieces {
 				strs = append(strs, fmt.Sprintf("%s -> [%s] : %s", stmtTuple(s), strings.Join(out, ", "), append(append(cons(nil), pre...), pc...)))
@@ -276,10 +282,30 @@ func banded(scop *frontend.Scop, deps *frontend.Deps, sizes []int64) (*Schedule,
 			}
 			m = m.IntersectDomain(s.Domain)
 			if first {
-				res, first = m, false
+				res, pmap, first = m, pm, false
 			} else {
-				res = res.Union(m)
+				res, pmap = res.Union(m), pmap.Union(pm)
 			}
+		}
+	}
+	// The loops of the prefix that carry no dependence are parallel (adi's
+	// sweeps over i): proven on the dependences composed with the prefix.
+	var dp poly.Map
+	have := false
+	for _, d := range []poly.Map{deps.Flow, deps.Anti, deps.Output} {
+		if len(d.Basics) == 0 {
+			continue
+		}
+		x := d.IntersectParams(scop.Context).ApplyDomain(pmap).ApplyRange(pmap)
+		if !have {
+			dp, have = x, true
+		} else {
+			dp = dp.Union(x)
+		}
+	}
+	for j := 1; j < P; j += 2 {
+		if !have || dp.Intersect(lexRel(scop.Params, P, j, "!=")).IsEmpty() {
+			dims[j].Parallel = true
 		}
 	}
 	return &Schedule{Kind: Classical, Map: res, Dims: dims, Sizes: append([]int64(nil), sizes...), parts: parts}, nil
