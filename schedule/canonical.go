@@ -311,10 +311,34 @@ func buildCanon(scop *frontend.Scop, deps *frontend.Deps, slots []int64, ns int,
 	}
 	lo, hi, err := coneSlopes(all, ns)
 	if err != nil {
-		return nil, err
+		return nil, c.unboundedCone(deps, err)
 	}
 	c.lo, c.hi = lo, hi
 	return c, nil
+}
+
+// unboundedCone names a dependence whose distances leave every cone (err
+// is coneSlopes' answer for all of them).
+func (c *canon) unboundedCone(deps *frontend.Deps, err error) error {
+	for _, kd := range []struct {
+		name string
+		m    poly.Map
+	}{{"flow", deps.Flow}, {"anti", deps.Anti}, {"output", deps.Output}} {
+		for _, b := range kd.m.IntersectParams(c.scop.Context).Basics {
+			piece := poly.Map{Params: kd.m.Params, Basics: []poly.BasicMap{b}}
+			cd := piece.ApplyDomain(c.m).ApplyRange(c.m)
+			if _, _, e := coneSlopes(cd, c.ns); e == nil {
+				continue
+			}
+			src, dst := c.stmt(b.In.Name), c.stmt(b.Out.Name)
+			pos := ""
+			if dst != nil {
+				pos = posString(dst.Pos)
+			}
+			return fmt.Errorf("%s%s dependence from %s to %s: %v, e.g. %s", pos, kd.name, stmtLine(src, b.In.Name), stmtLine(dst, b.Out.Name), err, piece.Sample())
+		}
+	}
+	return err
 }
 
 // lexRel returns { [x0..x{n}] -> [y0..y{n}] : x_j = y_j for j < at and rel(x_at, y_at) }

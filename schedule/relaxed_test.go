@@ -167,3 +167,24 @@ for (int i = 0; i < N; i++)
 		t.Errorf("four sizes for two space dimensions: %v", err)
 	}
 }
+
+func TestUnboundedConeRefusal(t *testing.T) {
+	// A[t-1][0] is read by every i: the cone has no upper slope; classical
+	// tiles need none.
+	sc, deps := parseScop(t, region("float A[T][N];", `for (int t = 1; t < T; t++)
+  for (int i = 0; i < N; i++)
+    A[t][i] = A[t - 1][0] + A[t - 1][i];`))
+	_, err := Compute(sc, deps, Options{Kind: Hybrid})
+	for _, w := range []string{"x.c:8:5: flow dependence from S0 (line 8) to S0 (line 8): dependence distances along space dimension s0 are not bounded", "--tile=hybrid needs", "--tile=classical takes this program"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("hybrid: %v, want %q", err, w)
+		}
+	}
+	s, err := Compute(sc, deps, Options{Kind: Classical, Sizes: []int64{1, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := Check(sc, deps, s); !rep.OK() {
+		t.Errorf("check:\n%s", rep)
+	}
+}
