@@ -505,6 +505,9 @@ func singleValued(scop *frontend.Scop, sched *Schedule) string {
 // translates of one shape per phase and returns its number of points (see
 // Check, property (d)).
 func FullTilePoints(s *Schedule) (int64, error) {
+	if s.Untiled {
+		return 0, fmt.Errorf("the untiled schedule has no tiles")
+	}
 	if s.tl == nil {
 		return 0, fmt.Errorf("schedule was not built by Compute")
 	}
