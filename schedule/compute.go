@@ -40,6 +40,9 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 		}
 		return nil, err
 	}
+	if (kind == Hybrid || kind == Hexagonal) && cn.ns == 0 {
+		return nil, fmt.Errorf("%sthe time loop has no space loop inside it; --tile=%s needs at least one space dimension for its hexagons; --tile=classical and --tile=none take this program", posString(scop.Stmts[0].Pos), kind)
+	}
 	sizes := opts.Sizes
 	if sizes == nil {
 		sizes = defaultSizes(kind, cn)

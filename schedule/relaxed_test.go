@@ -188,3 +188,23 @@ func TestUnboundedConeRefusal(t *testing.T) {
 		t.Errorf("check:\n%s", rep)
 	}
 }
+
+func TestNoSpaceLoopRefusal(t *testing.T) {
+	sc, deps := parseScop(t, region("float A[T];", `for (int t = 1; t < T; t++)
+  A[t] = 0.5f * A[t - 1];`))
+	for _, k := range []Kind{Hybrid, Hexagonal} {
+		_, err := Compute(sc, deps, Options{Kind: k})
+		if err == nil || !strings.Contains(err.Error(), "x.c:7:3: the time loop has no space loop") || !strings.Contains(err.Error(), "--tile="+string(k)+" needs") || !strings.Contains(err.Error(), "--tile=classical and --tile=none take") {
+			t.Errorf("%s: %v", k, err)
+		}
+	}
+	for _, k := range []Kind{Classical, None} {
+		s, err := Compute(sc, deps, Options{Kind: k})
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		if rep := Check(sc, deps, s); !rep.OK() {
+			t.Errorf("%s:\n%s", k, rep)
+		}
+	}
+}
