@@ -208,3 +208,21 @@ func TestNoSpaceLoopRefusal(t *testing.T) {
 		}
 	}
 }
+
+func TestCountDownTimeLoop(t *testing.T) {
+	sc, deps := parseScop(t, region("float A[N], B[N];", `for (int t = T - 1; t >= 0; t--) {
+  for (int i = 1; i < N - 1; i++)
+    B[i] = 0.3f * (A[i - 1] + A[i] + A[i + 1]);
+  for (int i = N - 2; i >= 1; i -= 1)
+    A[i] = B[i];
+}`))
+	for _, k := range []Kind{Hybrid, Hexagonal, Classical, None} {
+		s, err := Compute(sc, deps, Options{Kind: k})
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		if rep := Check(sc, deps, s); !rep.OK() {
+			t.Errorf("%s:\n%s", k, rep)
+		}
+	}
+}
