@@ -19,6 +19,7 @@ type divDef struct {
 type schedEnt struct {
 	c    int64
 	iter string // "" for a constant entry
+	down bool   // the loop of iter counts down: the entry is -iter
 }
 
 type accInfo struct {
@@ -69,7 +70,12 @@ type builder struct {
 	expand   map[string]bool
 
 	// walk state
+	substs   map[string]*subst // privatized scalars in scope (privatize.go)
+	rest     []cStmt           // the statements after the current one in its block
+	after    []byte            // the source after the region (privatize.go)
+	private  []*Array          // scalars substituted by topScalarSubst
 	iters    []string
+	down     []bool // per entry of iters: the loop counts down
 	loopCons conj
 	dom      dnf
 }
@@ -321,6 +327,9 @@ func (b *builder) affineIdent(e *cIdent, what string) lin {
 		b.expand[name] = true
 		defer delete(b.expand, name)
 		return b.affine(b.defineExpr(d, e.P), what)
+	}
+	if sub, ok := b.substs[name]; ok && sub.typ == IntT {
+		return b.affine(sub.init, what) // a privatized int scalar
 	}
 	if v, ok := b.scalars[name]; ok {
 		if b.written[name] {
@@ -604,9 +613,19 @@ func mustPlus(v lin, c int64) lin {
 // ---- walking the scop ----
 
 func (b *builder) walkList(list []cStmt, sched []schedEnt, ctr *int64) {
-	for _, s := range list {
+	savedSubsts, savedRest := b.substs, b.rest
+	b.substs = map[string]*subst{}
+	for k, v := range savedSubsts {
+		b.substs[k] = v
+	}
+	for i, s := range list {
+		b.rest = list[i+1:]
+		if x, ok := s.(*cExprStmt); ok && b.topScalarSubst(x.X, list, i) {
+			continue // a scalar assigned once before the loops (privatize.go)
+		}
 		b.walkStmt(s, sched, ctr)
 	}
+	b.substs, b.rest = savedSubsts, savedRest
 }
 
 func (b *builder) walkStmt(s cStmt, sched []schedEnt, ctr *int64) {
@@ -666,6 +685,12 @@ func (b *builder) declare(d *cDecl, sched []schedEnt, ctr *int64) {
 			b.fail(dc.P, "declaration of %s shadows a loop counter", dc.Name)
 		}
 		b.scalars[dc.Name] = &varInfo{Name: dc.Name, Type: d.Type, P: dc.P}
+		if dc.Init != nil && b.substs != nil && b.privatizable(dc.Name, dc.Init, b.rest) {
+			acc := []accInfo{}
+			b.value(dc.Init, &acc) // reports errors at the declaration
+			b.substs[dc.Name] = &subst{init: dc.Init, typ: Type(d.Type.Base), pos: dc.P}
+			continue
+		}
 		if dc.Init != nil {
 			a := &Assign{LHS: &VarRef{Name: dc.Name, P: dc.P}, Op: "=", Pos: dc.P}
 			acc := []accInfo{}
@@ -775,7 +800,7 @@ func (b *builder) addStmt(sb *stmtBuild, p Pos, sched []schedEnt, ctr *int64) {
 
 func (b *builder) addStmtAcc(a *Assign, acc []accInfo, p Pos, sched []schedEnt, ctr *int64) {
 	si := &stmtInfo{
-		st:       &Stmt{Name: fmt.Sprintf("S%d", len(b.stmts)), Iters: append([]string(nil), b.iters...), Body: a, Pos: p},
+		st:       &Stmt{Name: fmt.Sprintf("S%d", len(b.stmts)), Iters: append([]string(nil), b.iters...), Down: append([]bool(nil), b.down...), Body: a, Pos: p},
 		iters:    append([]string(nil), b.iters...),
 		loopCons: append(conj(nil), b.loopCons...),
 		dom:      b.dom,
@@ -935,6 +960,10 @@ func (b *builder) value(e cExpr, acc *[]accInfo) Expr {
 		if b.isIter(e.Name) {
 			return &VarRef{Name: e.Name, P: e.P}
 		}
+		if sub, ok := b.substs[e.Name]; ok {
+			// a privatized scalar: its initializer, rounded to its type
+			return &Cast{To: sub.typ, X: b.value(sub.init, acc), P: e.P}
+		}
 		if b.counters[e.Name] {
 			b.fail(e.P, "loop counter %s is used outside its loop", e.Name)
 		}
@@ -1059,26 +1088,31 @@ func numberOf(t token) *Number {
 func (b *builder) walkFor(s *cFor, sched []schedEnt, ctr *int64) {
 	var iter string
 	var cons conj
-	ok := b.guard(func() { iter, cons = b.forHeader(s) })
+	var down bool
+	ok := b.guard(func() { iter, cons, down = b.forHeader(s) })
 	if !ok {
 		return
 	}
-	savedIters, savedLoop, savedDom := b.iters, b.loopCons, b.dom
+	savedIters, savedDown, savedLoop, savedDom := b.iters, b.down, b.loopCons, b.dom
 	b.iters = append(append([]string(nil), b.iters...), iter)
+	b.down = append(append([]bool(nil), b.down...), down)
 	b.loopCons = append(append(conj(nil), b.loopCons...), cons...)
 	b.dom = b.dom.and(dnf{cons})
 	before := len(b.stmts)
 	var inner int64
-	b.walkStmt(s.Body, append(append(append([]schedEnt(nil), sched...), schedEnt{c: *ctr}), schedEnt{iter: iter}), &inner)
+	b.walkStmt(s.Body, append(append(append([]schedEnt(nil), sched...), schedEnt{c: *ctr}), schedEnt{iter: iter, down: down}), &inner)
 	if len(b.stmts) > before {
 		*ctr++
 	}
-	b.iters, b.loopCons, b.dom = savedIters, savedLoop, savedDom
+	b.iters, b.down, b.loopCons, b.dom = savedIters, savedDown, savedLoop, savedDom
 }
 
-// forHeader checks a for header against the subset and returns the counter
-// and the loop's constraints.
-func (b *builder) forHeader(s *cFor) (string, conj) {
+// forHeader checks a for header against the subset and returns the counter,
+// the loop's constraints and whether the loop counts down. A loop that
+// counts down (i--, i -= c) starts at an upper bound (a min of several is
+// fine) and its condition gives lower bounds; the model keeps the counter
+// and the original schedule runs it as -i (normalized: increasing).
+func (b *builder) forHeader(s *cFor) (string, conj, bool) {
 	// Init: int i = e, or i = e.
 	var iter string
 	var iterPos Pos
@@ -1123,12 +1157,17 @@ func (b *builder) forHeader(s *cFor) (string, conj) {
 	if _, isDef := b.defs[iter]; isDef {
 		b.fail(iterPos, "loop counter %s is a macro", iter)
 	}
-	// Step.
+	// Step: positive for loops that count up, negative for loops that count down.
 	step := b.forStep(s, iter)
-	// Lower bound(s).
+	down := step < 0
+	// The start: lower bound(s) of an increasing loop, upper bound(s) of a
+	// decreasing one.
 	kind, leaves := b.minmax(lbExpr)
-	if kind == mmMin {
+	if !down && kind == mmMin {
 		b.fail(lbExpr.pos(), "lower bound of %s is a min: the iteration domain would not be convex", iter)
+	}
+	if down && kind == mmMax {
+		b.fail(lbExpr.pos(), "start of the decreasing loop %s is a max: the iteration domain would not be convex", iter)
 	}
 	if kind == mmNone {
 		leaves = []cExpr{lbExpr}
@@ -1138,15 +1177,20 @@ func (b *builder) forHeader(s *cFor) (string, conj) {
 	for _, l := range leaves {
 		lb := b.affine(l, "loop bound")
 		if lb.coef(iter) != 0 {
-			b.fail(l.pos(), "lower bound of %s depends on %s", iter, iter)
+			b.fail(l.pos(), "start of loop %s depends on %s", iter, iter)
 		}
 		lbs = append(lbs, lb)
-		d, _ := linVar(iter).sub(lb)
+		var d lin
+		if down {
+			d, _ = lb.sub(linVar(iter)) // iter <= start
+		} else {
+			d, _ = linVar(iter).sub(lb) // iter >= start
+		}
 		cons = append(cons, constraint{e: d})
 	}
-	// Condition: a conjunction of upper bounds on the counter.
+	// Condition: a conjunction of bounds on the counter in the direction of the loop.
 	if s.Cond == nil {
-		b.fail(s.P, "for loop without condition: the loop counter needs an affine upper bound")
+		b.fail(s.P, "for loop without condition: the loop counter needs an affine bound")
 	}
 	// The counter is visible in the condition.
 	b.iters = append(b.iters, iter)
@@ -1159,47 +1203,56 @@ func (b *builder) forHeader(s *cFor) (string, conj) {
 	if len(c) != 1 {
 		b.fail(s.Cond.pos(), "loop condition of %s is not convex (a disjunction); use max/min bounds instead", iter)
 	}
-	upper := false
+	bounded := false
 	for _, k := range c[0] {
 		if k.eq {
 			b.fail(s.Cond.pos(), "loop condition of %s is an equality", iter)
 		}
 		switch co := k.e.coef(iter); {
-		case co < 0:
-			upper = true
+		case co < 0 && !down, co > 0 && down:
+			bounded = true
 		case co > 0:
 			b.fail(s.Cond.pos(), "loop condition of %s gives a lower bound (the loop would stop at the first failing iteration): only upper bounds are supported", iter)
+		case co < 0:
+			b.fail(s.Cond.pos(), "loop condition of the decreasing loop %s gives an upper bound (the loop would stop at the first failing iteration): only lower bounds are supported", iter)
 		}
 	}
-	if !upper {
+	if !bounded && down {
+		b.fail(s.Cond.pos(), "loop condition does not bound the decreasing loop %s from below", iter)
+	}
+	if !bounded {
 		b.fail(s.Cond.pos(), "loop condition does not bound %s from above", iter)
 	}
 	cons = append(cons, c[0]...)
-	if step > 1 {
+	if abs := max(step, -step); abs > 1 {
 		if len(lbs) != 1 {
-			b.fail(lbExpr.pos(), "loop %s with step %d needs a single lower bound", iter, step)
+			b.fail(lbExpr.pos(), "loop %s with step %d needs a single start value", iter, step)
 		}
 		num, _ := linVar(iter).sub(lbs[0])
-		d := b.newDiv(num, step)
-		e, ok := num.combine(1, linVar(d), -step)
+		if down {
+			num, _ = lbs[0].sub(linVar(iter))
+		}
+		d := b.newDiv(num, abs)
+		e, ok := num.combine(1, linVar(d), -abs)
 		if !ok {
 			b.fail(s.P, "integer overflow in loop step")
 		}
 		cons = append(cons, constraint{e: e, eq: true})
 	}
-	return iter, cons
+	return iter, cons, down
 }
 
-// forStep returns the constant positive step of the loop.
+// forStep returns the constant step of the loop: positive for i++, i += c,
+// i = i + c; negative for i--, i -= c, i = i - c.
 func (b *builder) forStep(s *cFor, iter string) int64 {
 	if s.Post == nil {
-		b.fail(s.P, "for loop without increment: the counter %s must increase by a positive constant", iter)
+		b.fail(s.P, "for loop without increment: the counter %s must change by a constant", iter)
 	}
 	isIterRef := func(e cExpr) bool {
 		id, ok := stripParen(e).(*cIdent)
 		return ok && id.Name == iter
 	}
-	constant := func(e cExpr) int64 {
+	constant := func(e cExpr, sign int64) int64 {
 		v := int64(0)
 		saved := b.iters
 		b.iters = nil
@@ -1217,43 +1270,46 @@ func (b *builder) forStep(s *cFor, iter string) int64 {
 		if v <= 0 {
 			b.fail(e.pos(), "loop step of %s must be a positive constant (found %d)", iter, v)
 		}
-		return v
+		return sign * v
 	}
 	switch p := s.Post.(type) {
 	case *cPostfix:
 		if isIterRef(p.X) && p.Op == "++" {
 			return 1
 		}
-		if isIterRef(p.X) {
-			b.fail(p.pos(), "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
+		if isIterRef(p.X) && p.Op == "--" {
+			return -1
 		}
 	case *cUnary:
 		if isIterRef(p.X) && p.Op == "++" {
 			return 1
 		}
 		if isIterRef(p.X) && p.Op == "--" {
-			b.fail(p.pos(), "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
+			return -1
 		}
 	case *cAssign:
 		if isIterRef(p.L) {
 			switch p.Op {
 			case "+=":
-				return constant(p.R)
+				return constant(p.R, 1)
 			case "-=":
-				b.fail(p.pos(), "decreasing loop %s: only increasing loops (positive constant steps) are supported", iter)
+				return constant(p.R, -1)
 			case "=":
 				if bin, ok := stripParen(p.R).(*cBin); ok && bin.Op == "+" {
 					if isIterRef(bin.X) {
-						return constant(bin.Y)
+						return constant(bin.Y, 1)
 					}
 					if isIterRef(bin.Y) {
-						return constant(bin.X)
+						return constant(bin.X, 1)
 					}
+				}
+				if bin, ok := stripParen(p.R).(*cBin); ok && bin.Op == "-" && isIterRef(bin.X) {
+					return constant(bin.Y, -1)
 				}
 			}
 		}
 	}
-	b.fail(s.Post.pos(), "loop increment must add a positive constant to the counter %s (i++, i += c)", iter)
+	b.fail(s.Post.pos(), "loop increment must add a constant to the counter %s or subtract one from it (i++, i += c, i--, i -= c)", iter)
 	return 0
 }
 

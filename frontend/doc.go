@@ -48,7 +48,16 @@
 // one common length; if statements are transparent (their branches continue
 // the enclosing sequence). Scalars are zero-dimensional arrays ("s[]"); int
 // variables that the region only reads are constants (parameters where used
-// affinely), not accesses. Array function parameters are assumed not to
+// affinely), not accesses. Loops that count down (i--, i -= c) start at an
+// upper bound and stop at lower bounds; Stmt.Down marks them and the
+// original schedule runs them as -i. Scalar temporaries are privatized by
+// forward substitution (privatize.go): a scalar declared with an
+// initializer in the region (float c = ...;), or a function-local scalar
+// assigned once before the loops and never observed after the region
+// (adi's coefficients, listed in Scop.Private), is replaced at every use by
+// its initializer cast to its type, when it is assigned nowhere else and
+// nothing the initializer reads is assigned after it; otherwise it stays a
+// zero-dimensional array. Array function parameters are assumed not to
 // alias each other (as in pet and PPCG); pointers are refused, except
 // pointers to arrays, T (*A)[N][M] (possibly initialised from a flat buffer
 // as in AN5D: = (T (*)[N][M]) A1), which are the arrays A[][N][M]; two of
@@ -67,8 +76,8 @@
 // calls other than pure math functions, non-affine subscripts, bounds and
 // conditions (products of variables, array values, floating-point values),
 // division or modulo of possibly negative values or by non-constants,
-// decreasing loops and non-constant steps, loop conditions that are not upper
-// bounds of the counter, assignments to loop counters or to parameters,
+// non-constant steps, loop conditions that are not bounds of the counter in
+// the loop's direction, assignments to loop counters or to parameters,
 // counters used outside their loop, nested or chained assignments,
 // conditional expressions in statement bodies, partial subscripts, struct
 // members, array declarations inside the region, and a region whose context

@@ -252,7 +252,11 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cppParams map[s
 		}
 	}
 	for _, rs := range raws {
-		sc, errs := buildScop(rs, defs, intDefs, cpp)
+		var after []byte
+		if rs.End >= 0 && rs.End <= len(src) {
+			after = src[rs.End:]
+		}
+		sc, errs := buildScop(rs, defs, intDefs, cpp, after)
 		all = append(all, errs...)
 		if sc != nil {
 			prog.Scops = append(prog.Scops, sc)
@@ -265,8 +269,8 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cppParams map[s
 }
 
 // buildScop turns one parsed region into the model.
-func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, cpp bool) (*Scop, ErrorList) {
-	b := &builder{rs: rs, cpp: cpp, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{},
+func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, cpp bool, after []byte) (*Scop, ErrorList) {
+	b := &builder{rs: rs, cpp: cpp, defs: defs, isParam: map[string]bool{}, arrays: map[string]*Array{}, after: after,
 		scalars: map[string]*varInfo{}, written: map[string]bool{}, counters: map[string]bool{},
 		expand: map[string]bool{}, dom: dnf{conj{}}}
 	collectWritten(rs.Body, b.written, b.counters)
@@ -280,6 +284,7 @@ func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, c
 		sc.Defines[k] = v
 	}
 	b.finish(sc)
+	sc.Private = b.private
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

@@ -35,10 +35,15 @@ type interp struct {
 	names  map[any]string // statement node -> S<k>
 	trace  []event
 	budget int
+	// priv are the scalars the model privatizes by forward substitution
+	// (privatize.go): their definitions make no event, and a read of one
+	// reads the elements its initializer read.
+	priv     map[string]bool
+	privRefs map[string][]string
 }
 
 // numberStmts assigns S0, S1, ... in the builder's (textual) order.
-func numberStmts(list []cStmt, names map[any]string) {
+func numberStmts(list []cStmt, names map[any]string, priv map[string]bool) {
 	var walk func(s cStmt)
 	walk = func(s cStmt) {
 		switch s := s.(type) {
@@ -54,10 +59,15 @@ func numberStmts(list []cStmt, names map[any]string) {
 				walk(s.Else)
 			}
 		case *cExprStmt:
+			if a, ok := s.X.(*cAssign); ok {
+				if id, ok := stripParen(a.L).(*cIdent); ok && priv[id.Name] {
+					return
+				}
+			}
 			names[s] = fmt.Sprintf("S%d", len(names))
 		case *cDecl:
 			for _, d := range s.Decls {
-				if d.Init != nil {
+				if d.Init != nil && !priv[d.Name] {
 					names[d] = fmt.Sprintf("S%d", len(names))
 				}
 			}
@@ -162,6 +172,8 @@ func (in *interp) refs(e cExpr, out *[]string) {
 		in.refs(e.X, out)
 	case *cIndex:
 		*out = append(*out, in.element(e))
+	case *cIdent:
+		*out = append(*out, in.privRefs[e.Name]...)
 	case *cBin:
 		in.refs(e.X, out)
 		in.refs(e.Y, out)
@@ -226,12 +238,22 @@ func (in *interp) stmt(s cStmt) {
 			in.stmt(s.Body)
 			switch p := s.Post.(type) {
 			case *cPostfix:
-				in.vals[name]++
+				if p.Op == "--" {
+					in.vals[name]--
+				} else {
+					in.vals[name]++
+				}
 			case *cUnary:
-				in.vals[name]++
+				if p.Op == "--" {
+					in.vals[name]--
+				} else {
+					in.vals[name]++
+				}
 			case *cAssign:
 				if p.Op == "+=" {
 					in.vals[name] += in.eval(p.R)
+				} else if p.Op == "-=" {
+					in.vals[name] -= in.eval(p.R)
 				} else {
 					in.assignTo(p.L, in.eval(p.R))
 				}
@@ -250,6 +272,14 @@ func (in *interp) stmt(s cStmt) {
 		}
 		var lhs, rhs cExpr
 		compound := false
+		if a, ok := s.X.(*cAssign); ok {
+			if id, ok := stripParen(a.L).(*cIdent); ok && in.priv[id.Name] {
+				var refs []string
+				in.refs(a.R, &refs)
+				in.privRefs[id.Name] = refs
+				return
+			}
+		}
 		switch x := s.X.(type) {
 		case *cAssign:
 			lhs, rhs, compound = x.L, x.R, x.Op != "="
@@ -273,6 +303,12 @@ func (in *interp) stmt(s cStmt) {
 		in.trace = append(in.trace, ev)
 	case *cDecl:
 		for _, d := range s.Decls {
+			if d.Init != nil && in.priv[d.Name] {
+				var refs []string
+				in.refs(d.Init, &refs)
+				in.privRefs[d.Name] = refs
+				continue
+			}
 			if d.Init != nil {
 				ev := event{Stmt: in.names[d]}
 				for _, it := range in.iters {
@@ -366,11 +402,12 @@ func checkTrace(t *testing.T, file string, src []byte, params map[string]int64) 
 			}
 		}
 	}
-	in := &interp{t: t, vals: map[string]int64{}, names: map[any]string{}, budget: 1 << 22}
+	in := &interp{t: t, vals: map[string]int64{}, names: map[any]string{}, budget: 1 << 22,
+		priv: privatized(raws[0].Body, sc), privRefs: map[string][]string{}}
 	for k, v := range params {
 		in.vals[k] = v
 	}
-	numberStmts(raws[0].Body, in.names)
+	numberStmts(raws[0].Body, in.names, in.priv)
 	for _, s := range raws[0].Body {
 		in.stmt(s)
 	}
@@ -394,4 +431,23 @@ func TestModelMatchesExecution(t *testing.T) {
 			checkTrace(t, tc.name+".c", []byte(tc.src), nil)
 		})
 	}
+}
+
+// privatized returns the scalars of the region that the model substituted:
+// declared or assigned in the region but no array of the model.
+func privatized(list []cStmt, sc *Scop) map[string]bool {
+	arr := map[string]bool{}
+	for _, a := range sc.Arrays {
+		arr[a.Name] = true
+	}
+	out := map[string]bool{}
+	for _, a := range sc.Private {
+		out[a.Name] = true
+	}
+	walkStmts(list, func(cExpr) {}, func(d *cDeclarator) {
+		if d.Init != nil && len(d.Dims) == 0 && !arr[d.Name] {
+			out[d.Name] = true
+		}
+	})
+	return out
 }

@@ -44,6 +44,11 @@ type Scop struct {
 
 	Arrays []*Array
 	Stmts  []*Stmt
+	// Private are the function-local scalars that the region assigns once
+	// before its loops and only reads after (adi's coefficients): the model
+	// forward-substitutes them (privatize.go), so they are no arrays of it;
+	// a copy of the region's original text must declare them.
+	Private []*Array
 }
 
 // Type is a C scalar type of the subset.
@@ -72,10 +77,13 @@ type Array struct {
 type Stmt struct {
 	Name  string   // S0, S1, ... in textual order
 	Iters []string // the enclosing loop counters, outermost first
+	// Down marks, per entry of Iters, a loop that counts down (i--, i -= c):
+	// its entry in Schedule is -i, so that the schedule increases.
+	Down []bool
 	// Domain is the iteration domain, e.g. [N, T] -> { S0[t, i] : 0 <= t < T and 1 <= i < N - 1 }.
 	Domain poly.Set
 	// Schedule is the original (textual) schedule as a 2d+1 map
-	// S0[t, i] -> [c0, t, c1, i, c2]; all statements of a scop have ranges of
+	// S0[t, i] -> [c0, t, c1, i, c2] (-i for a loop that counts down); all statements of a scop have ranges of
 	// the same length, so lexicographic order of the ranges is execution order.
 	Schedule poly.Map
 	// Beta are the constant entries of the 2d+1 schedule (the textual

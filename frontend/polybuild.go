@@ -228,7 +228,9 @@ func (b *builder) finish(sc *Scop) {
 		}
 		var outs []lin
 		for _, e := range si.sched {
-			if e.iter != "" {
+			if e.iter != "" && e.down {
+				outs = append(outs, linVar(e.iter).neg())
+			} else if e.iter != "" {
 				outs = append(outs, linVar(e.iter))
 			} else {
 				outs = append(outs, linConst(e.c))

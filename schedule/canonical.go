@@ -43,6 +43,18 @@ type canon struct {
 	m      poly.Map
 	deps   poly.Map // all dependences (flow, anti, output), canonical space
 	lo, hi []slope  // cone slopes per space dimension (delta0, delta1)
+
+	// The skewed form (skew.go) for classical tiling of loop nests whose
+	// dependences are not all carried by the time loop (Gauss-Seidel):
+	// relaxed accepts dependences that go lexicographically forward in
+	// [k*t + i, s0..sn] (not only in k*t + i); useDown runs loops that count
+	// down as -s; skew[j] are the coefficients of s'_j = s_j + c_j*(k*t + i)
+	// + sum_m skew[j][m]*s_m (m < j), with c_j in hi[j]; seqPoints marks
+	// point loops that carry dependences (not thread-parallel).
+	relaxed, useDown bool
+	depth            int // loops outside the time loop (banded.go)
+	skew             [][]int64
+	seqPoints        bool
 }
 
 // Canonical builds the canonical initial schedule of scop (section 3.2) as a
@@ -74,25 +86,40 @@ func atScop(scop *frontend.Scop, err error) error {
 }
 
 func newCanon(scop *frontend.Scop, deps *frontend.Deps) (*canon, error) {
+	return newCanonMode(scop, deps, canonMode{})
+}
+
+// canonMode selects the strict canonical schedule of section 3.2 (the zero
+// value) or the relaxed, skewed form of classical tiling (skew.go).
+type canonMode struct {
+	relaxed, useDown bool
+	// depth is the number of loops around the time loop (banded.go): they
+	// are outside the canonical schedule, which starts at Iters[depth].
+	depth int
+}
+
+func newCanonMode(scop *frontend.Scop, deps *frontend.Deps, mode canonMode) (*canon, error) {
 	if scop == nil || len(scop.Stmts) == 0 {
 		return nil, fmt.Errorf("the scop has no statements")
 	}
 	ns := 0
 	for _, s := range scop.Stmts {
-		if len(s.Iters) == 0 {
+		if len(s.Iters) <= mode.depth {
 			return nil, fmt.Errorf("%sstatement %s is not inside the outer time loop; the canonical schedule needs one loop around all statements (section 3.2)", posString(s.Pos), s.Name)
 		}
-		ns = max(ns, len(s.Iters)-1)
+		ns = max(ns, len(s.Iters)-1-mode.depth)
 	}
-	if err := checkCommonLoop(scop); err != nil {
-		return nil, err
+	if mode.depth == 0 {
+		if err := checkCommonLoop(scop); err != nil {
+			return nil, err
+		}
 	}
 	// Padded instances per statement with slot 0, to decide slot sharing.
 	n := len(scop.Stmts)
 	shared := make([]int64, n)
 	var padded []poly.Set
 	for i, s := range scop.Stmts {
-		m, err := canonMap(scop, s, 1, 0, ns)
+		m, err := canonMap(scop, s, 1, 0, ns, canonMode{depth: mode.depth})
 		if err != nil {
 			return nil, err
 		}
@@ -118,11 +145,11 @@ func newCanon(scop *frontend.Scop, deps *frontend.Deps) (*canon, error) {
 		own[i] = int64(i)
 	}
 	if !sameSlots(shared, own) {
-		if c, err := buildCanon(scop, deps, shared, ns); err == nil {
+		if c, err := buildCanon(scop, deps, shared, ns, mode); err == nil {
 			return c, nil
 		}
 	}
-	return buildCanon(scop, deps, own, ns)
+	return buildCanon(scop, deps, own, ns, mode)
 }
 
 func sameSlots(a, b []int64) bool {
@@ -134,13 +161,21 @@ func sameSlots(a, b []int64) bool {
 	return true
 }
 
-// canonExprs returns the canonical coordinates of statement s with k slots.
-func canonExprs(s *frontend.Stmt, k, slot int64, ns int) (lin, []lin) {
-	tc := vr(s.Iters[0]).mul(k).addc(slot)
+// canonExprs returns the canonical coordinates of statement s with k slots
+// (with useDown, space loops that count down are run as -s; a time loop that
+// counts down always is).
+func canonExprs(s *frontend.Stmt, k, slot int64, ns int, mode canonMode) (lin, []lin) {
+	d := mode.depth
+	tc := vr(s.Iters[d]).mul(k).addc(slot)
+	if len(s.Down) > d && s.Down[d] {
+		tc = vr(s.Iters[d]).mul(-k).addc(slot) // a time loop that counts down
+	}
 	sc := make([]lin, ns)
-	sp := s.Iters[1:]
+	sp := s.Iters[d+1:]
 	for j := 0; j < ns; j++ {
-		if q := j - (ns - len(sp)); q >= 0 {
+		if q := j - (ns - len(sp)); q >= 0 && mode.useDown && d+1+q < len(s.Down) && s.Down[d+1+q] {
+			sc[j] = vr(sp[q]).mul(-1) // a loop that counts down, normalized
+		} else if q >= 0 {
 			sc[j] = vr(sp[q])
 		} else {
 			sc[j] = cst(0)
@@ -184,8 +219,8 @@ func stmtTuple(s *frontend.Stmt) string {
 }
 
 // canonMap returns statement s's canonical map, restricted to its domain.
-func canonMap(scop *frontend.Scop, s *frontend.Stmt, k, slot int64, ns int) (poly.Map, error) {
-	tc, sc := canonExprs(s, k, slot, ns)
+func canonMap(scop *frontend.Scop, s *frontend.Stmt, k, slot int64, ns int, mode canonMode) (poly.Map, error) {
+	tc, sc := canonExprs(s, k, slot, ns, mode)
 	base := []string{"c"}
 	for j := 0; j < ns; j++ {
 		base = append(base, fmt.Sprintf("c%d", j))
@@ -234,14 +269,14 @@ func checkCommonLoop(scop *frontend.Scop) error {
 	return nil
 }
 
-func buildCanon(scop *frontend.Scop, deps *frontend.Deps, slots []int64, ns int) (*canon, error) {
+func buildCanon(scop *frontend.Scop, deps *frontend.Deps, slots []int64, ns int, mode canonMode) (*canon, error) {
 	k := slots[len(slots)-1] + 1
-	c := &canon{scop: scop, k: k, ns: ns, slot: slots}
+	c := &canon{scop: scop, k: k, ns: ns, slot: slots, relaxed: mode.relaxed, useDown: mode.useDown, depth: mode.depth}
 	for i, s := range scop.Stmts {
-		tc, sc := canonExprs(s, k, slots[i], ns)
+		tc, sc := canonExprs(s, k, slots[i], ns, mode)
 		c.tc = append(c.tc, tc)
 		c.sc = append(c.sc, sc)
-		m, err := canonMap(scop, s, k, slots[i], ns)
+		m, err := canonMap(scop, s, k, slots[i], ns, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -278,12 +313,42 @@ func buildCanon(scop *frontend.Scop, deps *frontend.Deps, slots []int64, ns int)
 		all = poly.Map{Params: scop.Params}
 	}
 	c.deps = all
+	if mode.relaxed {
+		if err := c.findSkew(); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 	lo, hi, err := coneSlopes(all, ns)
 	if err != nil {
-		return nil, err
+		return nil, c.unboundedCone(deps, err)
 	}
 	c.lo, c.hi = lo, hi
 	return c, nil
+}
+
+// unboundedCone names a dependence whose distances leave every cone (err
+// is coneSlopes' answer for all of them).
+func (c *canon) unboundedCone(deps *frontend.Deps, err error) error {
+	for _, kd := range []struct {
+		name string
+		m    poly.Map
+	}{{"flow", deps.Flow}, {"anti", deps.Anti}, {"output", deps.Output}} {
+		for _, b := range kd.m.IntersectParams(c.scop.Context).Basics {
+			piece := poly.Map{Params: kd.m.Params, Basics: []poly.BasicMap{b}}
+			cd := piece.ApplyDomain(c.m).ApplyRange(c.m)
+			if _, _, e := coneSlopes(cd, c.ns); e == nil {
+				continue
+			}
+			src, dst := c.stmt(b.In.Name), c.stmt(b.Out.Name)
+			pos := ""
+			if dst != nil {
+				pos = posString(dst.Pos)
+			}
+			return fmt.Errorf("%s%s dependence from %s to %s: %v, e.g. %s", pos, kd.name, stmtLine(src, b.In.Name), stmtLine(dst, b.Out.Name), err, piece.Sample())
+		}
+	}
+	return err
 }
 
 // lexRel returns { [x0..x{n}] -> [y0..y{n}] : x_j = y_j for j < at and rel(x_at, y_at) }
@@ -316,6 +381,9 @@ func lexRel(params []string, n, at int, rel string) poly.Map {
 func (c *canon) checkForward(kind string, d, cd poly.Map) error {
 	n := 1 + c.ns
 	back := lexRel(c.scop.Params, n, 0, "<=")
+	if c.relaxed {
+		return c.checkLexForward(kind, d, cd)
+	}
 	if cd.Intersect(back).IsEmpty() {
 		return nil
 	}
@@ -329,11 +397,13 @@ func (c *canon) checkForward(kind string, d, cd poly.Map) error {
 		src, dst := c.stmt(b.In.Name), c.stmt(b.Out.Name)
 		why := "goes backwards in the order of the loop nests within one time step"
 		for j := 0; j < c.ns; j++ {
-			if !pc.Intersect(lexRel(c.scop.Params, n, 1+j, "!=")).Intersect(lexRel(c.scop.Params, n, 0, "=")).IsEmpty() {
+			// the pairs carried by s_j: equal before it, different at it
+			if carried := pc.Intersect(lexRel(c.scop.Params, n, 1+j, "!=")); !carried.IsEmpty() {
+				pc = carried // the example below is one of them
 				it := ""
 				if dst != nil {
-					if q := j - (c.ns - (len(dst.Iters) - 1)); q >= 0 {
-						it = " " + dst.Iters[1+q]
+					if q := j - (c.ns - (len(dst.Iters) - 1 - c.depth)); q >= 0 {
+						it = " " + dst.Iters[1+c.depth+q]
 					}
 				}
 				why = fmt.Sprintf("is carried by the space loop%s (canonical dimension s%d)", it, j)
@@ -352,7 +422,7 @@ func (c *canon) checkForward(kind string, d, cd poly.Map) error {
 		if dst != nil {
 			dstName = fmt.Sprintf("%s (line %d)", dst.Name, dst.Pos.Line)
 		}
-		return fmt.Errorf("%s%s dependence from %s to %s %s, e.g. %s; hybrid hexagonal tiling needs every dependence carried by the outer time loop (section 3.2)", pos, kind, srcName, dstName, why, ex)
+		return fmt.Errorf("%s%s dependence from %s to %s %s, e.g. %s", pos, kind, srcName, dstName, why, ex)
 	}
 	return fmt.Errorf("%s dependences do not all go forward in the outer time loop (section 3.2)", kind)
 }

@@ -23,9 +23,25 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	default:
 		return nil, fmt.Errorf("unknown tiling %q (want hybrid, hexagonal, classical or none)", kind)
 	}
-	cn, err := newCanon(scop, deps)
+	cn, err := canonFor(scop, deps, kind)
 	if err != nil {
+		if kind == None {
+			// Any legal program: the original order, parallel where proven.
+			return untiled(scop, deps)
+		}
+		if kind == Classical && scop != nil && len(scop.Stmts) > 0 {
+			// Several time loops, nested ones, statements outside them:
+			// one band of classical tiles per loop nest that takes it.
+			if s, berr := banded(scop, deps, opts.Sizes); berr == nil {
+				return s, nil
+			} else if strings.Contains(berr.Error(), "needs sizes") {
+				return nil, berr
+			}
+		}
 		return nil, atScop(scop, err)
+	}
+	if (kind == Hybrid || kind == Hexagonal) && cn.ns == 0 {
+		return nil, fmt.Errorf("%sthe time loop has no space loop inside it; --tile=%s needs at least one space dimension for its hexagons; --tile=classical and --tile=none take this program", posString(scop.Stmts[0].Pos), kind)
 	}
 	sizes := opts.Sizes
 	if sizes == nil {
@@ -42,6 +58,7 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	if err != nil {
 		return nil, fmt.Errorf("%s%v", posString(scop.Pos), err)
 	}
+	tl.sk, tl.seqPoints = cn.skew, cn.seqPoints
 	m, err := tileMap(cn, tl)
 	if err != nil {
 		return nil, atScop(scop, err)
@@ -107,8 +124,19 @@ const sharedBudget = 48 * 1024
 // 48 KB, the largest inner width is halved (down to 1), then h is lowered
 // by k (down to k-1), then w0 (down to the width condition).
 func DefaultSizes(scop *frontend.Scop, deps *frontend.Deps, kind Kind) ([]int64, error) {
-	cn, err := newCanon(scop, deps)
+	cn, err := canonFor(scop, deps, kind)
 	if err != nil {
+		if kind == None {
+			if _, err := untiled(scop, deps); err != nil {
+				return nil, err
+			}
+			return nil, nil // the original order: no tiles
+		}
+		if kind == Classical && scop != nil && len(scop.Stmts) > 0 {
+			if s, berr := banded(scop, deps, nil); berr == nil {
+				return s.Sizes, nil
+			}
+		}
 		return nil, err
 	}
 	return defaultSizes(kind, cn), nil

@@ -61,8 +61,8 @@ func depPairs(scop *frontend.Scop, sched *Schedule, D poly.Map, rel func(y, z []
 		}
 		nv := np + din + dout + 2*L
 		ne := b.C.NExist
-		stc, ssc := canonExprsNamed(xs, int64(cn.k), cn.slot[si], cn.ns, len(src.Iters))
-		dtc, dsc := canonExprsNamed(xps, int64(cn.k), cn.slot[ti], cn.ns, len(dst.Iters))
+		stc, ssc := canonExprsNamed(xs, src.Down, int64(cn.k), cn.slot[si], cn.ns, len(src.Iters), canonMode{useDown: cn.useDown, depth: cn.depth})
+		dtc, dsc := canonExprsNamed(xps, dst.Down, int64(cn.k), cn.slot[ti], cn.ns, len(dst.Iters), canonMode{useDown: cn.useDown, depth: cn.depth})
 		Ps := tl.pieces(stc, ssc, ys)
 		Qs := tl.pieces(dtc, dsc, zs)
 		ctxs := scop.Context.Basics
@@ -165,9 +165,9 @@ func itoa(i int) string {
 
 // canonExprsNamed is canonExprs over the iterator names iters (niters of
 // them, time first).
-func canonExprsNamed(iters []string, k, slot int64, ns, niters int) (lin, []lin) {
-	s := &frontend.Stmt{Iters: iters[:niters]}
-	return canonExprs(s, k, slot, ns)
+func canonExprsNamed(iters []string, down []bool, k, slot int64, ns, niters int, mode canonMode) (lin, []lin) {
+	s := &frontend.Stmt{Iters: iters[:niters], Down: down}
+	return canonExprs(s, k, slot, ns, mode)
 }
 
 // lexGE is the disjunction y >=lex z: y = z, or y and z agree before j and

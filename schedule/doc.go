@@ -34,6 +34,23 @@
 // (innermost) and 8; then shrunk until the float footprint of a tile fits
 // 48 KB of shared memory.
 //
+// # Programs the canonical schedule cannot take
+//
+// Hybrid and hexagonal tiling refuse them, naming the construct (statement,
+// line and column, the dependence and the loop that carries it), the
+// tiling that refuses it and the tiling that takes the program (untiled.go).
+// Classical tiling takes in-place sweeps (Gauss-Seidel) by skewing the
+// space dimensions by the time and the outer space dimensions with the
+// least integer coefficients that make every dependence distance
+// nonnegative, as Pluto does (skew.go; seidel-2d: (t, i + t, j + i + 2t)),
+// and programs with several or nested time loops or statements outside them
+// by tiling each loop nest that takes it as one band inside the enclosing
+// loops, which stay in order (banded.go). None takes every program: when
+// the canonical schedule fails it runs the original order, with the loops
+// that carry no dependence marked parallel (untiled). Check proves these
+// schedules like the others (the banded and untiled ones by composing the
+// dependences with the map).
+//
 // # Checking
 //
 // Check proves (a) legality, (b) exactly-once execution, (c) parallelism of

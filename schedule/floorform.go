@@ -69,7 +69,7 @@ func (tl *tiler) floorPieces(tc lin, sc []lin, out []string) []floorPiece {
 		defs := []string{"", fmt.Sprintf("%s = %s", out[1], T)}
 		V := out[1]
 		for i := 0; i < tl.ns; i++ {
-			defs = append(defs, fmt.Sprintf("%s = floor(%s/%d)", out[2+i], p(sc[i].addc(tl.off[i]).add(tc.mul(tl.hi[i].ceil()))), tl.w[i]))
+			defs = append(defs, fmt.Sprintf("%s = floor(%s/%d)", out[2+i], p(sc[i].addc(tl.off[i]).add(tc.mul(tl.hi[i].ceil())).add(tl.skewLin(i, sc))), tl.w[i]))
 			V += " + " + out[2+i]
 		}
 		defs[0] = fmt.Sprintf("%s = %s", out[0], V)

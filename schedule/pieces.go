@@ -60,7 +60,7 @@ func (tl *tiler) pieces(tc lin, sc []lin, out []string) []cons {
 		V := T
 		for i := 0; i < tl.ns; i++ {
 			S := o(2 + i)
-			cs.between(0, sc[i].addc(tl.off[i]).add(tc.mul(tl.hi[i].ceil())).sub(S.mul(tl.w[i])), tl.w[i]-1)
+			cs.between(0, sc[i].addc(tl.off[i]).add(tc.mul(tl.hi[i].ceil())).add(tl.skewLin(i, sc)).sub(S.mul(tl.w[i])), tl.w[i]-1)
 			V = V.add(S)
 		}
 		cs.eq(o(0), V)

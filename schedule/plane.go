@@ -38,6 +38,12 @@ type PlaneTile struct {
 
 // planeTiler is the schedule's tiler restricted to (t, s0).
 func (s *Schedule) planeTiler() (*tiler, error) {
+	if s.Untiled {
+		return nil, fmt.Errorf("the untiled schedule (the original loop order) has no tiles to draw")
+	}
+	if s.parts != nil {
+		return nil, fmt.Errorf("the banded classical schedule (one band per loop nest) has no single tile plane to draw")
+	}
 	if s.tl == nil {
 		return nil, fmt.Errorf("schedule was not built by Compute")
 	}

@@ -33,6 +33,34 @@ type tiler struct {
 	lo, hi []slope // delta0_i and delta1_i per space dimension
 	off    []int64 // alignment offsets o_i
 	hex    *hexagon
+	// sk[i] are the classical kind's skews of s_i by the outer space
+	// dimensions s_0..s_{i-1} (skew.go; nil: none), and seqPoints marks
+	// point space loops that carry dependences (classical tiles of
+	// Gauss-Seidel): they are then sequential inside a tile.
+	sk        [][]int64
+	seqPoints bool
+}
+
+// skewSum returns sum_m sk[i][m]*s_m (0 without skews).
+func (tl *tiler) skewSum(i int, s []int64) int64 {
+	var v int64
+	if i < len(tl.sk) {
+		for m, b := range tl.sk[i] {
+			v += b * s[m]
+		}
+	}
+	return v
+}
+
+// skewLin is skewSum over affine expressions.
+func (tl *tiler) skewLin(i int, s []lin) lin {
+	v := cst(0)
+	if i < len(tl.sk) {
+		for m, b := range tl.sk[i] {
+			v = v.add(s[m].mul(b))
+		}
+	}
+	return v
 }
 
 func newTiler(kind Kind, k int64, sizes []int64, lo, hi []slope, off []int64) (*tiler, error) {
@@ -140,6 +168,11 @@ func (tl *tiler) dims() []Dim {
 		add("t", RolePointTime, false)
 	}
 	for i := 0; i < tl.ns; i++ {
+		if tl.seqPoints {
+			// carries dependences inside a tile: sequential, not thread-parallel
+			add(fmt.Sprintf("s%d", i), RolePointTime, false)
+			continue
+		}
 		add(fmt.Sprintf("s%d", i), RolePointSpace, false)
 	}
 	return ds
@@ -169,7 +202,7 @@ func (tl *tiler) eval(x []int64) (v []int64, ok bool) {
 		V := T
 		v = append(v, 0, T)
 		for i := 0; i < tl.ns; i++ {
-			S := floorDiv(s[i]+tl.off[i]+tl.hi[i].ceil()*t, tl.w[i])
+			S := floorDiv(s[i]+tl.off[i]+tl.hi[i].ceil()*t+tl.skewSum(i, s), tl.w[i])
 			V += S
 			v = append(v, S)
 		}
@@ -202,7 +235,7 @@ func (tl *tiler) origin(v []int64) []int64 {
 	case Classical:
 		o[0] = (tl.h + 1) * v[1]
 		for i := 0; i < tl.ns; i++ {
-			o[1+i] = tl.w[i]*v[2+i] - tl.hi[i].ceil()*o[0] - tl.off[i]
+			o[1+i] = tl.w[i]*v[2+i] - tl.hi[i].ceil()*o[0] - tl.off[i] - tl.skewSum(i, o[1:])
 		}
 	case None:
 		o[0] = v[0]
@@ -272,6 +305,14 @@ func (tl *tiler) bbox() (lo, hi []int64) {
 			c = 0
 		}
 		lo[1+i], hi[1+i] = -c*ht-1, tl.w[i]+1
+		if tl.kind == Classical && i < len(tl.sk) {
+			// s_i = (skewed) - sum_m b_m*s_m: widen by the outer extents
+			for m, b := range tl.sk[i] {
+				ext := max(-lo[1+m], hi[1+m])
+				lo[1+i] -= max(b, -b) * ext
+				hi[1+i] += max(b, -b) * ext
+			}
+		}
 	}
 	return lo, hi
 }

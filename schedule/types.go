@@ -62,7 +62,14 @@ type Schedule struct {
 	Offsets []int64
 	// K is the number of statement slots of the canonical schedule.
 	K int64
+	// Untiled marks the --tile=none schedule of programs the canonical
+	// schedule cannot take: the original order (Map is the scops's 2d+1
+	// schedule), loops that carry no dependence marked parallel; Sizes,
+	// Slopes, Canonical and Offsets are empty.
+	Untiled bool
 
 	tl *tiler
 	cn *canon
+	// parts are the tilers of a banded classical schedule (banded.go).
+	parts []*tiler
 }
