@@ -109,7 +109,7 @@ func EmitC(prog *frontend.Program, codes []*ScopCode) string {
 	sort.Slice(codes, func(i, j int) bool { return codes[i].Scop.Start < codes[j].Scop.Start })
 	ins := preludeOffset(src, codes)
 	b.WriteString(src[:ins])
-	b.WriteString(CPrelude)
+	b.WriteString(cPreludeFor(src, src[:ins]))
 	last = ins
 	for _, sc := range codes {
 		s := sc.Scop

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"hextile/frontend"
@@ -100,13 +101,54 @@ func CAssign(a *frontend.Assign, subst map[string]string) string {
 // CPrelude defines the integer helpers the generated loops use (in long
 // long: 64-bit loops call them too) and hx_narrow, the run-time check of a
 // parameter against the range the 32-bit proof of the loops assumed (see
-// width.go).
-const CPrelude = `/* hextile: integer helpers of the generated loops */
-#include <stdio.h>
-#include <stdlib.h>
+// width.go). hx_narrow needs fprintf, stderr and exit declared before it
+// (stdio.h, stdlib.h): the harnesses include them; EmitC adds them where
+// the input file may lack them (cPreludeFor).
+const CPrelude = cHelpers + hxNarrowC
+
+const cHelpers = `/* hextile: integer helpers of the generated loops */
 static inline long long hx_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 static inline long long hx_ceild(long long n, long long d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
 static inline long long hx_mod(long long n, long long d) { long long r = n % d; return r < 0 ? r + d : r; }
 static inline long long hx_min(long long a, long long b) { return a < b ? a : b; }
 static inline long long hx_max(long long a, long long b) { return a > b ? a : b; }
-` + hxNarrowC
+`
+
+// hxNarrowBuiltin is hx_narrow for preprocessed input (--cpp) that does not
+// declare fprintf and stderr: system headers cannot be included again after
+// their expanded text, so it prints through the compiler's builtin printf
+// (standard output) and stops with exit (declared by cPreludeFor where the
+// file does not declare it), which flushes the message.
+const hxNarrowBuiltin = `static inline void hx_narrow(long long v, long long lo, long long hi, const char *name)
+{
+  if (v < lo || v > hi) {
+    __builtin_printf("hextile: %s = %lld is outside [%lld, %lld], the range for which the generated code was proven to fit 32-bit int: generate it again with -D %s=%lld\n", name, v, lo, hi, name, v);
+    exit(2);
+  }
+}
+`
+
+// lineMarkerRE matches the line markers of preprocessed C (# 1 "file.c").
+var lineMarkerRE = regexp.MustCompile(`(?m)^#\s*\d+\s+"`)
+
+// cPreludeFor is the prelude EmitC inserts into src (before which
+// head of src comes): the helpers and hx_narrow, with the headers hx_narrow
+// needs. Source that went through the preprocessor cannot include system
+// headers again (their expanded declarations would be repeated), so there
+// hx_narrow uses the file's own declarations when it has them and compiler
+// builtins otherwise.
+func cPreludeFor(src, head string) string {
+	if !lineMarkerRE.MatchString(src) {
+		return "#include <stdio.h>\n#include <stdlib.h>\n" + CPrelude
+	}
+	declared := func(name string) bool {
+		return regexp.MustCompile(`\b` + name + `\b`).MatchString(head)
+	}
+	if declared("fprintf") && declared("stderr") && declared("exit") {
+		return CPrelude
+	}
+	if !declared("exit") {
+		return cHelpers + "extern void exit(int);\n" + hxNarrowBuiltin
+	}
+	return cHelpers + hxNarrowBuiltin
+}
