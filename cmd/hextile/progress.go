@@ -40,7 +40,7 @@ func (p *progress) step(what string, f func() error) error {
 	if p == nil || !p.on {
 		return f()
 	}
-	stop := startProgress(p.w, what)
+	stop := showProgress(p.w, what)
 	err := f()
 	stop(err == nil)
 	return err
@@ -54,6 +54,11 @@ func startProgress(w io.Writer, what string) (stop func(ok bool)) {
 	if !isTerminal(w) {
 		return func(bool) {}
 	}
+	return showProgress(w, what)
+}
+
+// showProgress is startProgress on w, terminal or not.
+func showProgress(w io.Writer, what string) (stop func(ok bool)) {
 	start := time.Now()
 	done := make(chan struct{})
 	exited := make(chan struct{})
