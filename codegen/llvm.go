@@ -157,10 +157,10 @@ func globalPtr(t types.Type) *types.PointerType {
 
 // llvmKernel lowers one kernel: it mirrors kernelGen (cuda.go).
 type llvmKernel struct {
-	lm   *llvmModule
-	cs   *cudaScop
-	kn   *cudaKernel
-	f    *ir.Func
+	lm *llvmModule
+	cs *cudaScop
+	kn *cudaKernel
+	f  *ir.Func
 	// it is the type of loop counters, tile coordinates, Lets and
 	// parameters: i32, or i64 where the width decision (width.go) does not
 	// prove 32 bits (the CUDA code's long long).

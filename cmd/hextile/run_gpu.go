@@ -186,8 +186,13 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		}
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
 			var args []any
+			kn := g.Kernels[l.Kernel]
 			for _, p := range g.Scop.Params {
-				args = append(args, int32(params[p]))
+				v, err := kn.IntArg(params[p])
+				if err != nil {
+					return err
+				}
+				args = append(args, v)
 			}
 			for _, a := range g.Scop.Arrays {
 				if len(a.Extents) > 0 {
@@ -204,10 +209,13 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 					args = append(args, int32(binary.LittleEndian.Uint32(d)))
 				}
 			}
-			for _, v := range l.Host {
-				args = append(args, int32(v))
+			for _, h := range l.Host {
+				v, err := kn.IntArg(h)
+				if err != nil {
+					return err
+				}
+				args = append(args, v)
 			}
-			kn := g.Kernels[l.Kernel]
 			bls = append(bls, runtime.BatchLaunch{F: fns[l.Kernel],
 				Grid:  [3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
 				Block: [3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])},
