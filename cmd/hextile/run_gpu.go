@@ -185,36 +185,10 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			}
 		}
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
-			var args []any
 			kn := g.Kernels[l.Kernel]
-			for _, p := range g.Scop.Params {
-				v, err := kn.IntArg(params[p])
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
-			}
-			for _, a := range g.Scop.Arrays {
-				if len(a.Extents) > 0 {
-					args = append(args, runtime.BufArg(bufIndex[a.Name]))
-					continue
-				}
-				d := inputs[a.Name].Data
-				switch a.Elem {
-				case frontend.Float:
-					args = append(args, math.Float32frombits(binary.LittleEndian.Uint32(d)))
-				case frontend.Double:
-					args = append(args, math.Float64frombits(binary.LittleEndian.Uint64(d)))
-				default:
-					args = append(args, int32(binary.LittleEndian.Uint32(d)))
-				}
-			}
-			for _, h := range l.Host {
-				v, err := kn.IntArg(h)
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
+			args, err := launchArgs(g, l, params, inputs, bufIndex)
+			if err != nil {
+				return err
 			}
 			bls = append(bls, runtime.BatchLaunch{F: fns[l.Kernel],
 				Grid:  [3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
@@ -402,4 +376,44 @@ func ptxFeatures(pdlKernels map[string]bool, reuse, fromFile, launchEx bool) str
 		gen = append(gen, "no register reuse")
 	}
 	return strings.Join(gen, ", ")
+}
+
+// launchArgs are the kernel arguments of launch l of g, in the kernel's
+// parameter order: the parameters (int64 for a kernel with 64-bit loops,
+// else int32: GPUKernel.IntArg), the arrays (runtime.BufArg, the index
+// among the non-scalar arrays in bufIndex; scalars by value from inputs)
+// and the host loop counters (as the parameters).
+func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64, inputs map[string]*codegen.HostArray, bufIndex map[string]int) ([]any, error) {
+	var args []any
+	kn := g.Kernels[l.Kernel]
+	for _, p := range g.Scop.Params {
+		v, err := kn.IntArg(params[p])
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	for _, a := range g.Scop.Arrays {
+		if len(a.Extents) > 0 {
+			args = append(args, runtime.BufArg(bufIndex[a.Name]))
+			continue
+		}
+		d := inputs[a.Name].Data
+		switch a.Elem {
+		case frontend.Float:
+			args = append(args, math.Float32frombits(binary.LittleEndian.Uint32(d)))
+		case frontend.Double:
+			args = append(args, math.Float64frombits(binary.LittleEndian.Uint64(d)))
+		default:
+			args = append(args, int32(binary.LittleEndian.Uint32(d)))
+		}
+	}
+	for _, h := range l.Host {
+		v, err := kn.IntArg(h)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	return args, nil
 }
