@@ -76,6 +76,27 @@ func TestLLVMWideOffsetOnCPU(t *testing.T) {
 	if err := os.WriteFile(file, []byte(offsetStencil("3000000000", 100, 6, false)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Iterator arithmetic past 2^32 in the statement ((i * 3) % 7), a
+	// truncation to int and an int element.
+	wide := filepath.Join(dir, "wideints.c")
+	if err := os.WriteFile(wide, []byte(`#define N 40
+#define T 4
+#define OFF 3000000000
+double A[2][N];
+int B[N];
+void kernel(void)
+{
+#pragma scop
+  for (long t = 0; t < T; t++)
+    for (long i = OFF + 1; i < OFF + N - 1; i++) {
+      A[(t + 1) % 2][i - OFF] = 0.5 * (A[t % 2][i - OFF - 1] + A[t % 2][i - OFF + 1]) + (double)((i * 3) % 7) + 1e-12 * (double)(-i / 5);
+      B[i - OFF] = (int)(i * 2) + (int)t % 3 - 5;
+    }
+#pragma endscop
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// offset64.c includes a header beside it; the programs are built in dir.
 	h, err := os.ReadFile("testdata/ref/ref_util.h")
 	if err != nil {
@@ -97,6 +118,7 @@ func TestLLVMWideOffsetOnCPU(t *testing.T) {
 		// must still compute the right thing.
 		{"off_hybrid_shared", file, schedule.Hybrid, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}}, nil},
 		{"off_classical", file, schedule.Classical, CUDAOptions{Block: []int{5}}, [][]string{{"N=61", "T=7", "OFF=2147483600"}}, nil},
+		{"wideints_hybrid", wide, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=40", "T=4"}, {"N=33", "T=5", "OFF=-6000000007"}}, nil},
 		// -D OFF=3000000000 (the refused example of the CLI before).
 		{"offset64_none", "testdata/ref/offset64.c", schedule.None, CUDAOptions{}, [][]string{{"N=64", "T=5"}, {"N=23", "T=4", "OFF=9000000000"}}, map[string]string{"OFF": "3000000000"}},
 		{"offset64_hybrid", "testdata/ref/offset64.c", schedule.Hybrid, CUDAOptions{}, [][]string{{"N=64", "T=5"}}, map[string]string{"OFF": "3000000000"}},
