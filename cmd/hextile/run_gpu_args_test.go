@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 
 	"hextile/codegen"
@@ -84,6 +87,31 @@ func TestLaunchArgsWidth(t *testing.T) {
 		})
 		if err != nil || n == 0 {
 			t.Errorf("%s: %d launches: %v", tc.file, n, err)
+		}
+	}
+}
+
+// TestCompilePTXWide: compile --target=ptx of a program whose loops pass
+// 32 bits (offset64.c with -D OFF=3000000000, refused before) gives
+// kernels with 64-bit parameters; heat2d at its sizes keeps 32-bit ones.
+func TestCompilePTXWide(t *testing.T) {
+	if _, err := exec.LookPath("llc"); err != nil {
+		t.Skip("llc not on PATH (Debian package llvm)")
+	}
+	for _, tc := range []struct {
+		args []string
+		wide bool
+	}{
+		{[]string{"../../codegen/testdata/ref/offset64.c", "-D", "OFF=3000000000"}, true},
+		{[]string{"../../testdata/heat2d.c"}, false},
+	} {
+		out, errs, code := runCmd(t, "", append([]string{"compile", "--target=ptx", "--arch=sm_80"}, tc.args...)...)
+		if code != 0 || !regexp.MustCompile(`\.param \.u(32|64) hx_kernel0_0_param_0`).MatchString(out) {
+			t.Fatalf("%v: exit %d: %s\n%.400s", tc.args, code, errs, out)
+		}
+		wide := strings.Contains(out, ".param .u64 hx_kernel0_0_param_0")
+		if wide != tc.wide {
+			t.Errorf("%v: first kernel parameter 64-bit %v", tc.args, wide)
 		}
 	}
 }
