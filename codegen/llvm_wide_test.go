@@ -68,7 +68,7 @@ func kernelIntType(ll string) string {
 // testdata file, without a value) is compiled to i64 kernels, which run
 // on the CPU (llvm_cpu_test.go) bit for bit against the original loop
 // nest, at the compiled sizes and at others past 2^32; llc accepts the
-// module for nvptx64 sm_80.
+// module for nvptx64 sm_80. Two cases by default, all with HEXTILE_LONG=1.
 func TestLLVMWideOffsetOnCPU(t *testing.T) {
 	llc, cc := llvmTools(t)
 	dir := t.TempDir()
@@ -112,18 +112,22 @@ void kernel(void)
 		opt  CUDAOptions
 		runs [][]string
 		defs map[string]string // -D
+		long bool              // with HEXTILE_LONG=1 only
 	}{
-		{"off_hybrid", file, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}, {"N=40", "T=3", "OFF=-5000000003"}}, nil},
+		{"off_hybrid", file, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}, {"N=40", "T=3", "OFF=-5000000003"}}, nil, true},
 		// --shared: the staging (32-bit) is off in 64-bit kernels, which
 		// must still compute the right thing.
-		{"off_hybrid_shared", file, schedule.Hybrid, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}}, nil},
-		{"off_classical", file, schedule.Classical, CUDAOptions{Block: []int{5}}, [][]string{{"N=61", "T=7", "OFF=2147483600"}}, nil},
-		{"wideints_hybrid", wide, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=40", "T=4"}, {"N=33", "T=5", "OFF=-6000000007"}}, nil},
+		{"off_hybrid_shared", file, schedule.Hybrid, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}}, nil, true},
+		{"off_classical", file, schedule.Classical, CUDAOptions{Block: []int{5}}, [][]string{{"N=61", "T=7", "OFF=2147483600"}}, nil, true},
+		{"wideints_hybrid", wide, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=40", "T=4"}, {"N=33", "T=5", "OFF=-6000000007"}}, nil, false},
 		// -D OFF=3000000000 (the refused example of the CLI before).
-		{"offset64_none", "testdata/ref/offset64.c", schedule.None, CUDAOptions{}, [][]string{{"N=64", "T=5"}, {"N=23", "T=4", "OFF=9000000000"}}, map[string]string{"OFF": "3000000000"}},
-		{"offset64_hybrid", "testdata/ref/offset64.c", schedule.Hybrid, CUDAOptions{}, [][]string{{"N=64", "T=5"}}, map[string]string{"OFF": "3000000000"}},
+		{"offset64_none", "testdata/ref/offset64.c", schedule.None, CUDAOptions{}, [][]string{{"N=64", "T=5"}, {"N=23", "T=4", "OFF=9000000000"}}, map[string]string{"OFF": "3000000000"}, false},
+		{"offset64_hybrid", "testdata/ref/offset64.c", schedule.Hybrid, CUDAOptions{}, [][]string{{"N=64", "T=5"}}, map[string]string{"OFF": "3000000000"}, true},
 	} {
 		t.Run(tc.tag, func(t *testing.T) {
+			if tc.long && os.Getenv("HEXTILE_LONG") == "" {
+				t.Skip("HEXTILE_LONG=1 runs it")
+			}
 			c, err := Run(Request{File: tc.file, Frontend: frontend.Options{Defines: tc.defs}, Tile: tc.kind, Sizes: []int64{3, 16}, Gen: Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
