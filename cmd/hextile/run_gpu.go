@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -99,6 +101,9 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	// programmatic stream serialization (through cuLaunchKernelEx where
 	// the driver has it); the others plainly.
 	pdlKernels := codegen.PDLKernels(ptx)
+	if err := ptxIntWidths(ptx, gs); err != nil {
+		return fail(fmt.Errorf("%s: %v", ptxFrom, err))
+	}
 	mod, err := ctx.LoadPTX(ptx)
 	if err != nil {
 		return fail(err)
@@ -416,4 +421,35 @@ func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64
 		args = append(args, v)
 	}
 	return args, nil
+}
+
+// ptxIntWidths checks that the PTX kernels take their integer parameters
+// and host counters in the width the launch arguments will have (int64
+// for kernels with 64-bit loops, GPUKernel.Int64): PTX from --ptx may
+// have been compiled for other sizes, and a 32-bit kernel given 64-bit
+// arguments (or the reverse) would compute with wrong values.
+func ptxIntWidths(ptx string, gs []*codegen.GPUScop) error {
+	for _, g := range gs {
+		for _, k := range g.Kernels {
+			idx := 0 // the first integer argument: a parameter, else a host counter
+			if len(g.Scop.Params) == 0 {
+				if len(k.Host) == 0 {
+					continue
+				}
+				idx = len(g.Scop.Arrays)
+			}
+			m := regexp.MustCompile(`\.param \.([us](?:32|64)) ` + regexp.QuoteMeta(k.Name) + `_param_` + strconv.Itoa(idx) + `\b`).FindStringSubmatch(ptx)
+			if m == nil {
+				continue // not found (the loader reports a missing kernel)
+			}
+			want := "32"
+			if k.Int64 {
+				want = "64"
+			}
+			if !strings.HasSuffix(m[1], want) {
+				return fmt.Errorf("kernel %s takes %s-bit integers and these sizes need %s-bit ones: compile the PTX with the same -D values", k.Name, m[1][1:], want)
+			}
+		}
+	}
+	return nil
 }

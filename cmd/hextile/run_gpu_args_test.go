@@ -115,3 +115,44 @@ func TestCompilePTXWide(t *testing.T) {
 		}
 	}
 }
+
+// TestPTXIntWidths: PTX compiled for other sizes (32-bit kernels where
+// the run's sizes need 64-bit ones, and the reverse) is refused before a
+// launch; matching PTX passes.
+func TestPTXIntWidths(t *testing.T) {
+	if _, err := exec.LookPath("llc"); err != nil {
+		t.Skip("llc not on PATH (Debian package llvm)")
+	}
+	const file = "../../testdata/heat2d.c"
+	c, err := codegen.Run(codegen.Request{File: file, Tile: schedule.Hybrid, Gen: codegen.Options{SeparateFullTiles: true}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := map[bool]string{}
+	gs := map[bool][]*codegen.GPUScop{}
+	for _, wide := range []bool{false, true} {
+		params := map[string]int64{"N": 40, "T": 3}
+		if wide {
+			params["T"] = 1<<31 - 10
+		}
+		opt := codegen.CUDAOptions{Params: params}
+		ll, err := codegen.EmitLLVM(c, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ptx[wide], err = codegen.LLVMToPTX(ll, "", "sm_80"); err != nil {
+			t.Fatal(err)
+		}
+		if gs[wide], err = codegen.GPUScops(c, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []bool{false, true} {
+		for _, g := range []bool{false, true} {
+			err := ptxIntWidths(ptx[p], gs[g])
+			if (err == nil) != (p == g) {
+				t.Errorf("PTX 64-bit %v, sizes 64-bit %v: %v", p, g, err)
+			}
+		}
+	}
+}
