@@ -28,7 +28,12 @@ import (
 //     parameters (i32), arrays (element pointers in addrspace(1), the global
 //     memory; scalars by value), the host loop counters (i32);
 //   - integer expressions are computed in i32 as the CUDA code computes
-//     them in int; floord, ceild and mod are exact for negative operands
+//     them in int; where the width decision (width.go) says 64-bit, the
+//     parameters, host counters, loop counters, tile coordinates and Lets
+//     are i64 as the CUDA code's long long (int values of the statements,
+//     literals and int elements, are sign-extended where they meet them),
+//     and shared staging, register reuse and streaming are not used;
+//     floord, ceild and mod are exact for negative operands
 //     (sdiv/srem corrected by the sign of the remainder, the divisor being a
 //     positive constant); a flat element index is the i32 value of
 //     HX_IDX_<array>, sign-extended for the getelementptr;

@@ -13,7 +13,8 @@ import (
 )
 
 // Lowering of the loop AST's integer expressions (i32, as the CUDA code's
-// int) and of the statement bodies (C semantics) to LLVM IR.
+// int, or i64 in 64-bit kernels: llvmKernel.it) and of the statement
+// bodies (C semantics) to LLVM IR.
 
 // bound is max(es) (lower) or min(es) (upper).
 func (k *llvmKernel) bound(es []Expr, lower bool) value.Value {
