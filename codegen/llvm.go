@@ -28,7 +28,12 @@ import (
 //     parameters (i32), arrays (element pointers in addrspace(1), the global
 //     memory; scalars by value), the host loop counters (i32);
 //   - integer expressions are computed in i32 as the CUDA code computes
-//     them in int; floord, ceild and mod are exact for negative operands
+//     them in int; where the width decision (width.go) says 64-bit, the
+//     parameters, host counters, loop counters, tile coordinates and Lets
+//     are i64 as the CUDA code's long long (int values of the statements,
+//     literals and int elements, are sign-extended where they meet them),
+//     and shared staging, register reuse and streaming are not used;
+//     floord, ceild and mod are exact for negative operands
 //     (sdiv/srem corrected by the sign of the remainder, the divisor being a
 //     positive constant); a flat element index is the i32 value of
 //     HX_IDX_<array>, sign-extended for the getelementptr;
@@ -69,9 +74,6 @@ func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
 func llvmModuleFor(c *Compilation, opt CUDAOptions, pdl bool) (*ir.Module, error) {
 	css, err := cudaScops(c, opt)
 	if err != nil {
-		return nil, err
-	}
-	if err := llvmWidthCheck(css); err != nil {
 		return nil, err
 	}
 	lm := newLLVMModule()
@@ -160,10 +162,14 @@ func globalPtr(t types.Type) *types.PointerType {
 
 // llvmKernel lowers one kernel: it mirrors kernelGen (cuda.go).
 type llvmKernel struct {
-	lm   *llvmModule
-	cs   *cudaScop
-	kn   *cudaKernel
-	f    *ir.Func
+	lm *llvmModule
+	cs *cudaScop
+	kn *cudaKernel
+	f  *ir.Func
+	// it is the type of loop counters, tile coordinates, Lets and
+	// parameters: i32, or i64 where the width decision (width.go) does not
+	// prove 32 bits (the CUDA code's long long).
+	it   *types.IntType
 	cur  *ir.Block
 	env  map[string]value.Value
 	arrs map[string]*frontend.Array
@@ -200,10 +206,17 @@ type llvmKernel struct {
 
 func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 	s := cs.sc.Scop
-	k := &llvmKernel{lm: lm, cs: cs, kn: kn, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	if k.wide() {
+		// 64-bit loops: the kernel computes its integers in i64. Shared
+		// staging, register reuse and streaming (which compute in i32) are
+		// off; anchors are already off (wide code has 64-bit indices).
+		k.it = types.I64
+		k.noStage = true
+	}
 	var params []*ir.Param
 	for _, p := range s.Params {
-		params = append(params, ir.NewParam(p, types.I32))
+		params = append(params, ir.NewParam(p, k.it))
 	}
 	for _, a := range s.Arrays {
 		k.arrs[a.Name] = a
@@ -222,7 +235,7 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		}
 	}
 	for _, v := range kn.host {
-		params = append(params, ir.NewParam(v, types.I32))
+		params = append(params, ir.NewParam(v, k.it))
 	}
 	k.f = lm.m.NewFunc(kn.name, types.Void, params...)
 	i := 0
@@ -254,14 +267,14 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 	k.strides = map[string][]value.Value{}
 	axes := []string{"x", "y", "z"}
 	for a := 0; a < 3; a++ {
-		k.tid[a] = k.sreg("tid", axes[a])
+		k.tid[a] = k.sregInt("tid", axes[a])
 	}
 	ng := len(kn.grid)
 	var exits []func()
 	for i, f := range kn.grid {
 		ax := axes[ng-1-i]
-		start := k.cur.NewAdd(k.bound(f.Lower, true), k.sreg("ctaid", ax))
-		step := k.sreg("nctaid", ax)
+		start := k.cur.NewAdd(k.bound(f.Lower, true), k.sregInt("ctaid", ax))
+		step := k.sregInt("nctaid", ax)
 		exits = append(exits, k.loopOpen(f.Iter, start, k.bound(f.Upper, false), step))
 		k.vars = append(k.vars, f.Iter)
 	}
@@ -296,20 +309,24 @@ func (k *llvmKernel) sreg(reg, ax string) value.Value {
 	return k.cur.NewCall(f)
 }
 
-func (k *llvmKernel) barrier() {
-	k.cur.NewCall(k.lm.decl("llvm.nvvm.barrier0", types.Void))
+// wide reports whether the kernel's loops are 64-bit (width.go).
+func (k *llvmKernel) wide() bool { return k.cs.it != "int" }
+
+// ic is the integer constant v of the loops' type (i32 or i64).
+func (k *llvmKernel) ic(v int64) *constant.Int { return constant.NewInt(k.it, v) }
+
+// sregInt is a special register in the loops' type: the CUDA code's
+// (int)blockIdx.x, sign-extended to long long in 64-bit code.
+func (k *llvmKernel) sregInt(reg, ax string) value.Value {
+	v := k.sreg(reg, ax)
+	if k.it == types.I32 {
+		return v
+	}
+	return k.cur.NewSExt(v, k.it)
 }
 
-// llvmWidthCheck refuses the scops whose loops need 64 bits (width.go):
-// the LLVM kernels compute loop counters and parameters in i32 (flat
-// indices of large arrays are i64; see flatIndex64).
-func llvmWidthCheck(css []*cudaScop) error {
-	for _, cs := range css {
-		if cs.it != "int" {
-			return fmt.Errorf("%s: error: the LLVM/PTX back end computes loop bounds in 32 bits and %s may exceed them: use the CUDA back end (--target=cuda, --backend=cuda), which computes them in 64 bits", posString(cs.sc.Scop.Pos), cs.width.Why)
-		}
-	}
-	return nil
+func (k *llvmKernel) barrier() {
+	k.cur.NewCall(k.lm.decl("llvm.nvvm.barrier0", types.Void))
 }
 
 func i32(v int64) *constant.Int { return constant.NewInt(types.I32, v) }
@@ -386,7 +403,7 @@ func (k *llvmKernel) let(v string, x value.Value, body func()) {
 
 // seqFor lowers a sequential AST loop with body.
 func (k *llvmKernel) seqFor(n *For, body func()) {
-	closeLoop := k.loopOpen(n.Iter, k.bound(n.Lower, true), k.bound(n.Upper, false), i32(n.Stride))
+	closeLoop := k.loopOpen(n.Iter, k.bound(n.Lower, true), k.bound(n.Upper, false), k.ic(n.Stride))
 	body()
 	closeLoop()
 }
@@ -509,13 +526,13 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 		}
 		k.ifElse(k.cond(n.Cond), func() { k.thread(n.Then, used) }, els)
 	case *For:
-		if k.stream == nil {
+		if k.stream == nil && !k.wide() {
 			if p := k.cs.streamPlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
 				k.threadStream(p, used)
 				return
 			}
 		}
-		if k.reuse == nil {
+		if k.reuse == nil && !k.wide() {
 			if p := k.cs.reusePlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
 				k.threadReuse(p, used)
 				return
@@ -531,10 +548,10 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 			lo := k.bound(n.Lower, true)
 			var off value.Value = k.tid[a]
 			if n.Stride != 1 {
-				off = k.cur.NewMul(i32(n.Stride), k.tid[a])
+				off = k.cur.NewMul(k.ic(n.Stride), k.tid[a])
 			}
 			start := k.cur.NewAdd(lo, off)
-			closeLoop := k.loopOpen(n.Iter, start, k.bound(n.Upper, false), i32(int64(k.kn.block[a])*n.Stride))
+			closeLoop := k.loopOpen(n.Iter, start, k.bound(n.Upper, false), k.ic(int64(k.kn.block[a])*n.Stride))
 			k.thread(n.Body, used)
 			closeLoop()
 			return
@@ -544,7 +561,7 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 		var c value.Value
 		for a := 0; a < 3; a++ {
 			if !used[a] && k.kn.block[a] > 1 {
-				e := k.cur.NewICmp(enum.IPredEQ, k.tid[a], i32(0))
+				e := k.cur.NewICmp(enum.IPredEQ, k.tid[a], k.ic(0))
 				if c == nil {
 					c = e
 				} else {

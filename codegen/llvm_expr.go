@@ -13,7 +13,8 @@ import (
 )
 
 // Lowering of the loop AST's integer expressions (i32, as the CUDA code's
-// int) and of the statement bodies (C semantics) to LLVM IR.
+// int, or i64 in 64-bit kernels: llvmKernel.it) and of the statement
+// bodies (C semantics) to LLVM IR.
 
 // bound is max(es) (lower) or min(es) (upper).
 func (k *llvmKernel) bound(es []Expr, lower bool) value.Value {
@@ -33,10 +34,10 @@ func (k *llvmKernel) variable(name string) value.Value {
 		return v
 	}
 	if v, ok := k.cs.sc.Scop.Defines[name]; ok {
-		return i32(v)
+		return k.ic(v)
 	}
 	k.fail("%s: kernel %s: unknown variable %s in the loop AST", posString(k.cs.sc.Scop.Pos), k.kn.name, name)
-	return i32(0)
+	return k.ic(0)
 }
 
 // floorDivIR is floor(x / d) for a constant d >= 1: the truncating
@@ -45,10 +46,10 @@ func (k *llvmKernel) floorDivIR(x value.Value, d int64) value.Value {
 	if d == 1 {
 		return x
 	}
-	q := k.cur.NewSDiv(x, i32(d))
-	r := k.cur.NewSRem(x, i32(d))
-	neg := k.cur.NewICmp(enum.IPredSLT, r, i32(0))
-	return k.cur.NewSub(q, k.cur.NewZExt(neg, types.I32))
+	q := k.cur.NewSDiv(x, k.ic(d))
+	r := k.cur.NewSRem(x, k.ic(d))
+	neg := k.cur.NewICmp(enum.IPredSLT, r, k.ic(0))
+	return k.cur.NewSub(q, k.cur.NewZExt(neg, k.it))
 }
 
 // expr lowers an AST integer expression. Its sums and products carry nsw:
@@ -61,7 +62,7 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 		for _, t := range e.Terms {
 			var v value.Value = k.variable(t.Var)
 			if t.Coef != 1 {
-				v = nsw(k.cur.NewMul(i32(t.Coef), v))
+				v = nsw(k.cur.NewMul(k.ic(t.Coef), v))
 			}
 			if acc == nil {
 				acc = v
@@ -70,10 +71,10 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 			}
 		}
 		if acc == nil {
-			return i32(e.Const)
+			return k.ic(e.Const)
 		}
 		if e.Const != 0 {
-			acc = nsw(k.cur.NewAdd(acc, i32(e.Const)))
+			acc = nsw(k.cur.NewAdd(acc, k.ic(e.Const)))
 		}
 		return acc
 	case *Sum:
@@ -87,25 +88,25 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 			}
 		}
 		if acc == nil {
-			return i32(0)
+			return k.ic(0)
 		}
 		return acc
 	case *Scale:
-		return nsw(k.cur.NewMul(i32(e.K), k.expr(e.X)))
+		return nsw(k.cur.NewMul(k.ic(e.K), k.expr(e.X)))
 	case *FloorDiv:
 		return k.floorDivIR(k.expr(e.X), e.D)
 	case *CeilDiv:
 		// ceil(x/d) = -floor(-x/d)
-		x := k.cur.NewSub(i32(0), k.expr(e.X))
-		return k.cur.NewSub(i32(0), k.floorDivIR(x, e.D))
+		x := k.cur.NewSub(k.ic(0), k.expr(e.X))
+		return k.cur.NewSub(k.ic(0), k.floorDivIR(x, e.D))
 	case *Mod:
 		x := k.expr(e.X)
 		if e.D == 1 {
-			return i32(0)
+			return k.ic(0)
 		}
-		r := k.cur.NewSRem(x, i32(e.D))
-		neg := k.cur.NewICmp(enum.IPredSLT, r, i32(0))
-		return k.cur.NewSelect(neg, k.cur.NewAdd(r, i32(e.D)), r)
+		r := k.cur.NewSRem(x, k.ic(e.D))
+		neg := k.cur.NewICmp(enum.IPredSLT, r, k.ic(0))
+		return k.cur.NewSelect(neg, k.cur.NewAdd(r, k.ic(e.D)), r)
 	case *Min, *Max:
 		var args []Expr
 		pred := enum.IPredSLT
@@ -128,7 +129,7 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 		return acc
 	}
 	k.fail("%s: kernel %s: unsupported AST expression %T", posString(k.cs.sc.Scop.Pos), k.kn.name, e)
-	return i32(0)
+	return k.ic(0)
 }
 
 // cond lowers a conjunction of guard conditions to an i1.
@@ -139,11 +140,11 @@ func (k *llvmKernel) cond(cs []Cond) value.Value {
 		var v value.Value
 		switch c.Kind {
 		case GE0:
-			v = k.cur.NewICmp(enum.IPredSGE, x, i32(0))
+			v = k.cur.NewICmp(enum.IPredSGE, x, k.ic(0))
 		case EQ0:
-			v = k.cur.NewICmp(enum.IPredEQ, x, i32(0))
+			v = k.cur.NewICmp(enum.IPredEQ, x, k.ic(0))
 		case DivBy:
-			v = k.cur.NewICmp(enum.IPredEQ, k.cur.NewSRem(x, i32(c.D)), i32(0))
+			v = k.cur.NewICmp(enum.IPredEQ, k.cur.NewSRem(x, k.ic(c.D)), k.ic(0))
 		}
 		if acc == nil {
 			acc = v
@@ -208,7 +209,7 @@ func (k *llvmKernel) user(u *User) {
 			old := k.cur.NewLoad(llvmType(et), sp)
 			rhs, rt = k.arith(strings.TrimSuffix(a.Op, "="), old, et, rhs, rt, a.Pos)
 		}
-		k.cur.NewStore(k.streamName(k.convert(rhs, rt, et)), sp)
+		k.cur.NewStore(k.streamName(k.storeConv(rhs, rt, et)), sp)
 		if fp != nil { // nil: a full tile with a written-set table
 			k.cur.NewStore(constant.NewInt(types.I8, 1), fp)
 		}
@@ -220,7 +221,7 @@ func (k *llvmKernel) user(u *User) {
 		op := strings.TrimSuffix(a.Op, "=")
 		rhs, rt = k.arith(op, old, et, rhs, rt, a.Pos)
 	}
-	k.cur.NewStore(k.streamName(k.convert(rhs, rt, et)), ptr)
+	k.cur.NewStore(k.streamName(k.storeConv(rhs, rt, et)), ptr)
 }
 
 // elemPtr is the address of an array element: through its anchor when an
@@ -323,11 +324,51 @@ func (k *llvmKernel) convert(v value.Value, from, to frontend.Type) value.Value 
 	return k.cur.NewFPTrunc(v, llvmType(to))
 }
 
+// zeroOf is the integer 0 of v's type (i32 or i64).
+func zeroOf(v value.Value) *constant.Int {
+	return constant.NewInt(v.Type().(*types.IntType), 0)
+}
+
+// sameInt extends the narrower of two integers to i64 when one of them
+// is i64 (64-bit code: a long long counter with an int element or
+// literal, C's usual arithmetic conversions).
+func (k *llvmKernel) sameInt(x, y value.Value) (value.Value, value.Value) {
+	if x.Type().Equal(y.Type()) {
+		return x, y
+	}
+	if !x.Type().Equal(types.I64) {
+		x = k.cur.NewSExt(x, types.I64)
+	}
+	if !y.Type().Equal(types.I64) {
+		y = k.cur.NewSExt(y, types.I64)
+	}
+	return x, y
+}
+
+// toInt32 is the int conversion of an integer value: truncation of a
+// 64-bit one (two's complement, as gcc, clang and nvcc convert).
+func (k *llvmKernel) toInt32(v value.Value) value.Value {
+	if v.Type().Equal(types.I32) {
+		return v
+	}
+	return k.cur.NewTrunc(v, types.I32)
+}
+
+// storeConv converts the value v of type from for a store to an element
+// of type to (an int element takes the truncated value of a 64-bit one).
+func (k *llvmKernel) storeConv(v value.Value, from, to frontend.Type) value.Value {
+	if from == frontend.IntT && to == frontend.IntT {
+		return k.toInt32(v)
+	}
+	return k.convert(v, from, to)
+}
+
 // arith lowers x op y after the usual conversions.
 func (k *llvmKernel) arith(op string, x value.Value, xt frontend.Type, y value.Value, yt frontend.Type, pos frontend.Pos) (value.Value, frontend.Type) {
 	t := common(xt, yt)
 	x, y = k.convert(x, xt, t), k.convert(y, yt, t)
 	if t == frontend.IntT {
+		x, y = k.sameInt(x, y)
 		switch op {
 		// C's int: signed overflow is undefined (nsw).
 		case "+":
@@ -403,11 +444,14 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 			return x, t
 		}
 		if t == frontend.IntT {
-			return nsw(k.cur.NewSub(i32(0), x)), t
+			return nsw(k.cur.NewSub(zeroOf(x), x)), t
 		}
 		return k.cur.NewFNeg(x), t
 	case *frontend.Cast:
 		x, t := k.body(e.X)
+		if t == frontend.IntT && e.To == frontend.IntT {
+			return k.toInt32(x), e.To // (int) of a 64-bit value
+		}
 		return k.convert(x, t, e.To), e.To
 	case *frontend.Call:
 		return k.call(e)
@@ -438,9 +482,9 @@ func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
 			return i32(0), frontend.IntT
 		}
 		x, xt := k.body(e.Args[0])
-		x = k.convert(x, xt, frontend.IntT)
-		neg := k.cur.NewICmp(enum.IPredSLT, x, i32(0))
-		return k.cur.NewSelect(neg, k.cur.NewSub(i32(0), x), x), frontend.IntT
+		x = k.toInt32(k.convert(x, xt, frontend.IntT)) // abs takes an int
+		neg := k.cur.NewICmp(enum.IPredSLT, x, zeroOf(x))
+		return k.cur.NewSelect(neg, k.cur.NewSub(zeroOf(x), x), x), frontend.IntT
 	}
 	base := name
 	if _, ok := llvmMath[name]; !ok && strings.HasSuffix(name, "f") {

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 
 	"hextile/frontend"
 )
@@ -20,6 +21,22 @@ type GPUKernel struct {
 	Block [3]int   // threads on x, y, z
 	Smem  int64    // dynamic shared memory per block (bytes; --shared)
 	Host  []string // the host loop counters it takes after the arrays
+	// Int64: the kernel takes its parameters and host counters as i64
+	// (64-bit loops, width.go), else as i32.
+	Int64 bool
+}
+
+// IntArg is the launch argument of the integer parameter or host counter
+// value v: an int64 for a kernel with 64-bit loops, else an int32 (an
+// error where v does not fit, rather than a truncated value).
+func (k GPUKernel) IntArg(v int64) (any, error) {
+	if k.Int64 {
+		return v, nil
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return nil, fmt.Errorf("kernel %s takes 32-bit integers and %d does not fit: the kernels' width was decided for other sizes", k.Name, v)
+	}
+	return int32(v), nil
 }
 
 // GPUScop is the GPU form of one scop: its kernels (in module order) and
@@ -53,7 +70,7 @@ func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
 	for _, cs := range css {
 		g := &GPUScop{Scop: cs.sc.Scop, cs: cs, site: map[Node]int{}}
 		for i, kn := range cs.kernels {
-			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.name, Block: kn.block, Smem: kn.smem, Host: kn.host})
+			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.name, Block: kn.block, Smem: kn.smem, Host: kn.host, Int64: cs.it != "int"})
 			if len(kn.grid) > 0 {
 				g.site[kn.grid[0]] = i
 			} else {

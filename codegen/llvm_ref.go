@@ -115,11 +115,16 @@ type refRun struct {
 	countOnly bool
 }
 
-// rv is a C value: an int (i) or a float/double (f).
+// rv is a C value: an int (i) or a float/double (f). A wide int is a
+// 64-bit one: a loop iterator or parameter (long in the source where its
+// values pass 32 bits; the 64-bit CUDA and LLVM code's long long and
+// i64) or an operation on one; other ints (literals, int elements, casts
+// to int) are 32-bit two's complement.
 type rv struct {
-	t frontend.Type
-	i int64
-	f float64
+	t    frontend.Type
+	i    int64
+	f    float64
+	wide bool
 }
 
 func (r *refRun) node(n Node) error {
@@ -332,6 +337,9 @@ func refArith(op string, x, y rv) (rv, error) {
 				v = x.i % y.i
 			}
 		}
+		if x.wide || y.wide {
+			return rv{t: t, i: v, wide: true}, nil
+		}
 		return rv{t: t, i: int64(int32(v))}, nil
 	}
 	var f float64
@@ -371,7 +379,7 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 		if !ok {
 			return rv{}, fmt.Errorf("%s: unbound %s", posString(e.P), e.Name)
 		}
-		return rv{t: frontend.IntT, i: v}, nil
+		return rv{t: frontend.IntT, i: v, wide: true}, nil
 	case *frontend.ArrayRef:
 		h, off, err := r.elem(e)
 		if err != nil {
@@ -398,6 +406,9 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 			return x, err
 		}
 		if x.t == frontend.IntT {
+			if x.wide {
+				return rv{t: x.t, i: -x.i, wide: true}, nil
+			}
 			return rv{t: x.t, i: int64(int32(-x.i))}, nil
 		}
 		return rv{t: x.t, f: -x.f}, nil
@@ -405,6 +416,9 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 		x, err := r.eval(e.X)
 		if err != nil {
 			return rv{}, err
+		}
+		if x.t == frontend.IntT && e.To == frontend.IntT {
+			return rv{t: x.t, i: int64(int32(x.i))}, nil // (int) of a long
 		}
 		return refConvert(x, e.To), nil
 	case *frontend.Call:
@@ -431,6 +445,7 @@ func (r *refRun) call(e *frontend.Call) (rv, error) {
 	}
 	if name == "abs" && len(xs) == 1 {
 		x := refConvert(xs[0], frontend.IntT)
+		x = rv{t: x.t, i: int64(int32(x.i))} // abs takes an int
 		if x.i < 0 {
 			x.i = int64(int32(-x.i))
 		}

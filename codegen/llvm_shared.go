@@ -107,13 +107,13 @@ func (k *llvmKernel) flatIndex(a *frontend.Array, ix []value.Value) value.Value 
 func (k *llvmKernel) flatIndex64(a *frontend.Array, ix []value.Value) value.Value {
 	var idx value.Value
 	for i, v := range ix {
-		v64 := k.cur.NewSExt(v, types.I64)
+		v64 := k.idx64(v)
 		if i == 0 {
 			idx = v64
 			continue
 		}
 		ext, _ := k.body(a.Extents[i])
-		idx = nsw(k.cur.NewAdd(nsw(k.cur.NewMul(idx, k.cur.NewSExt(ext, types.I64))), v64))
+		idx = nsw(k.cur.NewAdd(nsw(k.cur.NewMul(idx, k.idx64(ext))), v64))
 	}
 	return idx
 }

@@ -322,8 +322,8 @@ func (c *Context) CopyFromDevice(dst unsafe.Pointer, src DevPtr, n uint64) error
 	return c.do(func() error { return c.d.check("cuMemcpyDtoH_v2", c.d.cuMemcpyDtoH(dst, uint64(src), n)) })
 }
 
-// Launch runs f on a grid of blocks; args are int32, float32, float64 or
-// DevPtr values in the kernel's parameter order. The parameter array and
+// Launch runs f on a grid of blocks; args are int32, int64 (a kernel's
+// i64 parameters), float32, float64 or DevPtr values in the kernel's parameter order. The parameter array and
 // every value it points to are pinned for the call.
 func (f *Function) Launch(grid, block [3]uint32, smem uint32, args ...any) error {
 	return f.launch(grid, block, smem, false, args)
@@ -346,6 +346,8 @@ func (f *Function) launch(grid, block [3]uint32, smem uint32, pdl bool, args []a
 			var p unsafe.Pointer
 			switch v := a.(type) {
 			case int32:
+				p = unsafe.Pointer(&v)
+			case int64:
 				p = unsafe.Pointer(&v)
 			case float32:
 				p = unsafe.Pointer(&v)

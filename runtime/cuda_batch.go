@@ -21,7 +21,7 @@ type BatchLaunch struct {
 	F           *Function
 	Grid, Block [3]uint32
 	Smem        uint32
-	Args        []any // int32, float32, float64, DevPtr or BufArg, in parameter order
+	Args        []any // int32, int64, float32, float64, DevPtr or BufArg, in parameter order
 	// PDL launches through cuLaunchKernelEx with programmatic stream
 	// serialization (cuda_pdl.go): only for a kernel that starts with
 	// griddepcontrol.wait. A plain launch when the driver lacks it.
@@ -85,6 +85,8 @@ func (c *Context) NewBatch(ls []BatchLaunch) (*Batch, error) {
 			switch v := a.(type) {
 			case int32:
 				b.slots[k] = uint64(uint32(v))
+			case int64:
+				b.slots[k] = uint64(v) // an i64 parameter reads all 8 bytes
 			case float32:
 				b.slots[k] = uint64(math.Float32bits(v))
 			case float64:

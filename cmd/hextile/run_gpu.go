@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -99,6 +101,9 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	// programmatic stream serialization (through cuLaunchKernelEx where
 	// the driver has it); the others plainly.
 	pdlKernels := codegen.PDLKernels(ptx)
+	if err := ptxIntWidths(ptx, gs); err != nil {
+		return fail(fmt.Errorf("%s: %v", ptxFrom, err))
+	}
 	mod, err := ctx.LoadPTX(ptx)
 	if err != nil {
 		return fail(err)
@@ -185,29 +190,11 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			}
 		}
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
-			var args []any
-			for _, p := range g.Scop.Params {
-				args = append(args, int32(params[p]))
-			}
-			for _, a := range g.Scop.Arrays {
-				if len(a.Extents) > 0 {
-					args = append(args, runtime.BufArg(bufIndex[a.Name]))
-					continue
-				}
-				d := inputs[a.Name].Data
-				switch a.Elem {
-				case frontend.Float:
-					args = append(args, math.Float32frombits(binary.LittleEndian.Uint32(d)))
-				case frontend.Double:
-					args = append(args, math.Float64frombits(binary.LittleEndian.Uint64(d)))
-				default:
-					args = append(args, int32(binary.LittleEndian.Uint32(d)))
-				}
-			}
-			for _, v := range l.Host {
-				args = append(args, int32(v))
-			}
 			kn := g.Kernels[l.Kernel]
+			args, err := launchArgs(g, l, params, inputs, bufIndex)
+			if err != nil {
+				return err
+			}
 			bls = append(bls, runtime.BatchLaunch{F: fns[l.Kernel],
 				Grid:  [3]uint32{uint32(l.Grid[0]), uint32(l.Grid[1]), uint32(l.Grid[2])},
 				Block: [3]uint32{uint32(kn.Block[0]), uint32(kn.Block[1]), uint32(kn.Block[2])},
@@ -394,4 +381,75 @@ func ptxFeatures(pdlKernels map[string]bool, reuse, fromFile, launchEx bool) str
 		gen = append(gen, "no register reuse")
 	}
 	return strings.Join(gen, ", ")
+}
+
+// launchArgs are the kernel arguments of launch l of g, in the kernel's
+// parameter order: the parameters (int64 for a kernel with 64-bit loops,
+// else int32: GPUKernel.IntArg), the arrays (runtime.BufArg, the index
+// among the non-scalar arrays in bufIndex; scalars by value from inputs)
+// and the host loop counters (as the parameters).
+func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64, inputs map[string]*codegen.HostArray, bufIndex map[string]int) ([]any, error) {
+	var args []any
+	kn := g.Kernels[l.Kernel]
+	for _, p := range g.Scop.Params {
+		v, err := kn.IntArg(params[p])
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	for _, a := range g.Scop.Arrays {
+		if len(a.Extents) > 0 {
+			args = append(args, runtime.BufArg(bufIndex[a.Name]))
+			continue
+		}
+		d := inputs[a.Name].Data
+		switch a.Elem {
+		case frontend.Float:
+			args = append(args, math.Float32frombits(binary.LittleEndian.Uint32(d)))
+		case frontend.Double:
+			args = append(args, math.Float64frombits(binary.LittleEndian.Uint64(d)))
+		default:
+			args = append(args, int32(binary.LittleEndian.Uint32(d)))
+		}
+	}
+	for _, h := range l.Host {
+		v, err := kn.IntArg(h)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	return args, nil
+}
+
+// ptxIntWidths checks that the PTX kernels take their integer parameters
+// and host counters in the width the launch arguments will have (int64
+// for kernels with 64-bit loops, GPUKernel.Int64): PTX from --ptx may
+// have been compiled for other sizes, and a 32-bit kernel given 64-bit
+// arguments (or the reverse) would compute with wrong values.
+func ptxIntWidths(ptx string, gs []*codegen.GPUScop) error {
+	for _, g := range gs {
+		for _, k := range g.Kernels {
+			idx := 0 // the first integer argument: a parameter, else a host counter
+			if len(g.Scop.Params) == 0 {
+				if len(k.Host) == 0 {
+					continue
+				}
+				idx = len(g.Scop.Arrays)
+			}
+			m := regexp.MustCompile(`\.param \.([us](?:32|64)) ` + regexp.QuoteMeta(k.Name) + `_param_` + strconv.Itoa(idx) + `\b`).FindStringSubmatch(ptx)
+			if m == nil {
+				continue // not found (the loader reports a missing kernel)
+			}
+			want := "32"
+			if k.Int64 {
+				want = "64"
+			}
+			if !strings.HasSuffix(m[1], want) {
+				return fmt.Errorf("kernel %s takes %s-bit integers and these sizes need %s-bit ones: compile the PTX with the same -D values", k.Name, m[1][1:], want)
+			}
+		}
+	}
+	return nil
 }
