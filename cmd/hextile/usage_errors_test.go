@@ -269,7 +269,7 @@ func TestInputErrorFormat(t *testing.T) {
 	for _, args := range [][]string{
 		{"schedule", gs}, {"check", gs}, {"tiles", gs}, {"compile", gs}, {"run", gs},
 		{"compile", gs, "--target=cuda", "-o", t.TempDir()},
-		{"schedule", gs, "--tile=classical"},
+		{"schedule", gs, "--tile=hexagonal"},
 	} {
 		_, errs, code := runCmd(t, "", args...)
 		if code != 1 {
