@@ -1,9 +1,20 @@
 package poly
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
+
+// fuzzStall is how long one input may take (parse, print, parse, print)
+// before the fuzz targets report a stall: the goroutine's panic crashes the
+// worker, so the fuzzer records the input.
+const fuzzStall = 10 * time.Second
+
+func watchStall(src string) *time.Timer {
+	return time.AfterFunc(fuzzStall, func() { panic(fmt.Sprintf("stalled over %v on %q", fuzzStall, src)) })
+}
 
 func fuzzSeeds(f *testing.F) {
 	for _, tc := range setCases {
@@ -26,6 +37,7 @@ func FuzzParseSet(f *testing.F) {
 		if len(src) > 2000 {
 			return
 		}
+		defer watchStall(src).Stop()
 		s, err := ParseSet(src)
 		if err != nil {
 			if !strings.Contains(err.Error(), ":") {
@@ -51,6 +63,7 @@ func FuzzParseMap(f *testing.F) {
 		if len(src) > 2000 {
 			return
 		}
+		defer watchStall(src).Stop()
 		m, err := ParseMap(src)
 		if err != nil {
 			return

@@ -187,12 +187,142 @@ func validName(s string) bool {
 func printForm(c *Conj, dlo, dhi int) *Conj {
 	c = simp(c)
 	for round := 0; c != nil && round < 8; round++ {
-		if !substFixedDims(c, dlo, dhi) {
+		dropped, empty := dropDetachedExist(c)
+		if empty {
+			return nil
+		}
+		merged := mergeLoneExist(c)
+		if !substFixedDims(c, dlo, dhi) && !dropped && !merged {
 			break
 		}
 		c = simp(c)
 	}
 	return c
+}
+
+// mergeLoneExist rewrites every equality in which several existentials
+// occur that occur in no other row: a·e + b·f + ... (e, f, ... free
+// elsewhere) takes the same values as g·e with g = gcd(a, b, ...), so the
+// others are dropped. It reports whether it changed c (in place).
+func mergeLoneExist(c *Conj) bool {
+	w := c.Width()
+	occ := make([]int, w)
+	for _, rs := range [][][]Int{c.Eq, c.Ineq} {
+		for _, r := range rs {
+			for j := 1 + c.NVar; j < w; j++ {
+				if !r[j].IsZero() {
+					occ[j]++
+				}
+			}
+		}
+	}
+	changed := false
+	for _, r := range c.Eq {
+		first, n := -1, 0
+		g := I(0)
+		for j := 1 + c.NVar; j < w; j++ {
+			if occ[j] == 1 && !r[j].IsZero() {
+				g = Gcd(g, r[j])
+				n++
+				if first < 0 {
+					first = j
+				} else {
+					r[j] = I(0)
+				}
+			}
+		}
+		if n >= 2 {
+			r[first] = g
+			changed = true
+		}
+	}
+	return changed
+}
+
+// dropDetachedExist removes from c the rows of every group of existentials
+// that no row links to a visible variable: such a group is a separate system
+// that says nothing about the visible variables when it has an integer
+// solution (then its rows are dropped, dropped=true) and makes c empty when
+// it has none (empty=true). c is modified in place.
+func dropDetachedExist(c *Conj) (dropped, empty bool) {
+	w := c.Width()
+	ex0 := 1 + c.NVar
+	if ex0 >= w {
+		return false, false
+	}
+	// Union-find over existential columns; a column linked to a visible
+	// variable is "attached".
+	parent := make([]int, w)
+	for j := range parent {
+		parent[j] = j
+	}
+	var find func(int) int
+	find = func(j int) int {
+		for parent[j] != j {
+			parent[j] = parent[parent[j]]
+			j = parent[j]
+		}
+		return j
+	}
+	attached := make([]bool, w)
+	rows := append(append([][]Int(nil), c.Eq...), c.Ineq...)
+	for _, r := range rows {
+		first, vis := -1, false
+		for j := 1; j < w; j++ {
+			if r[j].IsZero() {
+				continue
+			}
+			if j < ex0 {
+				vis = true
+				continue
+			}
+			if first < 0 {
+				first = j
+			} else {
+				parent[find(j)] = find(first)
+			}
+		}
+		if first >= 0 && vis {
+			attached[find(first)] = true
+		}
+	}
+	for j := ex0; j < w; j++ {
+		if attached[j] {
+			attached[find(j)] = true
+		}
+	}
+	detached := func(r []Int) bool {
+		for j := 1; j < w; j++ {
+			if !r[j].IsZero() {
+				return j >= ex0 && !attached[find(j)]
+			}
+		}
+		return false
+	}
+	sub := NewConj(0, c.NExist)
+	var eq, ineq [][]Int
+	for _, r := range c.Eq {
+		if detached(r) {
+			sub.Eq = append(sub.Eq, append([]Int{r[0]}, r[ex0:]...))
+		} else {
+			eq = append(eq, r)
+		}
+	}
+	for _, r := range c.Ineq {
+		if detached(r) {
+			sub.Ineq = append(sub.Ineq, append([]Int{r[0]}, r[ex0:]...))
+		} else {
+			ineq = append(ineq, r)
+		}
+	}
+	if len(sub.Eq)+len(sub.Ineq) == 0 {
+		return false, false
+	}
+	if sub.IsEmpty() {
+		return false, true
+	}
+	c.Eq, c.Ineq = eq, ineq
+	return true, false
 }
 
 // substFixedDims eliminates, from the other rows of c, every tuple dimension
@@ -701,7 +831,27 @@ func (pr *piecePrinter) modText(row []Int, col int) string {
 	m := row[col].Abs()
 	rest := append([]Int(nil), row...)
 	rest[col] = I(0)
-	rest = canonCongruence(rest, &m)
+	quantified := false
+	for j := 1 + pr.c.NVar; j < len(rest); j++ {
+		quantified = quantified || !rest[j].IsZero()
+	}
+	if !quantified {
+		rest = canonCongruence(rest, &m)
+	} else {
+		// Under "exists" the text is read back as an equality whose
+		// coefficients must stay those of the row (a unit coefficient
+		// would be substituted away), so only the sign is normalised.
+		for j := 1; j < len(rest); j++ {
+			if !rest[j].IsZero() {
+				if rest[j].Sign() < 0 {
+					for k := range rest {
+						rest[k] = rest[k].Neg()
+					}
+				}
+				break
+			}
+		}
+	}
 	e := pr.expr(rest)
 	nvars := 0
 	for j := 1; j < len(rest); j++ {
