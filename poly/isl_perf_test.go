@@ -187,3 +187,29 @@ func TestIslOracleRichApply(t *testing.T) {
 		checkSetAgainstIsl(t, o, "set_apply", MustParseSet(a).Apply(MustParseMap(m)), a, m)
 	}
 }
+
+// TestIslOracleRichLexopt: lexmin and lexmax of the rich random inputs
+// (small ones by default, more with HEXTILE_LONG=1) equal isl's.
+func TestIslOracleRichLexopt(t *testing.T) {
+	o := getOracle(t)
+	r := rand.New(rand.NewSource(9))
+	n, long := 12, os.Getenv("HEXTILE_LONG") != ""
+	if long {
+		n = 30 // about 30 s
+	}
+	for i := 0; i < n; i++ {
+		g := richGen{params: [][]string{nil, {"N"}, {"N", "M"}}[i%3], maxPieces: 2, maxCons: 3,
+			coef: 1 + r.Intn(3), paramBox: r.Intn(2) == 0, exists: r.Intn(2) == 0}
+		if long {
+			g.maxPieces = 3
+		}
+		s := richSet(r, g, "S", []string{"i", "j"}[:1+r.Intn(2)])
+		S := MustParseSet(s)
+		checkSetAgainstIsl(t, o, "set_lexmin", S.Lexmin(), s)
+		checkSetAgainstIsl(t, o, "set_lexmax", S.Lexmax(), s)
+		m := richMap(r, g, []string{"i"}, []string{"k", "l"}[:1+r.Intn(2)])
+		M := MustParseMap(m)
+		checkMapAgainstIsl(t, o, "map_lexmin", M.Lexmin(), m)
+		checkMapAgainstIsl(t, o, "map_lexmax", M.Lexmax(), m)
+	}
+}
