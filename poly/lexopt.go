@@ -26,11 +26,12 @@ package poly
 // lexoptConjs returns the lexmin (max=false) or lexmax of the union cs, over
 // visible variables (f, y) with len(f) = nfix and len(y) = n.
 //
-// D_k depends on (f, y_k) only, so it is built in that smaller space: the
-// pieces of U_k are projected onto (f, y_k) (the other y become
-// existentials) and coalesced, D_k = { (f, y_k) : exists z : (f, z) in
-// P_k and z < y_k } is complemented there (few variables, few pieces), and
-// the complement is lifted back and intersected with U_k.
+// D_k depends on (f, y_0, ..., y_k) only (on U_k the prefix y_0..y_{k-1}
+// is a function of f), so it is built in that smaller space: the pieces of
+// U_k are projected onto (f, y_0, ..., y_k) (the later y become
+// existentials) and coalesced, D_k = { (f, p, y_k) : exists z : (f, p, z)
+// in P_k and z < y_k } is complemented there, and the complement is lifted
+// back and intersected with U_k.
 func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 	var cur []*Conj
 	for _, c := range cs {
@@ -39,9 +40,16 @@ func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 		}
 	}
 	for k := 0; k < n && len(cur) > 0; k++ {
+		// The prefix y_0..y_{k-1} stays visible (fixed, with f): on U_k it
+		// is a function of f, so keeping it changes nothing once lifted
+		// back and intersected with U_k, and it spares the projections
+		// existentials that the complement would have to eliminate (by
+		// exact projection, which splits pieces: projecting the prefix out
+		// made the complements, and the pieces of U_k, multiply).
+		fk, nk := nfix+k, n-k
 		var proj []*Conj
 		for _, c := range cur {
-			if p := simp(keepCoord(c, nfix, n, k)); p != nil {
+			if p := simp(keepCoord(c, fk, nk, 0)); p != nil {
 				proj = append(proj, p)
 			}
 		}
@@ -50,15 +58,15 @@ func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
 		}
 		var dom []*Conj
 		for _, p := range proj {
-			if d := dominated(p, nfix, max); d != nil {
+			if d := dominated(p, fk, max); d != nil {
 				dom = append(dom, d)
 			}
 		}
-		keep := subtractConjs([]*Conj{NewConj(nfix+1, 0)}, dom)
+		keep := subtractConjs([]*Conj{NewConj(fk+1, 0)}, dom)
 		var next []*Conj
 		for _, c := range cur {
 			for _, q := range keep {
-				if d := ratNonEmpty(conjoin(c, liftCoord(q, nfix, n, k))); d != nil {
+				if d := ratNonEmpty(conjoin(c, liftCoord(q, fk, nk, 0))); d != nil {
 					next = append(next, d)
 				}
 			}

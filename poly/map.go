@@ -220,11 +220,13 @@ func (m Map) lexopt(max bool) Map {
 	np := len(m.Params)
 	key := func(i int) string { return spaceKey(m.Basics[i].In) + "->" + spaceKey(m.Basics[i].Out) }
 	for _, g := range groupBy(len(m.Basics), key) {
-		b0 := m.Basics[g[0]]
 		var cs []*Conj
+		var ins, outs []Tuple
 		for _, i := range g {
 			cs = append(cs, m.Basics[i].C)
+			ins, outs = append(ins, m.Basics[i].In), append(outs, m.Basics[i].Out)
 		}
+		b0 := BasicMap{In: groupTuple(ins), Out: groupTuple(outs)}
 		for _, c := range lexoptConjs(cs, np+b0.In.Arity(), b0.Out.Arity(), max) {
 			out.Basics = append(out.Basics, BasicMap{In: b0.In, Out: b0.Out, C: c})
 		}

@@ -393,7 +393,7 @@ func TestPrintCanonical(t *testing.T) {
 		{"{ [i] : i > 0 or true }", "{ [i] }"},
 		{"{ [i] : 1 = 0 }", "{  }"},
 		{"[N] -> { S[i,j] -> T[k] : 0 <= k < i and 0 <= j < N and k < 7 }", "[N] -> { S[i, j] -> T[k] : 0 <= j < N and 0 <= k < i and k <= 6 }"},
-		{"{ [i] : exists (e: i = 2e + 1) }", "{ [i] : (i - 1) mod 2 = 0 }"},
+		{"{ [i] : exists (e: i = 2e + 1) }", "{ [i] : (i + 1) mod 2 = 0 }"},
 		{"{ [i, j] : exists (e: i = 2e and j <= e) }", "{ [i, j] : exists (e0: 2e0 = i and e0 >= j) }"},
 		{"[i0] -> { [i] -> [i] }", "[i0] -> { [i] -> [i] }"},
 		{"[i] -> { [j] -> [k] : j = i }", "[i] -> { [i] -> [k] }"},

@@ -39,7 +39,12 @@ func (s Set) String() string {
 		// Zero-Tuple pieces print as "{ : ... }" in a parameter set and as
 		// the 0-dimensional "[]" among other tuples.
 		param := isParam && IsParamTuple(b.Tuple)
-		pr := newPiecePrinter(s.Params, b.C)
+		np := len(s.Params)
+		c := printForm(b.C, np, np+len(b.Tuple.Dims))
+		if c == nil {
+			continue
+		}
+		pr := newPiecePrinter(s.Params, c)
 		var head string
 		if param {
 			pr.nameDims(nil, "i", len(s.Params), b.C.NVar-len(s.Params))
@@ -99,8 +104,12 @@ func (m Map) String() string {
 		if b.C == nil {
 			continue
 		}
-		pr := newPiecePrinter(m.Params, b.C)
 		np := len(m.Params)
+		c := printForm(b.C, np, np+len(b.In.Dims)+len(b.Out.Dims))
+		if c == nil {
+			continue
+		}
+		pr := newPiecePrinter(m.Params, c)
 		pr.nameDims(b.In.Dims, "i", np, len(b.In.Dims))
 		pr.nameDims(b.Out.Dims, "o", np+len(b.In.Dims), len(b.Out.Dims))
 		nd := np + len(b.In.Dims) + len(b.Out.Dims)
@@ -159,6 +168,211 @@ func validName(s string) bool {
 	}
 	_, kw := islKeywords[s]
 	return !kw && !reservedNames[s]
+}
+
+// printForm is the form of c that is printed: Conj.Simplify's normal form
+// (nil when that finds c empty), in which integer divisions that nothing
+// else uses are gone. Printing the normal form rather than c itself makes
+// the printed text depend less on how c was built, so that reading a print
+// back and printing it again gives the same text.
+//
+// The printer shows a tuple dimension fixed by an equality with a unit
+// coefficient (and no existential) as that expression and substitutes it in
+// the other rows; that substitution is done here, on the Conj, before
+// simplifying again (until nothing changes), so that whatever the
+// substitution lets Simplify find (an existential now alone in its rows, a
+// pair of bounds that is an equality) is found before printing, as it would
+// be when the printed text is read back. dlo and dhi are the visible
+// indices of the tuple dimensions.
+func printForm(c *Conj, dlo, dhi int) *Conj {
+	c = simp(c)
+	for round := 0; c != nil && round < 8; round++ {
+		dropped, empty := dropDetachedExist(c)
+		if empty {
+			return nil
+		}
+		merged := mergeLoneExist(c)
+		if !substFixedDims(c, dlo, dhi) && !dropped && !merged {
+			break
+		}
+		c = simp(c)
+	}
+	return c
+}
+
+// mergeLoneExist rewrites every equality in which several existentials
+// occur that occur in no other row: a·e + b·f + ... (e, f, ... free
+// elsewhere) takes the same values as g·e with g = gcd(a, b, ...), so the
+// others are dropped. It reports whether it changed c (in place).
+func mergeLoneExist(c *Conj) bool {
+	w := c.Width()
+	occ := make([]int, w)
+	for _, rs := range [][][]Int{c.Eq, c.Ineq} {
+		for _, r := range rs {
+			for j := 1 + c.NVar; j < w; j++ {
+				if !r[j].IsZero() {
+					occ[j]++
+				}
+			}
+		}
+	}
+	changed := false
+	for _, r := range c.Eq {
+		first, n := -1, 0
+		g := I(0)
+		for j := 1 + c.NVar; j < w; j++ {
+			if occ[j] == 1 && !r[j].IsZero() {
+				g = Gcd(g, r[j])
+				n++
+				if first < 0 {
+					first = j
+				} else {
+					r[j] = I(0)
+				}
+			}
+		}
+		if n >= 2 {
+			r[first] = g
+			changed = true
+		}
+	}
+	return changed
+}
+
+// dropDetachedExist removes from c the rows of every group of existentials
+// that no row links to a visible variable: such a group is a separate system
+// that says nothing about the visible variables when it has an integer
+// solution (then its rows are dropped, dropped=true) and makes c empty when
+// it has none (empty=true). c is modified in place.
+func dropDetachedExist(c *Conj) (dropped, empty bool) {
+	w := c.Width()
+	ex0 := 1 + c.NVar
+	if ex0 >= w {
+		return false, false
+	}
+	// Union-find over existential columns; a column linked to a visible
+	// variable is "attached".
+	parent := make([]int, w)
+	for j := range parent {
+		parent[j] = j
+	}
+	var find func(int) int
+	find = func(j int) int {
+		for parent[j] != j {
+			parent[j] = parent[parent[j]]
+			j = parent[j]
+		}
+		return j
+	}
+	attached := make([]bool, w)
+	rows := append(append([][]Int(nil), c.Eq...), c.Ineq...)
+	for _, r := range rows {
+		first, vis := -1, false
+		for j := 1; j < w; j++ {
+			if r[j].IsZero() {
+				continue
+			}
+			if j < ex0 {
+				vis = true
+				continue
+			}
+			if first < 0 {
+				first = j
+			} else {
+				parent[find(j)] = find(first)
+			}
+		}
+		if first >= 0 && vis {
+			attached[find(first)] = true
+		}
+	}
+	for j := ex0; j < w; j++ {
+		if attached[j] {
+			attached[find(j)] = true
+		}
+	}
+	detached := func(r []Int) bool {
+		for j := 1; j < w; j++ {
+			if !r[j].IsZero() {
+				return j >= ex0 && !attached[find(j)]
+			}
+		}
+		return false
+	}
+	sub := NewConj(0, c.NExist)
+	var eq, ineq [][]Int
+	for _, r := range c.Eq {
+		if detached(r) {
+			sub.Eq = append(sub.Eq, append([]Int{r[0]}, r[ex0:]...))
+		} else {
+			eq = append(eq, r)
+		}
+	}
+	for _, r := range c.Ineq {
+		if detached(r) {
+			sub.Ineq = append(sub.Ineq, append([]Int{r[0]}, r[ex0:]...))
+		} else {
+			ineq = append(ineq, r)
+		}
+	}
+	if len(sub.Eq)+len(sub.Ineq) == 0 {
+		return false, false
+	}
+	if sub.IsEmpty() {
+		return false, true
+	}
+	c.Eq, c.Ineq = eq, ineq
+	return true, false
+}
+
+// substFixedDims eliminates, from the other rows of c, every tuple dimension
+// (visible index in [dlo, dhi)) that is the last variable of an equality
+// with a unit coefficient there and no existential; it reports whether a
+// row changed. c is modified in place.
+func substFixedDims(c *Conj, dlo, dhi int) bool {
+	changed := false
+	done := map[int]bool{}
+	for {
+		best, col := -1, 0
+		for i, r := range c.Eq {
+			p := lastNonZero(r)
+			d := p - 1
+			if done[i] || d < dlo || d >= dhi || d >= c.NVar || !(r[p].IsOne() || r[p].Eq(I(-1))) {
+				continue
+			}
+			hasEx := false
+			for j := 1 + c.NVar; j < len(r); j++ {
+				hasEx = hasEx || !r[j].IsZero()
+			}
+			if !hasEx && (best < 0 || p > col) {
+				best, col = i, p
+			}
+		}
+		if best < 0 {
+			return changed
+		}
+		done[best] = true
+		q := c.Eq[best]
+		s := q[col]
+		elim := func(r []Int) {
+			if r[col].IsZero() {
+				return
+			}
+			f := r[col].Mul(s)
+			for j := range r {
+				r[j] = r[j].Sub(f.Mul(q[j]))
+			}
+			changed = true
+		}
+		for i, r := range c.Eq {
+			if i != best {
+				elim(r)
+			}
+		}
+		for _, r := range c.Ineq {
+			elim(r)
+		}
+	}
 }
 
 // piecePrinter names the columns of one Conj and prints its constraints.
@@ -605,20 +819,37 @@ func (pr *piecePrinter) constraints(dlo, dhi int) (string, bool) {
 	return strings.Join(parts, " and "), true
 }
 
-// modText prints the stride row m·e + rest = 0 as "rest mod |m| = 0".
+// modText prints the stride row m·e + rest = 0 as "rest mod m = 0", in a
+// canonical form of the congruence rest ≡ 0 (mod m), so that every way of
+// writing the same congruence prints the same text: the common factor of m
+// and the coefficients is divided out, the coefficients of the variables are
+// reduced into (-m/2, m/2] and scaled so that the first is positive (and 1
+// when it is invertible modulo m), and the constant is reduced into [0, m).
+// For example (i - 1) mod 3 = 0, (i + 2) mod 3 = 0, (-i + 1) mod 3 = 0 and
+// (2i - 2) mod 6 = 0 all print as "(i + 2) mod 3 = 0".
 func (pr *piecePrinter) modText(row []Int, col int) string {
 	m := row[col].Abs()
 	rest := append([]Int(nil), row...)
 	rest[col] = I(0)
-	// Make the leading coefficient positive (divisibility ignores the sign).
-	for j := 1; j < len(rest); j++ {
-		if !rest[j].IsZero() {
-			if rest[j].Sign() < 0 {
-				for k := range rest {
-					rest[k] = rest[k].Neg()
+	quantified := false
+	for j := 1 + pr.c.NVar; j < len(rest); j++ {
+		quantified = quantified || !rest[j].IsZero()
+	}
+	if !quantified {
+		rest = canonCongruence(rest, &m)
+	} else {
+		// Under "exists" the text is read back as an equality whose
+		// coefficients must stay those of the row (a unit coefficient
+		// would be substituted away), so only the sign is normalised.
+		for j := 1; j < len(rest); j++ {
+			if !rest[j].IsZero() {
+				if rest[j].Sign() < 0 {
+					for k := range rest {
+						rest[k] = rest[k].Neg()
+					}
 				}
+				break
 			}
-			break
 		}
 	}
 	e := pr.expr(rest)
@@ -640,6 +871,113 @@ func (pr *piecePrinter) modText(row []Int, col int) string {
 		e = "(" + e + ")"
 	}
 	return e + " mod " + m.String() + " = 0"
+}
+
+// maxCanonModulus bounds the moduli whose congruences canonCongruence
+// puts in the fully canonical form (it tries every unit modulo m).
+const maxCanonModulus = 512
+
+// canonCongruence returns the canonical form (see modText) of the
+// congruence row·(1, x) ≡ 0 (mod *m), updating *m when a common factor is
+// divided out. row is not modified.
+func canonCongruence(row []Int, m *Int) []Int {
+	r := append([]Int(nil), row...)
+	g := *m
+	for _, x := range r {
+		g = Gcd(g, x)
+	}
+	if !g.IsZero() && !g.IsOne() {
+		for k := range r {
+			r[k] = r[k].ExactDiv(g)
+		}
+		*m = m.ExactDiv(g)
+	}
+	mod := *m
+	if mod.IsOne() {
+		for k := range r {
+			r[k] = I(0)
+		}
+		return r
+	}
+	half := mod.FloorDiv(I(2))
+	sym := func(x Int) Int { // into (-m/2, m/2]
+		x = x.Mod(mod)
+		if x.Cmp(half) > 0 {
+			x = x.Sub(mod)
+		}
+		return x
+	}
+	reduce := func() {
+		for k := 1; k < len(r); k++ {
+			r[k] = sym(r[k])
+		}
+		r[0] = r[0].Mod(mod)
+	}
+	reduce()
+	lead := 0
+	for k := 1; k < len(r); k++ {
+		if !r[k].IsZero() {
+			lead = k
+			break
+		}
+	}
+	if lead == 0 {
+		return r
+	}
+	// The same congruence is written u·row for every unit u modulo m; the
+	// canonical one is the least in the order of coefficients in [0, m),
+	// column by column (its leading coefficient is gcd(lead, m)). Moduli
+	// too large to try every unit make the leading coefficient 1 when it
+	// is invertible, else positive.
+	if mv, ok := mod.Int64(); ok && mv <= maxCanonModulus {
+		best := append([]Int(nil), r...)
+		key := func(x []Int) []Int {
+			k := make([]Int, len(x))
+			for j := 1; j < len(x); j++ {
+				k[j-1] = x[j].Mod(mod)
+			}
+			k[len(x)-1] = x[0].Mod(mod)
+			return k
+		}
+		less := func(a, b []Int) bool {
+			for j := range a {
+				if c := a[j].Cmp(b[j]); c != 0 {
+					return c < 0
+				}
+			}
+			return false
+		}
+		bestKey := key(best)
+		cand := make([]Int, len(r))
+		for u := int64(2); u < mv; u++ {
+			if !Gcd(I(u), mod).IsOne() {
+				continue
+			}
+			for k := range r {
+				cand[k] = r[k].Mul(I(u))
+			}
+			if ck := key(cand); less(ck, bestKey) {
+				bestKey = ck
+				copy(best, cand)
+			}
+		}
+		r = best
+		reduce()
+		return r
+	}
+	if Gcd(r[lead], mod).IsOne() {
+		inv := modInverse(r[lead], mod)
+		for k := range r {
+			r[k] = r[k].Mul(inv)
+		}
+		reduce()
+	} else if r[lead].Sign() < 0 {
+		for k := range r {
+			r[k] = r[k].Neg()
+		}
+		reduce()
+	}
+	return r
 }
 
 type bound struct {

@@ -132,7 +132,7 @@ func (s Set) Subtract(t Set) Set {
 func (s Set) Complement() Set {
 	out := Set{Params: s.Params}
 	for _, g := range groupBy(len(s.Basics), func(i int) string { return spaceKey(s.Basics[i].Tuple) }) {
-		tu := s.Basics[g[0]].Tuple
+		tu := s.groupTuple(g)
 		cur := []*Conj{NewConj(len(s.Params)+tu.Arity(), 0)}
 		for _, i := range g {
 			var comp []*Conj
@@ -387,7 +387,7 @@ func (s Set) lexopt(max bool) Set {
 	out := Set{Params: s.Params}
 	np := len(s.Params)
 	for _, g := range groupBy(len(s.Basics), func(i int) string { return spaceKey(s.Basics[i].Tuple) }) {
-		tu := s.Basics[g[0]].Tuple
+		tu := s.groupTuple(g)
 		var cs []*Conj
 		for _, i := range g {
 			cs = append(cs, s.Basics[i].C)
@@ -399,12 +399,21 @@ func (s Set) lexopt(max bool) Set {
 	return paramKind(out, s.IsParamSet())
 }
 
+// groupTuple is groupTuple of the tuples of the pieces g of s.
+func (s Set) groupTuple(g []int) Tuple {
+	ts := make([]Tuple, len(g))
+	for k, i := range g {
+		ts[k] = s.Basics[i].Tuple
+	}
+	return groupTuple(ts)
+}
+
 // Coalesce merges pieces and drops redundant constraints without changing
 // the set (per tuple space, through CoalesceConjs and RemoveRedundant).
 func (s Set) Coalesce() Set {
 	out := Set{Params: s.Params}
 	for _, g := range groupBy(len(s.Basics), func(i int) string { return spaceKey(s.Basics[i].Tuple) }) {
-		tu := s.Basics[g[0]].Tuple
+		tu := s.groupTuple(g)
 		var cs []*Conj
 		for _, i := range g {
 			if c := simp(s.Basics[i].C); c != nil {

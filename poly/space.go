@@ -289,3 +289,23 @@ func pruneEmpty(cs []*Conj) []*Conj {
 	}
 	return out
 }
+
+// groupTuple returns the tuple to give the pieces of one space that an
+// operation merges (the tuples ts, all of one space): the first one's name
+// and, for each dimension, the first name any of them gives it. A piece
+// written as a constant point ("[0, 1]") names no dimension, so taking the
+// first piece's tuple alone would lose the names of the others.
+func groupTuple(ts []Tuple) Tuple {
+	out := Tuple{Name: ts[0].Name, Dims: append([]string(nil), ts[0].Dims...)}
+	for k := range out.Dims {
+		for _, t := range ts {
+			if out.Dims[k] != "" {
+				break
+			}
+			if k < len(t.Dims) {
+				out.Dims[k] = t.Dims[k]
+			}
+		}
+	}
+	return out
+}
