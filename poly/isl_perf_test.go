@@ -25,6 +25,7 @@ package poly
 
 import (
 	"fmt"
+	"hextile/internal/testlong"
 	"math/rand"
 	"os"
 	"strconv"
@@ -77,7 +78,7 @@ func TestLexoptTimeBudget(t *testing.T) {
 			if tc.slow && !all {
 				t.Skip("still slow (see isl_perf_test.go); set HEXTILE_LEXOPT_BUDGET=1 to run")
 			}
-			if tc.long && !all && os.Getenv("HEXTILE_LONG") == "" {
+			if tc.long && !all && !testlong.Enabled() {
 				t.Skip("set HEXTILE_LONG=1 to run")
 			}
 			done := make(chan string, 1)
@@ -175,7 +176,7 @@ func TestIslOracleRichApply(t *testing.T) {
 	o := getOracle(t)
 	r := rand.New(rand.NewSource(5))
 	n := 40
-	if os.Getenv("HEXTILE_LONG") != "" {
+	if testlong.Enabled() {
 		n = 300
 	}
 	for i := 0; i < n; i++ {
@@ -193,7 +194,7 @@ func TestIslOracleRichApply(t *testing.T) {
 func TestIslOracleRichLexopt(t *testing.T) {
 	o := getOracle(t)
 	r := rand.New(rand.NewSource(9))
-	n, long := 12, os.Getenv("HEXTILE_LONG") != ""
+	n, long := 12, testlong.Enabled()
 	if long {
 		n = 30 // about 30 s
 	}

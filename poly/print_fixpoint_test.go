@@ -6,8 +6,8 @@ package poly
 // hextile calc prints), and asserted by FuzzParseSet/FuzzParseMap too.
 
 import (
+	"hextile/internal/testlong"
 	"math/rand"
-	"os"
 	"testing"
 )
 
@@ -39,7 +39,7 @@ func checkMapFixpoint(t *testing.T, what string, m Map) {
 }
 
 func TestPrintFixpointRandom(t *testing.T) {
-	n, long := 60, os.Getenv("HEXTILE_LONG") != ""
+	n, long := 60, testlong.Enabled()
 	if long {
 		n = 300
 	}
