@@ -16,8 +16,9 @@ import (
 // declared twice (redefinition of struct _IO_FILE, __STDC__ redefined). So
 // the frontend keeps only the user's text: stripSystemHeaders replaces each
 // outermost inclusion of a system header by its #include line (the include
-// guards make a second inclusion harmless) and drops the predefined and
-// command-line regions. Line markers of the kept text stay, so positions
+// guards make a second inclusion harmless) and drops the compiler's
+// predefined macros (<built-in>). The -D definitions (<command-line>) stay:
+// they give the model its sizes (#ifndef M / #define M 8 with -D M=16). Line markers of the kept text stay, so positions
 // still name the user's file and line.
 
 // lineMarkerLine matches a line marker of preprocessed C: # 12 "file" 1 3.
@@ -30,7 +31,7 @@ var includeLine = regexp.MustCompile(`^\s*#\s*include(?:_next)?\s*(<[^>]+>|"[^"]
 type cppFrame struct {
 	file    string
 	sys     bool // a system header (flag 3)
-	special bool // <built-in>, <command-line>
+	builtin bool // <built-in>: the compiler's predefined macros
 	line    int  // the line number of the next line of text
 }
 
@@ -42,8 +43,7 @@ type spelledInclude struct {
 }
 
 // stripSystemHeaders returns the text of cc -E output src without the
-// content of system headers and of the predefined and command-line regions
-// (see above), and the text of the system headers it dropped (their
+// content of system headers and the predefined macros (see above), and the text of the system headers it dropped (their
 // declarations, for the typedef names they define).
 func stripSystemHeaders(src []byte) (out, sysText []byte) {
 	var o, st bytes.Buffer
@@ -52,11 +52,11 @@ func stripSystemHeaders(src []byte) (out, sysText []byte) {
 	includes := map[string][]spelledInclude{}
 	kept := func() bool {
 		for _, f := range stack {
-			if f.sys || f.special {
+			if f.sys {
 				return false
 			}
 		}
-		return true
+		return !stack[len(stack)-1].builtin
 	}
 	lastMarker, markerLen := -1, 0
 	lines := bytes.SplitAfter(src, []byte("\n"))
@@ -69,7 +69,7 @@ func stripSystemHeaders(src []byte) (out, sysText []byte) {
 			if kept() {
 				o.Write(ln)
 				stack[len(stack)-1].line++
-			} else if top := stack[len(stack)-1]; top.sys && !top.special {
+			} else if top := stack[len(stack)-1]; !top.builtin {
 				st.Write(ln)
 			}
 			continue
@@ -87,12 +87,12 @@ func stripSystemHeaders(src []byte) (out, sysText []byte) {
 			flags[f] = true
 		}
 		wasKept := kept()
-		fr := cppFrame{file: file, sys: flags["3"], special: strings.HasPrefix(file, "<"), line: num}
+		fr := cppFrame{file: file, sys: flags["3"], builtin: file == "<built-in>", line: num}
 		switch {
 		case flags["1"]:
 			parent := stack[len(stack)-1]
 			stack = append(stack, fr)
-			if wasKept && !kept() && !fr.special {
+			if wasKept && !kept() && fr.sys && !strings.HasPrefix(parent.file, "<") {
 				o.WriteString("#include " + spelling(includes, parent, file) + "\n")
 			}
 		case flags["2"]:
