@@ -117,7 +117,7 @@ func stripSystemHeaders(src []byte) (out, sysText []byte) {
 				o.Truncate(lastMarker) // no text since: this marker supersedes it
 			}
 			// Without the flags: the entries they would pair with are gone.
-			mk := "# " + strconv.Itoa(num) + " " + strconv.Quote(file) + "\n"
+			mk := "# " + strconv.Itoa(num) + " " + string(m[2]) + "\n" // the name as cc spelled it
 			lastMarker, markerLen = o.Len(), len(mk)
 			o.WriteString(mk)
 		}
@@ -154,7 +154,7 @@ func spelling(cache map[string][]spelledInclude, parent cppFrame, path string) s
 			return in.text
 		}
 	}
-	return strconv.Quote(path)
+	return `"` + path + `"` // no escapes in #include names
 }
 
 // systemTypedefs returns the scalar typedef names (size_t, int64_t, FILE)
