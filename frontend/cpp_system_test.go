@@ -27,6 +27,8 @@ func TestStripSystemHeaders(t *testing.T) {
 	write(main, "#include <stdio.h>\n#  include \"loc.h\"\n#include <sys/time.h>\nint x;\n")
 	write(loc, "#include <math.h>\n#define N 20\n")
 	q := func(s string) string { return `"` + s + `"` }
+	quoted := filepath.Join(dir, "q.c")
+	write(quoted, "#include \"stdio.h\"\n")
 	tests := []struct {
 		name, in, want string
 	}{
@@ -112,6 +114,17 @@ func TestStripSystemHeaders(t *testing.T) {
 				`# 1 ` + q(main),
 				`#include "/opt/inc/other.h"`,
 				`# 2 ` + q(main),
+				``}, "\n")},
+		{"a system header written in quotes goes by its path", strings.Join([]string{
+			`# 1 ` + q(quoted),
+			`# 1 "/usr/include/stdio.h" 1 3 4`,
+			`struct _IO_FILE;`,
+			`# 2 ` + q(quoted) + ` 2`,
+			``}, "\n"),
+			strings.Join([]string{
+				`# 1 ` + q(quoted),
+				`#include "/usr/include/stdio.h"`,
+				`# 2 ` + q(quoted),
 				``}, "\n")},
 		{"a user header a system header includes stays out", strings.Join([]string{
 			`# 1 ` + q(main),

@@ -3,6 +3,7 @@ package frontend
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -127,8 +128,9 @@ func stripSystemHeaders(src []byte) (out, sysText []byte) {
 
 // spelling is how parent (a user's file, at its current line) wrote the
 // #include that entered the system header at path: its next unused
-// #include directive from that line on whose name path ends with. Where it
-// is not found (a computed include), the absolute path.
+// #include directive from that line on whose name path ends with, if it
+// is written <...>. Otherwise (a computed include, or "..." which the
+// harness, compiling elsewhere, may not find) the absolute path.
 func spelling(cache map[string][]spelledInclude, parent cppFrame, path string) string {
 	incs, ok := cache[parent.file]
 	if !ok {
@@ -144,6 +146,12 @@ func spelling(cache map[string][]spelledInclude, parent cppFrame, path string) s
 	matches := func(name string) bool {
 		return path == name || strings.HasSuffix(path, "/"+strings.TrimPrefix(name, "./"))
 	}
+	byPath := func() string {
+		if abs, err := filepath.Abs(path); err == nil {
+			return `"` + abs + `"` // no escapes in #include names
+		}
+		return `"` + path + `"`
+	}
 	for pass := 0; pass < 2; pass++ {
 		for i := range incs {
 			in := &incs[i]
@@ -151,10 +159,15 @@ func spelling(cache map[string][]spelledInclude, parent cppFrame, path string) s
 				continue
 			}
 			in.used = true
+			if in.text[0] == '"' {
+				// Found in no directory the harness searches, perhaps
+				// (a header marked as a system one): by its path.
+				return byPath()
+			}
 			return in.text
 		}
 	}
-	return `"` + path + `"` // no escapes in #include names
+	return byPath()
 }
 
 // systemTypedefs returns the scalar typedef names (size_t, int64_t, FILE)
