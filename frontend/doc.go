@@ -22,7 +22,11 @@
 // system preprocessor unless they use # or ## or headers of their own.
 // Options.Cpp runs "cc -E -dD" first (macros are then expanded, so sizes
 // written as macros become constants; only the user's integer #defines are
-// kept in Scop.Defines).
+// kept in Scop.Defines). Of its output, Program.Source keeps the user's file,
+// its local headers and -D definitions, with their line markers; each
+// outermost system header inclusion is its #include line again and the
+// compiler's predefined macros are gone, so the text compiles after the
+// #include lines of a harness (see cppstrip.go).
 //
 // # Parameters and context
 //

@@ -27,14 +27,14 @@ type Options struct {
 // ParseFile reads and parses the C file at path.
 func ParseFile(path string, opts Options) (*Program, error) {
 	if opts.Cpp {
-		src, params, err := preprocessWithParams(path, opts)
+		src, tds, params, err := preprocessWithParams(path, opts)
 		if err != nil {
 			return nil, err
 		}
 		if params == nil {
 			params = map[string]string{} // non-nil: preprocessed
 		}
-		return parseSource(path, src, opts, params)
+		return parseSourceTypedefs(path, src, opts, params, tds)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -58,7 +58,7 @@ func Parse(file string, src []byte, opts Options) (*Program, error) {
 // which is not C). Such definitions are kept from the preprocessor and
 // returned; the others (macros, flags) go to it. The first run, without the
 // integer definitions, only classifies them.
-func preprocessWithParams(path string, opts Options) ([]byte, map[string]string, error) {
+func preprocessWithParams(path string, opts Options) ([]byte, map[string]cType, map[string]string, error) {
 	var cands []string
 	macros := map[string]string{}
 	for n, v := range opts.Defines {
@@ -69,16 +69,16 @@ func preprocessWithParams(path string, opts Options) ([]byte, map[string]string,
 		}
 	}
 	if len(cands) == 0 {
-		src, err := preprocess(path, opts)
-		return src, nil, err
+		src, tds, err := preprocess(path, opts)
+		return src, tds, nil, err
 	}
 	o1 := opts
 	o1.Defines = macros
-	first, err := preprocess(path, o1)
+	first, tds, err := preprocess(path, o1)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	declared, defined := declaredNames(path, first)
+	declared, defined := declaredNames(path, first, tds)
 	params := map[string]string{}
 	for _, n := range cands {
 		if declared[n] && !defined[n] {
@@ -88,18 +88,18 @@ func preprocessWithParams(path string, opts Options) ([]byte, map[string]string,
 		}
 	}
 	if len(params) == 0 {
-		src, err := preprocess(path, opts)
-		return src, nil, err
+		src, tds, err := preprocess(path, opts)
+		return src, tds, nil, err
 	}
 	o2 := opts
 	o2.Defines = macros
-	src, err := preprocess(path, o2)
-	return src, params, err
+	src, tds, err := preprocess(path, o2)
+	return src, tds, params, err
 }
 
 // declaredNames returns the names preprocessed source declares as
 // variables or function parameters, and the names it #defines.
-func declaredNames(file string, src []byte) (declared, defined map[string]bool) {
+func declaredNames(file string, src []byte, typedefs map[string]cType) (declared, defined map[string]bool) {
 	declared, defined = map[string]bool{}, map[string]bool{}
 	toks, defs, errs := lex(file, src, nil)
 	for _, d := range defs {
@@ -110,7 +110,7 @@ func declaredNames(file string, src []byte) (declared, defined map[string]bool) 
 	}
 	func() {
 		defer func() { _ = recover() }() // a file we cannot scan declares nothing we know of
-		p := &parser{file: file, toks: toks, defs: map[string]*define{}, typedefs: map[string]cType{}}
+		p := &parser{file: file, toks: toks, defs: map[string]*define{}, typedefs: copyTypedefs(typedefs)}
 		for i := range defs {
 			p.defs[defs[i].Name] = &defs[i]
 		}
@@ -132,7 +132,10 @@ func declaredNames(file string, src []byte) (declared, defined map[string]bool) 
 	return declared, defined
 }
 
-func preprocess(path string, opts Options) ([]byte, error) {
+// preprocess runs cc -E -dD on path and returns its text without the
+// system headers and predefined macros (stripSystemHeaders), and the
+// typedef names those headers declare.
+func preprocess(path string, opts Options) ([]byte, map[string]cType, error) {
 	cc := opts.CC
 	if cc == "" {
 		cc = "cc"
@@ -162,15 +165,30 @@ func preprocess(path string, opts Options) ([]byte, error) {
 		if e := errb.String(); strings.Contains(e, "No such file or directory") && !strings.Contains(e, path+": No such file") {
 			hint = " (a header was not found: give its directory with -I DIR)"
 		}
-		return nil, fmt.Errorf("%s: error: preprocessor failed%s (%s %v): %v\n%s", path, hint, cc, args, err, errb.String())
+		return nil, nil, fmt.Errorf("%s: error: preprocessor failed%s (%s %v): %v\n%s", path, hint, cc, args, err, errb.String())
 	}
-	return out.Bytes(), nil
+	src, sys := stripSystemHeaders(out.Bytes())
+	return src, systemTypedefs(sys), nil
+}
+
+func copyTypedefs(m map[string]cType) map[string]cType {
+	out := make(map[string]cType, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // parseSource parses src; cppParams is nil for source that did not go
 // through the preprocessor, else the -D values of scop parameters kept from
 // it (see preprocessWithParams).
 func parseSource(file string, src []byte, opts Options, cppParams map[string]string) (prog *Program, err error) {
+	return parseSourceTypedefs(file, src, opts, cppParams, nil)
+}
+
+// parseSourceTypedefs is parseSource with the typedef names of the system
+// headers preprocessed source included (their text is not in src).
+func parseSourceTypedefs(file string, src []byte, opts Options, cppParams map[string]string, typedefs map[string]cType) (prog *Program, err error) {
 	// Bad input never crashes the compiler: a panic here is a bug, reported
 	// as an internal error (FuzzParseC fails on those).
 	defer func() {
@@ -179,10 +197,14 @@ func parseSource(file string, src []byte, opts Options, cppParams map[string]str
 			err = ErrorList{{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error: %v", r)}}
 		}
 	}()
-	return parseSourceNoRecover(file, src, opts, cppParams)
+	return parseSourceNoRecoverTypedefs(file, src, opts, cppParams, typedefs)
 }
 
 func parseSourceNoRecover(file string, src []byte, opts Options, cppParams map[string]string) (prog *Program, err error) {
+	return parseSourceNoRecoverTypedefs(file, src, opts, cppParams, nil)
+}
+
+func parseSourceNoRecoverTypedefs(file string, src []byte, opts Options, cppParams map[string]string, typedefs map[string]cType) (prog *Program, err error) {
 	cpp := cppParams != nil
 	predef := opts.Defines
 	if cpp {
@@ -213,7 +235,7 @@ func parseSourceNoRecover(file string, src []byte, opts Options, cppParams map[s
 			}
 		}
 	}
-	p := &parser{file: file, toks: toks, defs: defs, typedefs: map[string]cType{}}
+	p := &parser{file: file, toks: toks, defs: defs, typedefs: copyTypedefs(typedefs)}
 	p.parseFile()
 	if len(p.errs) > 0 {
 		return nil, p.errs.Err()
