@@ -97,6 +97,11 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	if err != nil {
 		return nil, err
 	}
+	if harness {
+		if err := checkOpenArrays(cssScops(css)); err != nil {
+			return nil, err
+		}
+	}
 	name := BaseName(c.Prog.File)
 	res := &CUDAResult{Name: name, Files: map[string]string{}}
 	// Header.

@@ -34,6 +34,9 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	if err != nil {
 		return "", err
 	}
+	if err := checkOpenArrays(cssScops(css)); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + c.Prog.File + " */\n")
 	b.WriteString(emuPrelude)

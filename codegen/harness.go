@@ -43,6 +43,9 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		}
 		scops = append(scops, s)
 	}
+	if err := checkOpenArrays(scops); err != nil {
+		return "", err
+	}
 	// The user's file, hx_orig_K (the scop as written) and hx_tiled_K
 	// (the generated code) over the same declarations.
 	ru, err := BuildRefUnit(prog, scops, codes, params, true)
@@ -174,9 +177,26 @@ func harnessSize(a *frontend.Array) string {
 	}
 	var parts []string
 	for _, e := range a.Extents {
+		if e == nil {
+			e = a.Outer // the rows the scop accesses (checkOpenArrays)
+		}
 		parts = append(parts, "(size_t)("+CExpr(e, nil)+")")
 	}
 	return strings.Join(parts, " * ")
+}
+
+// checkOpenArrays refuses the arrays of scops whose first extent is unknown
+// (pointers to arrays) when no size for their copies could be derived
+// (frontend.Array.Outer): harnesses, references and device buffers need one.
+func checkOpenArrays(scops []*frontend.Scop) error {
+	for _, s := range scops {
+		for _, a := range s.Arrays {
+			if len(a.Extents) > 0 && a.Extents[0] == nil && a.Outer == nil {
+				return fmt.Errorf("%s: error: %s is a pointer to an array whose first extent is unknown, and the rows the scop accesses are not bounded by a constant or a parameter plus a constant: a verified run needs its size; declare the array with its first extent", posString(a.Pos), a.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // harnessIndex declares the multi-index of flat element i of a and returns
@@ -188,10 +208,11 @@ func harnessIndex(a *frontend.Array) (decl, format, args string) {
 	}
 	var b, f, as strings.Builder
 	b.WriteString("        size_t r = i;\n")
-	for d := n - 1; d >= 0; d-- {
+	for d := n - 1; d >= 1; d-- {
 		e := CExpr(a.Extents[d], nil)
 		fmt.Fprintf(&b, "        size_t i%d = r %% (size_t)(%s); r /= (size_t)(%s);\n", d, e, e)
 	}
+	b.WriteString("        size_t i0 = r;\n") // the first extent bounds nothing here (and may be unknown)
 	for d := 0; d < n; d++ {
 		f.WriteString("[%zu]")
 		fmt.Fprintf(&as, ", i%d", d)

@@ -24,6 +24,9 @@ func RefProgram(c *Compilation, params map[string]int64) (string, error) {
 		}
 		scops = append(scops, s.Scop)
 	}
+	if err := checkOpenArrays(scops); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	b.WriteString("/* hextile: the reference of " + c.Prog.File + " (its scops as written) for hextile run --device=gpu */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n#include <stdint.h>\n\n")

@@ -307,6 +307,9 @@ func buildScop(rs *rawScop, defs map[string]*define, intDefs map[string]int64, c
 	}
 	b.finish(sc)
 	sc.Private = b.private
+	if len(b.errs) == 0 {
+		sizeOpenArrays(sc)
+	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

@@ -65,8 +65,15 @@ type Array struct {
 	Name    string
 	Elem    Type
 	Extents []Expr // one per dimension: affine in parameters (C expressions as written)
-	Pos     Pos
-	Global  bool // declared at file scope (not a function parameter)
+	// Outer, for an array whose first extent is unknown (Extents[0] == nil:
+	// a pointer to an array, T (*A)[N][M]), is an extent that holds every
+	// element the scop accesses in that dimension (a constant such as 2 for
+	// A[t % 2], or a parameter plus a constant), proved for all parameter
+	// values in the context; copies of the array (harnesses, references,
+	// device buffers) are allocated with it. Nil when not derivable.
+	Outer  Expr
+	Pos    Pos
+	Global bool // declared at file scope (not a function parameter)
 	// Local marks a scalar declared inside the scop region (code that
 	// replaces the region must declare it). Scalars are arrays without
 	// extents.
