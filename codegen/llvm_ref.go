@@ -50,6 +50,12 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 		h := &HostArray{Arr: a}
 		n := int64(1)
 		for _, e := range a.Extents {
+			if e == nil {
+				// A pointer to an array: the rows the scop accesses.
+				if e = a.Outer; e == nil {
+					return nil, checkOpenArrays([]*frontend.Scop{s})
+				}
+			}
 			v, err := r.eval(e)
 			if err != nil {
 				return nil, err
