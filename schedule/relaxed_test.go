@@ -130,7 +130,7 @@ for (int t = 0; t < T; t++)
 	if rep := Check(sc, deps, &s2); rep.OK() {
 		t.Errorf("a false parallel claim on j passes the check")
 	}
-	if _, err := Compute(sc, deps, Options{Kind: Hybrid}); err == nil || !strings.Contains(err.Error(), "x.c:13:7: statement S1 is not in the same outer time loop as S0") ||
+	if _, err := Compute(sc, deps, Options{Kind: Hybrid}); err == nil || !strings.Contains(err.Error(), "x.c:13:7: error: statement S1 is not in the same outer time loop as S0") ||
 		!strings.Contains(err.Error(), "--tile=hybrid needs") || !strings.Contains(err.Error(), "--tile=none take") {
 		t.Errorf("hybrid: %v", err)
 	}
@@ -175,7 +175,7 @@ func TestUnboundedConeRefusal(t *testing.T) {
   for (int i = 0; i < N; i++)
     A[t][i] = A[t - 1][0] + A[t - 1][i];`))
 	_, err := Compute(sc, deps, Options{Kind: Hybrid})
-	for _, w := range []string{"x.c:8:5: flow dependence from S0 (line 8) to S0 (line 8): dependence distances along space dimension s0 are not bounded", "--tile=hybrid needs", "--tile=classical takes this program"} {
+	for _, w := range []string{"x.c:8:5: error: flow dependence from S0 (line 8) to S0 (line 8): dependence distances along space dimension s0 are not bounded", "--tile=hybrid needs", "--tile=classical takes this program"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("hybrid: %v, want %q", err, w)
 		}
@@ -194,7 +194,7 @@ func TestNoSpaceLoopRefusal(t *testing.T) {
   A[t] = 0.5f * A[t - 1];`))
 	for _, k := range []Kind{Hybrid, Hexagonal} {
 		_, err := Compute(sc, deps, Options{Kind: k})
-		if err == nil || !strings.Contains(err.Error(), "x.c:7:3: the time loop has no space loop") || !strings.Contains(err.Error(), "--tile="+string(k)+" needs") || !strings.Contains(err.Error(), "--tile=classical and --tile=none take") {
+		if err == nil || !strings.Contains(err.Error(), "x.c:7:3: error: the time loop has no space loop") || !strings.Contains(err.Error(), "--tile="+string(k)+" needs") || !strings.Contains(err.Error(), "--tile=classical and --tile=none take") {
 			t.Errorf("%s: %v", k, err)
 		}
 	}
