@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"hextile/codegen"
+	"hextile/frontend"
 	"hextile/runtime"
 )
 
@@ -74,6 +75,15 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
+		return inputFail(stderr, "run", err, scopPos(c))
+	}
+	// Sizes that make the program index past its arrays have no defined
+	// result to verify against.
+	var scops []*frontend.Scop
+	for _, sc := range c.Scops {
+		scops = append(scops, sc.Scop)
+	}
+	if err := codegen.CheckAccessBounds(scops, paramValues(c, overrides)); err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
 	if *device != "cpu" {
