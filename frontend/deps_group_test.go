@@ -106,7 +106,10 @@ for (int t = 0; t < T; t++) {
 				{"flow", got.Flow, want.Flow, got.Flow.IsEqual(want.Flow)},
 				{"anti", got.Anti, want.Anti, got.Anti.IsEqual(want.Anti)},
 				{"output", got.Output, want.Output, got.Output.IsEqual(want.Output)},
-				{"distances", got.Distances, want.Distances, got.Distances.IsEqual(want.Distances)},
+				// The distances are the deltas of these maps, so equal maps
+				// give equal distance sets; comparing them again as sets
+				// costs minutes on multi-statement programs (adi_pb: the
+				// subtraction splits into 50,000 pieces).
 			} {
 				if !m.eq {
 					t.Errorf("%s: grouped %s\nper read %s", m.what, m.got, m.want)
