@@ -257,61 +257,37 @@ func (lx *lexer) number() (tokKind, string) {
 	src := lx.src
 	start := lx.off
 	kind := tInt
-	if src[lx.off] == '0' && lx.off+1 < len(src) && (src[lx.off+1] == 'x' || src[lx.off+1] == 'X') {
+	// Decimal: digits, '.', e/E exponent. Hexadecimal (0x1.8p3, 0x1p-2f):
+	// hex digits, '.', p/P binary exponent (required in C for floats).
+	digit, expo := isDigit, "eE"
+	hex := src[lx.off] == '0' && lx.off+1 < len(src) && (src[lx.off+1] == 'x' || src[lx.off+1] == 'X')
+	if hex {
 		lx.off += 2
-		isHex := func(c byte) bool { return isDigit(c) || strings.IndexByte("abcdefABCDEF", c) >= 0 }
-		for lx.off < len(src) && isHex(src[lx.off]) {
+		digit, expo = func(c byte) bool { return isDigit(c) || strings.IndexByte("abcdefABCDEF", c) >= 0 }, "pP"
+	}
+	skip := func(ok func(byte) bool) {
+		for lx.off < len(src) && ok(src[lx.off]) {
 			lx.off++
-		}
-		// A hexadecimal floating constant: 0x1.8p3, 0x1p-2f (the binary
-		// exponent is required in C).
-		if lx.off < len(src) && src[lx.off] == '.' {
-			kind = tFloat
-			lx.off++
-			for lx.off < len(src) && isHex(src[lx.off]) {
-				lx.off++
-			}
-		}
-		if lx.off < len(src) && (src[lx.off] == 'p' || src[lx.off] == 'P') {
-			kind = tFloat
-			lx.off++
-			if lx.off < len(src) && (src[lx.off] == '+' || src[lx.off] == '-') {
-				lx.off++
-			}
-			for lx.off < len(src) && isDigit(src[lx.off]) {
-				lx.off++
-			}
-		}
-		// Suffixes: u, l (integers), f, l (floats); hex digits were consumed
-		// above, so an 'f' here is a float suffix only after an exponent.
-		for lx.off < len(src) && isIdentChar(src[lx.off]) {
-			lx.off++
-		}
-		return kind, string(src[start:lx.off])
-	} else {
-		for lx.off < len(src) && isDigit(src[lx.off]) {
-			lx.off++
-		}
-		if lx.off < len(src) && src[lx.off] == '.' {
-			kind = tFloat
-			lx.off++
-			for lx.off < len(src) && isDigit(src[lx.off]) {
-				lx.off++
-			}
-		}
-		if lx.off < len(src) && (src[lx.off] == 'e' || src[lx.off] == 'E') {
-			kind = tFloat
-			lx.off++
-			if lx.off < len(src) && (src[lx.off] == '+' || src[lx.off] == '-') {
-				lx.off++
-			}
-			for lx.off < len(src) && isDigit(src[lx.off]) {
-				lx.off++
-			}
 		}
 	}
+	skip(digit)
+	if lx.off < len(src) && src[lx.off] == '.' {
+		kind = tFloat
+		lx.off++
+		skip(digit)
+	}
+	if lx.off < len(src) && strings.IndexByte(expo, src[lx.off]) >= 0 {
+		kind = tFloat
+		lx.off++
+		if lx.off < len(src) && (src[lx.off] == '+' || src[lx.off] == '-') {
+			lx.off++
+		}
+		skip(isDigit) // the exponent is decimal in both
+	}
+	// Suffixes: u, l (integers), f, l (floats). In a hex literal an 'f' is a
+	// hex digit, consumed above; one here can only follow an exponent.
 	for lx.off < len(src) && isIdentChar(src[lx.off]) {
-		if c := src[lx.off]; c == 'f' || c == 'F' {
+		if c := src[lx.off]; !hex && (c == 'f' || c == 'F') {
 			kind = tFloat
 		}
 		lx.off++
