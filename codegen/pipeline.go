@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"hextile/frontend"
-	"hextile/poly"
 	"hextile/schedule"
 )
 
@@ -153,18 +152,7 @@ func atScop(scop *frontend.Scop, err error) error {
 // OriginalSchedule is the scop's textual schedule (the union of the
 // statements' 2d+1 maps) as a Schedule with all dimensions sequential.
 func OriginalSchedule(s *frontend.Scop) *schedule.Schedule {
-	var m poly.Map
-	n := 0
-	for i, st := range s.Stmts {
-		if i == 0 {
-			m = st.Schedule
-		} else {
-			m = m.Union(st.Schedule)
-		}
-		for _, b := range st.Schedule.Basics {
-			n = b.Out.Arity()
-		}
-	}
+	m, n := s.TextualSchedule()
 	dims := make([]schedule.Dim, n)
 	for i := range dims {
 		dims[i] = schedule.Dim{Name: fmt.Sprintf("o%d", i), Role: schedule.RoleTileTime}

@@ -226,3 +226,19 @@ type Deps struct {
 type Slope struct {
 	Delta0, Delta1 *big.Rat
 }
+
+// TextualSchedule is the union of the statements' 2d+1 schedules (the
+// original execution order) and its range's arity.
+func (s *Scop) TextualSchedule() (m poly.Map, arity int) {
+	for i, st := range s.Stmts {
+		if i == 0 {
+			m = st.Schedule
+		} else {
+			m = m.Union(st.Schedule)
+		}
+		for _, b := range st.Schedule.Basics {
+			arity = b.Out.Arity()
+		}
+	}
+	return m, arity
+}

@@ -92,18 +92,7 @@ func untiled(scop *frontend.Scop, deps *frontend.Deps) (*Schedule, error) {
 	if scop == nil || len(scop.Stmts) == 0 {
 		return nil, fmt.Errorf("the scop has no statements")
 	}
-	var m poly.Map
-	n := 0
-	for i, st := range scop.Stmts {
-		if i == 0 {
-			m = st.Schedule
-		} else {
-			m = m.Union(st.Schedule)
-		}
-		for _, b := range st.Schedule.Basics {
-			n = b.Out.Arity()
-		}
-	}
+	m, n := scop.TextualSchedule()
 	if deps == nil {
 		deps = &frontend.Deps{}
 	}
