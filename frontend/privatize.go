@@ -35,13 +35,18 @@ func (b *builder) privatizable(name string, init cExpr, rest []cStmt) bool {
 	if written[name] || b.assignedElsewhere(name) {
 		return false
 	}
-	ok := true
-	walkIdents(init, func(id string) {
-		if written[id] {
-			ok = false
+	return !readsAny(init, written)
+}
+
+// readsAny reports whether e reads a name of set.
+func readsAny(e cExpr, set map[string]bool) bool {
+	found := false
+	walkIdents(e, func(id string) {
+		if set[id] {
+			found = true
 		}
 	})
-	return ok
+	return found
 }
 
 // assignedElsewhere reports whether name is the target of an assignment (not
@@ -197,13 +202,7 @@ func (b *builder) topScalarSubst(x cExpr, list []cStmt, i int) bool {
 func (b *builder) privatizableAssigned(init cExpr, rest []cStmt) bool {
 	written := map[string]bool{}
 	collectWritten(rest, written, map[string]bool{})
-	ok := true
-	walkIdents(init, func(id string) {
-		if written[id] {
-			ok = false
-		}
-	})
-	return ok
+	return !readsAny(init, written)
 }
 
 // assignments counts the assignments to name in the region.
