@@ -39,8 +39,13 @@ import (
 
 // ComputeDeps computes the flow, anti and output dependences of sc, and the
 // distance vectors and cone slopes in the canonical schedule.
+//
+// The result is a pure function of the scop's model; it is memoised by the
+// model's printed form (depsmemo.go), so a scop analysed again (the same file
+// compiled under several tilings or targets in one process) costs a lookup.
+// Callers must treat the returned Deps as read-only.
 func ComputeDeps(sc *Scop) (deps *Deps, err error) {
-	return computeDeps(sc, true)
+	return depsMemo.get(sc, func() (*Deps, error) { return computeDeps(sc, true) })
 }
 
 func computeDeps(sc *Scop, grouped bool) (deps *Deps, err error) {
