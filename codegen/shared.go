@@ -167,39 +167,7 @@ func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budg
 				}
 			}
 		}()
-		it := env
-		var err error
-		walkRefs(n.Stmt.Body, func(r *frontend.ArrayRef) {
-			if err != nil || len(r.Index) == 0 {
-				return
-			}
-			idx := make([]int64, len(r.Index))
-			for d, x := range r.Index {
-				v, e := evalIndex(x, it)
-				if e != nil {
-					err = e
-					return
-				}
-				idx[d] = v
-			}
-			if wr != nil && frontend.Expr(r) == n.Stmt.Body.LHS {
-				wr[r.Name] = append(wr[r.Name], idx...)
-			}
-			if _, ok := lo[r.Name]; !ok {
-				lo[r.Name] = append([]int64(nil), idx...)
-				hi[r.Name] = append([]int64(nil), idx...)
-				return
-			}
-			for d, v := range idx {
-				if v < lo[r.Name][d] {
-					lo[r.Name][d] = v
-				}
-				if v > hi[r.Name][d] {
-					hi[r.Name][d] = v
-				}
-			}
-		})
-		return err
+		return footprintRefs(n.Stmt.Body, env, lo, hi, wr)
 	}
 	return nil
 }
@@ -228,57 +196,6 @@ func walkRefs(a *frontend.Assign, f func(*frontend.ArrayRef)) {
 		walk(a.LHS)
 		walk(a.RHS)
 	}
-}
-
-// evalIndex evaluates an integer subscript with C semantics.
-func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
-	switch e := e.(type) {
-	case *frontend.Number:
-		if e.Type != frontend.IntT {
-			return 0, fmt.Errorf("non-integer subscript")
-		}
-		return e.Int, nil
-	case *frontend.VarRef:
-		v, ok := env[e.Name]
-		if !ok {
-			return 0, fmt.Errorf("unknown %s in a subscript", e.Name)
-		}
-		return v, nil
-	case *frontend.Unary:
-		x, err := evalIndex(e.X, env)
-		if e.Op == "-" {
-			x = -x
-		}
-		return x, err
-	case *frontend.Cast:
-		return evalIndex(e.X, env)
-	case *frontend.Binary:
-		x, err := evalIndex(e.X, env)
-		if err != nil {
-			return 0, err
-		}
-		y, err := evalIndex(e.Y, env)
-		if err != nil {
-			return 0, err
-		}
-		switch e.Op {
-		case "+":
-			return x + y, nil
-		case "-":
-			return x - y, nil
-		case "*":
-			return x * y, nil
-		case "/", "%":
-			if y == 0 {
-				return 0, fmt.Errorf("division by zero in a subscript")
-			}
-			if e.Op == "/" {
-				return x / y, nil
-			}
-			return x % y, nil
-		}
-	}
-	return 0, fmt.Errorf("unsupported subscript")
 }
 
 // planShared computes the boxes of the tile whose guard-free code is full,
