@@ -14,9 +14,8 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
+	"math"
 	"sort"
 
 	"hextile/frontend"
@@ -87,20 +86,23 @@ type PhaseCounts struct {
 	MaxBarriers int64 // the most barriers of one tile
 }
 
-// access is one array reference of a statement, ready to evaluate.
+// access is one array reference of a statement, compiled.
 type access struct {
 	array int
-	index []frontend.Expr
+	index []func(it []int64) (int64, bool)
 }
 
 type stmtInfo struct {
 	reads, writes []access
 	flops         int64
+	niter         int
+	iters         []int64 // the instances, flat
 }
 
-// entry is one (instance, computing tile) pair.
+// entry is one (instance, computing tile) pair; its vector is
+// pool[off:off+L].
 type entry struct {
-	vec   []int64
+	off   int64
 	stmt  int32
 	inst  int32
 	owned bool
@@ -135,29 +137,86 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		addArray(a.Name, a.Elem)
 	}
 	infos := make([]stmtInfo, len(scop.Stmts))
-	insts := make([][][]int64, len(scop.Stmts))
 	c := &Counts{Kind: string(sched.Kind), Sizes: sched.Sizes, Params: params}
 	var entries []entry
+	var pool []int64
+	L := len(sched.Dims)
+	// per array and subscript position: the range of the subscripts
+	type rng struct{ lo, hi int64 }
+	ranges := map[int][]rng{}
+	note := func(acc access, it []int64) error {
+		r := ranges[acc.array]
+		if r == nil {
+			r = make([]rng, len(acc.index))
+			for q := range r {
+				r[q] = rng{math.MaxInt64, math.MinInt64}
+			}
+			ranges[acc.array] = r
+		}
+		if len(r) != len(acc.index) {
+			return fmt.Errorf("array %s is subscripted with %d and %d indices", arrayName(arrays, acc.array), len(r), len(acc.index))
+		}
+		for q, f := range acc.index {
+			v, ok := f(it)
+			if !ok {
+				return fmt.Errorf("division by zero in a subscript of %s", arrayName(arrays, acc.array))
+			}
+			r[q].lo, r[q].hi = min(r[q].lo, v), max(r[q].hi, v)
+		}
+		return nil
+	}
 	for i, st := range scop.Stmts {
+		in := &infos[i]
+		in.niter = len(st.Iters)
 		for _, acc := range st.Reads {
-			infos[i].reads = append(infos[i].reads, mkAccess(acc, addArray))
+			a, err := mkAccess(acc, st, params, addArray)
+			if err != nil {
+				return nil, err
+			}
+			in.reads = append(in.reads, a)
 		}
 		for _, acc := range st.Writes {
-			infos[i].writes = append(infos[i].writes, mkAccess(acc, addArray))
+			a, err := mkAccess(acc, st, params, addArray)
+			if err != nil {
+				return nil, err
+			}
+			in.writes = append(in.writes, a)
 		}
-		infos[i].flops = flopsOf(st.Body)
+		in.flops = flopsOf(st.Body)
 		dom := st.Domain.IntersectParams(scop.Context)
 		if err := boundedCount(dom, params, MaxInstances-c.Useful); err != nil {
 			return nil, fmt.Errorf("statement %s: %v", st.Name, err)
 		}
-		pts, err := dom.Enumerate(params)
+		flat, arity, err := scan(dom, params)
 		if err != nil {
 			return nil, fmt.Errorf("statement %s: %v", st.Name, err)
 		}
-		c.Useful += int64(len(pts))
-		for j, p := range pts {
-			insts[i] = append(insts[i], p.Coords)
-			vs, err := sched.Vectors(i, p.Coords)
+		if arity != in.niter && len(flat) > 0 {
+			return nil, fmt.Errorf("internal error: statement %s has %d iterators, its domain %d dimensions", st.Name, in.niter, arity)
+		}
+		place, err := sched.Placer(i)
+		if err != nil {
+			return nil, err
+		}
+		npts := 0
+		if in.niter > 0 {
+			npts = len(flat) / in.niter
+		}
+		c.Useful += int64(npts)
+		in.iters = flat
+		for j := 0; j < npts; j++ {
+			coords := flat[j*in.niter : (j+1)*in.niter]
+			for _, acc := range in.reads {
+				if err := note(acc, coords); err != nil {
+					return nil, fmt.Errorf("statement %s: %v", st.Name, err)
+				}
+			}
+			for _, acc := range in.writes {
+				if err := note(acc, coords); err != nil {
+					return nil, fmt.Errorf("statement %s: %v", st.Name, err)
+				}
+			}
+			vs, err := place(coords)
 			if err != nil {
 				return nil, err
 			}
@@ -165,103 +224,113 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 				return nil, fmt.Errorf("more than %d computed instances at %s: shrink the sizes with -D", MaxInstances, paramString(params))
 			}
 			for k, v := range vs {
-				entries = append(entries, entry{vec: v, stmt: int32(i), inst: int32(j), owned: k == 0})
+				entries = append(entries, entry{off: int64(len(pool)), stmt: int32(i), inst: int32(j), owned: k == 0})
+				pool = append(pool, v...)
 			}
 		}
 	}
 	c.Computed = int64(len(entries))
 	c.Redundant = c.Computed - c.Useful
-	sort.Slice(entries, func(a, b int) bool { return vecLess(entries[a].vec, entries[b].vec) })
+	vec := func(e entry) []int64 { return pool[e.off : e.off+int64(L)] }
+	sort.Slice(entries, func(a, b int) bool { return vecLess(vec(entries[a]), vec(entries[b])) })
 
-	env := map[string]int64{}
-	for k, v := range params {
-		env[k] = v
-	}
-	var key bytes.Buffer
-	elemKey := func(acc access, stmt int32, inst int32) (string, error) {
-		st := scop.Stmts[stmt]
-		for q, n := range st.Iters {
-			env[n] = insts[stmt][inst][q]
-		}
-		key.Reset()
-		var buf [binary.MaxVarintLen64]byte
-		key.Write(buf[:binary.PutVarint(buf[:], int64(acc.array))])
-		for _, e := range acc.index {
-			v, err := evalIndex(e, env)
-			if err != nil {
-				return "", fmt.Errorf("statement %s: %v", st.Name, err)
+	// dense element numbers: array base + row-major offset in its box
+	base := make([]int64, len(elemBytes))
+	stride := map[int][]int64{}
+	var total int64
+	for a := range elemBytes {
+		base[a] = total
+		r := ranges[a]
+		st := make([]int64, len(r))
+		n := int64(1)
+		for q := len(r) - 1; q >= 0; q-- {
+			st[q] = n
+			n *= r[q].hi - r[q].lo + 1
+			if n > maxElements {
+				return nil, fmt.Errorf("array %s spans more than %d elements", arrayName(arrays, a), maxElements)
 			}
-			key.Write(buf[:binary.PutVarint(buf[:], v)])
 		}
-		return key.String(), nil
+		stride[a] = st
+		total += n
+		if total > maxElements {
+			return nil, fmt.Errorf("the arrays span more than %d elements", maxElements)
+		}
 	}
-	arrOf := func(k string) int64 {
-		a, _ := binary.Varint([]byte(k))
-		return elemBytes[a]
+	elem := func(acc access, it []int64) int64 {
+		r, st := ranges[acc.array], stride[acc.array]
+		e := base[acc.array]
+		for q, f := range acc.index {
+			v, _ := f(it)
+			e += (v - r[q].lo) * st[q]
+		}
+		return e
 	}
+	arrOf := make([]int64, total)
+	for a := range elemBytes {
+		end := total
+		if a+1 < len(base) {
+			end = base[a+1]
+		}
+		for e := base[a]; e < end; e++ {
+			arrOf[e] = elemBytes[a]
+		}
+	}
+	written := make([]int32, total)
+	loaded := make([]int32, total)
+	stored := make([]int32, total)
+	var tid int32
 	var cur *PhaseCounts
 	for lo := 0; lo < len(entries); {
 		hi := lo + 1
-		for hi < len(entries) && vecEq(entries[hi].vec[:lay.Tile], entries[lo].vec[:lay.Tile]) {
+		v0 := vec(entries[lo])
+		for hi < len(entries) && vecEq(vec(entries[hi])[:lay.Tile], v0[:lay.Tile]) {
 			hi++
 		}
-		if lo == 0 || !vecEq(entries[lo].vec[:lay.Phase], entries[lo-1].vec[:lay.Phase]) {
+		if lo == 0 || !vecEq(v0[:lay.Phase], vec(entries[lo-1])[:lay.Phase]) {
 			c.PerPhase = append(c.PerPhase, PhaseCounts{})
 			cur = &c.PerPhase[len(c.PerPhase)-1]
 		}
+		tid++
 		cur.Tiles++
 		c.Tiles++
-		written := map[string]bool{}
-		loaded := map[string]bool{}
-		stored := map[string]bool{}
-		var barriers int64
+		var barriers, nl, ns, lb, sb, fp int64
 		for q := lo; q < hi; q++ {
 			e := entries[q]
-			in := infos[e.stmt]
-			if lay.PointTime >= 0 && (q == lo || entries[q].vec[lay.PointTime] != entries[q-1].vec[lay.PointTime]) {
+			in := &infos[e.stmt]
+			it := in.iters[int(e.inst)*in.niter : int(e.inst+1)*in.niter]
+			if lay.PointTime >= 0 && (q == lo || vec(entries[q])[lay.PointTime] != vec(entries[q-1])[lay.PointTime]) {
 				barriers++
 			}
 			for _, acc := range in.reads {
-				k, err := elemKey(acc, e.stmt, e.inst)
-				if err != nil {
-					return nil, err
-				}
-				if !written[k] && !loaded[k] {
-					loaded[k] = true
+				k := elem(acc, it)
+				if written[k] != tid && loaded[k] != tid {
+					loaded[k] = tid
+					nl++
+					lb += arrOf[k]
+					fp += arrOf[k]
 				}
 			}
 			for _, acc := range in.writes {
-				k, err := elemKey(acc, e.stmt, e.inst)
-				if err != nil {
-					return nil, err
+				k := elem(acc, it)
+				if written[k] != tid && loaded[k] != tid {
+					fp += arrOf[k]
 				}
-				written[k] = true
-				if e.owned {
-					stored[k] = true
+				written[k] = tid
+				if e.owned && stored[k] != tid {
+					stored[k] = tid
+					ns++
+					sb += arrOf[k]
 				}
 			}
 			c.SharedAccesses += int64(len(in.reads) + len(in.writes))
 			cur.Flops += in.flops
 			cur.Computed++
 		}
-		var lb, sb, fp int64
-		for k := range loaded {
-			lb += arrOf(k)
-			fp += arrOf(k)
-		}
-		for k := range written {
-			if !loaded[k] {
-				fp += arrOf(k)
-			}
-		}
-		for k := range stored {
-			sb += arrOf(k)
-		}
-		c.Loads += int64(len(loaded))
-		c.Stores += int64(len(stored))
+		c.Loads += nl
+		c.Stores += ns
 		c.LoadBytes += lb
 		c.StoreBytes += sb
-		c.SharedAccesses += int64(len(loaded) + len(stored))
+		c.SharedAccesses += nl + ns
 		c.Barriers += barriers
 		c.MaxTileShared = max(c.MaxTileShared, fp)
 		cur.Bytes += lb + sb
@@ -291,12 +360,35 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 	return c, nil
 }
 
-func mkAccess(a *frontend.Access, addArray func(string, frontend.Type) int) access {
-	var idx []frontend.Expr
-	if a.Ref != nil {
-		idx = a.Ref.Index
+// maxElements bounds the array elements Count tracks.
+const maxElements = 1 << 28
+
+func arrayName(arrays map[string]int, a int) string {
+	for n, i := range arrays {
+		if i == a {
+			return n
+		}
 	}
-	return access{array: addArray(a.Array, frontend.Float), index: idx}
+	return "?"
+}
+
+func mkAccess(a *frontend.Access, st *frontend.Stmt, params map[string]int64, addArray func(string, frontend.Type) int) (access, error) {
+	acc := access{array: addArray(a.Array, frontend.Float)}
+	if a.Ref == nil {
+		return acc, nil
+	}
+	pos := map[string]int{}
+	for i, n := range st.Iters {
+		pos[n] = i
+	}
+	for _, e := range a.Ref.Index {
+		f, err := compileIndex(e, pos, params)
+		if err != nil {
+			return acc, fmt.Errorf("statement %s: %v", st.Name, err)
+		}
+		acc.index = append(acc.index, f)
+	}
+	return acc, nil
 }
 
 func typeBytes(t frontend.Type) int64 {
@@ -342,57 +434,71 @@ func flopsOf(a *frontend.Assign) int64 {
 	return n
 }
 
-// evalIndex evaluates an integer subscript with C semantics (/ and %
-// truncate toward zero).
-func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
+// compileIndex compiles an integer subscript (C semantics: / and %
+// truncate toward zero) over the iterators at pos and the parameters.
+func compileIndex(e frontend.Expr, pos map[string]int, params map[string]int64) (func(it []int64) (int64, bool), error) {
 	switch e := e.(type) {
 	case *frontend.Number:
 		if e.Type != frontend.IntT {
-			return 0, fmt.Errorf("non-integer subscript %s", e.Text)
+			return nil, fmt.Errorf("non-integer subscript %s", e.Text)
 		}
-		return e.Int, nil
+		v := e.Int
+		return func([]int64) (int64, bool) { return v, true }, nil
 	case *frontend.VarRef:
-		v, ok := env[e.Name]
-		if !ok {
-			return 0, fmt.Errorf("unknown %s in a subscript", e.Name)
+		if i, ok := pos[e.Name]; ok {
+			return func(it []int64) (int64, bool) { return it[i], true }, nil
 		}
-		return v, nil
+		if v, ok := params[e.Name]; ok {
+			return func([]int64) (int64, bool) { return v, true }, nil
+		}
+		return nil, fmt.Errorf("unknown %s in a subscript", e.Name)
 	case *frontend.Unary:
-		x, err := evalIndex(e.X, env)
-		if e.Op == "-" {
-			x = -x
+		x, err := compileIndex(e.X, pos, params)
+		if err != nil || e.Op != "-" {
+			return x, err
 		}
-		return x, err
+		return func(it []int64) (int64, bool) { v, ok := x(it); return -v, ok }, nil
 	case *frontend.Cast:
-		return evalIndex(e.X, env)
+		return compileIndex(e.X, pos, params)
 	case *frontend.Binary:
-		x, err := evalIndex(e.X, env)
+		x, err := compileIndex(e.X, pos, params)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		y, err := evalIndex(e.Y, env)
+		y, err := compileIndex(e.Y, pos, params)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		switch e.Op {
-		case "+":
-			return x + y, nil
-		case "-":
-			return x - y, nil
-		case "*":
-			return x * y, nil
-		case "/", "%":
-			if y == 0 {
-				return 0, fmt.Errorf("division by zero in a subscript")
+		op := e.Op
+		return func(it []int64) (int64, bool) {
+			a, ok1 := x(it)
+			b, ok2 := y(it)
+			if !ok1 || !ok2 {
+				return 0, false
 			}
-			if e.Op == "/" {
-				return x / y, nil
+			switch op {
+			case "+":
+				return a + b, true
+			case "-":
+				return a - b, true
+			case "*":
+				return a * b, true
+			case "/":
+				if b == 0 {
+					return 0, false
+				}
+				return a / b, true
+			case "%":
+				if b == 0 {
+					return 0, false
+				}
+				return a % b, true
 			}
-			return x % y, nil
-		}
-		return 0, fmt.Errorf("operator %s in a subscript", e.Op)
+			return 0, false
+		}, nil
 	}
-	return 0, fmt.Errorf("unsupported subscript expression at %d:%d", e.Position().Line, e.Position().Col)
+	p := e.Position()
+	return nil, fmt.Errorf("unsupported subscript expression at %d:%d", p.Line, p.Col)
 }
 
 func vecLess(a, b []int64) bool {

@@ -71,3 +71,67 @@ func (s *Schedule) Vectors(stmt int, iters []int64) ([][]int64, error) {
 	}
 	return [][]int64{v}, nil
 }
+
+// Placer returns Vectors for one statement with the canonical coordinates
+// compiled to coefficient rows over the iterators (for counting millions
+// of instances).
+func (s *Schedule) Placer(stmt int) (func(iters []int64) ([][]int64, error), error) {
+	if _, err := s.Layout(); err != nil {
+		return nil, err
+	}
+	cn := s.cn
+	if cn == nil || stmt < 0 || stmt >= len(cn.tc) {
+		return nil, fmt.Errorf("no statement %d", stmt)
+	}
+	st := cn.scop.Stmts[stmt]
+	pos := map[string]int{}
+	for i, n := range st.Iters {
+		pos[n] = i
+	}
+	type row struct {
+		c    int64
+		coef []int64
+	}
+	compile := func(e lin) (row, error) {
+		r := row{c: e.c, coef: make([]int64, len(st.Iters))}
+		for v, k := range e.terms {
+			i, ok := pos[v]
+			if !ok {
+				return r, fmt.Errorf("internal error: canonical coordinate of %s uses %s", st.Name, v)
+			}
+			r.coef[i] = k
+		}
+		return r, nil
+	}
+	rows := make([]row, 1+len(cn.sc[stmt]))
+	var err error
+	if rows[0], err = compile(cn.tc[stmt]); err != nil {
+		return nil, err
+	}
+	for j, e := range cn.sc[stmt] {
+		if rows[1+j], err = compile(e); err != nil {
+			return nil, err
+		}
+	}
+	return func(iters []int64) ([][]int64, error) {
+		if len(iters) != len(st.Iters) {
+			return nil, fmt.Errorf("statement %s has %d iterators, got %d values", st.Name, len(st.Iters), len(iters))
+		}
+		x := make([]int64, len(rows))
+		for j, r := range rows {
+			v := r.c
+			for i, k := range r.coef {
+				v += k * iters[i]
+			}
+			x[j] = v
+		}
+		if s.gh != nil {
+			return s.gh.computing(x), nil
+		}
+		v, ok := s.tl.eval(x)
+		if !ok {
+			return nil, fmt.Errorf("internal error: canonical point %v of %s is in no tile", x, st.Name)
+		}
+		return [][]int64{v}, nil
+	}, nil
+}
