@@ -39,7 +39,9 @@ const MaxInstances = 6_000_000
 // writes of every computed instance plus one write per load and one read
 // per store (staging). A barrier separates consecutive values of the
 // tile's point time (t, or z for sweep; none has no barrier). Each phase
-// is one kernel launch.
+// is one kernel launch. A tile that owns no instance (a ghost-zone box
+// beyond the domain whose ghost zone reaches into it) is not run and not
+// counted.
 type Counts struct {
 	Kind   string           `json:"kind"`
 	Sizes  []int64          `json:"sizes"`
@@ -216,7 +218,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 					return nil, fmt.Errorf("statement %s: %v", st.Name, err)
 				}
 			}
-			vs, err := place(coords)
+			_, vs, err := place(coords)
 			if err != nil {
 				return nil, err
 			}
@@ -280,15 +282,28 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 	stored := make([]int32, total)
 	var tid int32
 	var cur *PhaseCounts
+	var lastPhase []int64
 	for lo := 0; lo < len(entries); {
 		hi := lo + 1
 		v0 := vec(entries[lo])
 		for hi < len(entries) && vecEq(vec(entries[hi])[:lay.Tile], v0[:lay.Tile]) {
 			hi++
 		}
-		if lo == 0 || !vecEq(v0[:lay.Phase], vec(entries[lo-1])[:lay.Phase]) {
+		owns := false
+		for q := lo; q < hi && !owns; q++ {
+			owns = entries[q].owned
+		}
+		if !owns {
+			// a tile whose box holds no instance only computes ghost
+			// points for nothing: it is not run
+			c.Computed -= int64(hi - lo)
+			lo = hi
+			continue
+		}
+		if lastPhase == nil || !vecEq(v0[:lay.Phase], lastPhase) {
 			c.PerPhase = append(c.PerPhase, PhaseCounts{})
 			cur = &c.PerPhase[len(c.PerPhase)-1]
+			lastPhase = v0[:lay.Phase]
 		}
 		tid++
 		cur.Tiles++
@@ -337,6 +352,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		cur.MaxBarriers = max(cur.MaxBarriers, barriers)
 		lo = hi
 	}
+	c.Redundant = c.Computed - c.Useful
 	c.Phases = int64(len(c.PerPhase))
 	c.Launches = c.Phases
 	for i, p := range c.PerPhase {

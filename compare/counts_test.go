@@ -128,6 +128,40 @@ func bruteCounts(t *testing.T, sc *frontend.Scop, s *schedule.Schedule, ps map[s
 		}
 		c.TilesPerPhase.Max = max(c.TilesPerPhase.Max, n)
 	}
+	// tiles that own nothing are not run
+	ownsAny := map[string]bool{}
+	for _, p := range pairs {
+		if owned[fmt.Sprint(id(p.In), p.Out.Coords)] {
+			ownsAny[fmt.Sprint(p.Out.Coords[:lay.Tile])] = true
+		}
+	}
+	var kept []string
+	phases = map[string]int64{}
+	phaseOrder = nil
+	for _, tk := range tileOrder {
+		if !ownsAny[tk] {
+			c.Computed -= int64(len(tiles[tk]))
+			continue
+		}
+		kept = append(kept, tk)
+		pk := fmt.Sprint(tiles[tk][0].Out.Coords[:lay.Phase])
+		if _, ok := phases[pk]; !ok {
+			phaseOrder = append(phaseOrder, pk)
+		}
+		phases[pk]++
+	}
+	tileOrder = kept
+	c.Tiles = int64(len(tileOrder))
+	c.Phases = int64(len(phases))
+	c.Launches = c.Phases
+	c.TilesPerPhase = MinMax{}
+	for i, pk := range phaseOrder {
+		n := phases[pk]
+		if i == 0 || n < c.TilesPerPhase.Min {
+			c.TilesPerPhase.Min = n
+		}
+		c.TilesPerPhase.Max = max(c.TilesPerPhase.Max, n)
+	}
 	for _, tk := range tileOrder {
 		written, loaded, stored := map[string]bool{}, map[string]bool{}, map[string]bool{}
 		times := map[int64]bool{}

@@ -74,8 +74,9 @@ func (s *Schedule) Vectors(stmt int, iters []int64) ([][]int64, error) {
 
 // Placer returns Vectors for one statement with the canonical coordinates
 // compiled to coefficient rows over the iterators (for counting millions
-// of instances).
-func (s *Schedule) Placer(stmt int) (func(iters []int64) ([][]int64, error), error) {
+// of instances); the function also returns the instance's canonical point
+// [k*t + i, s0..sn].
+func (s *Schedule) Placer(stmt int) (func(iters []int64) ([]int64, [][]int64, error), error) {
 	if _, err := s.Layout(); err != nil {
 		return nil, err
 	}
@@ -113,9 +114,9 @@ func (s *Schedule) Placer(stmt int) (func(iters []int64) ([][]int64, error), err
 			return nil, err
 		}
 	}
-	return func(iters []int64) ([][]int64, error) {
+	return func(iters []int64) ([]int64, [][]int64, error) {
 		if len(iters) != len(st.Iters) {
-			return nil, fmt.Errorf("statement %s has %d iterators, got %d values", st.Name, len(st.Iters), len(iters))
+			return nil, nil, fmt.Errorf("statement %s has %d iterators, got %d values", st.Name, len(st.Iters), len(iters))
 		}
 		x := make([]int64, len(rows))
 		for j, r := range rows {
@@ -126,12 +127,12 @@ func (s *Schedule) Placer(stmt int) (func(iters []int64) ([][]int64, error), err
 			x[j] = v
 		}
 		if s.gh != nil {
-			return s.gh.computing(x), nil
+			return x, s.gh.computing(x), nil
 		}
 		v, ok := s.tl.eval(x)
 		if !ok {
-			return nil, fmt.Errorf("internal error: canonical point %v of %s is in no tile", x, st.Name)
+			return nil, nil, fmt.Errorf("internal error: canonical point %v of %s is in no tile", x, st.Name)
 		}
-		return [][]int64{v}, nil
+		return x, [][]int64{v}, nil
 	}, nil
 }

@@ -16,7 +16,7 @@ func init() {
 	register(command{
 		name:    "schedule",
 		summary: "print the tile schedule (hybrid, hexagonal, classical or none) of a C file in isl notation",
-		usage:   "hextile schedule FILE.c [--tile=hybrid|hexagonal|classical|none] [--sizes=h,w0,...] [--json]",
+		usage:   "hextile schedule FILE.c [--tile=hybrid|hexagonal|classical|overlapped|sweep|none] [--sizes=h,w0,...] [--json]",
 		run:     runSchedule,
 	})
 }
