@@ -155,14 +155,7 @@ func SL(gm Ghost, h int64, g GPU, useful int64) Prediction {
 		loads *= float64(w) + math.Floor(gm.Lo[i]*float64(h)) + math.Floor(gm.Hi[i]*float64(h)) + float64(gm.ReadLo[i]+gm.ReadHi[i])
 		stores *= float64(w)
 	}
-	computed := 0.0
-	for a := int64(0); a <= h; a++ {
-		n := 1.0
-		for i, w := range gm.W {
-			n *= float64(w) + math.Floor(gm.Lo[i]*float64(h-a)) + math.Floor(gm.Hi[i]*float64(h-a))
-		}
-		computed += n
-	}
+	computed := gm.TileComputed(h)
 	footprint := int64(loads * gm.ElemBytes * gm.Arrays)
 	r := residentBlocks(g, footprint)
 	waves := math.Ceil(tiles / float64(int64(g.SMs)*r))
@@ -191,4 +184,19 @@ func PyramidHeight(gm Ghost, hmin, hmax int64, g GPU, useful int64) (int64, []Pr
 		}
 	}
 	return best, ps
+}
+
+// TileComputed is the number of points a full tile of pyramid height h+1
+// computes in SL's model: sum over a of prod_i (w_i + floor(lo_i*(h-a)) +
+// floor(hi_i*(h-a))).
+func (gm Ghost) TileComputed(h int64) float64 {
+	computed := 0.0
+	for a := int64(0); a <= h; a++ {
+		n := 1.0
+		for i, w := range gm.W {
+			n *= float64(w) + math.Floor(gm.Lo[i]*float64(h-a)) + math.Floor(gm.Hi[i]*float64(h-a))
+		}
+		computed += n
+	}
+	return computed
 }
