@@ -22,9 +22,10 @@ import (
 	"hextile/schedule"
 )
 
-// MaxInstances bounds the (computed) instances Count enumerates; larger
-// problems are refused with the advice to shrink the sizes with -D.
-const MaxInstances = 6_000_000
+// MaxInstances bounds the (computed) instances Count enumerates (about 80
+// bytes each); larger problems are refused with the advice to shrink the
+// sizes with -D. hextile compare --max-instances changes it.
+var MaxInstances int64 = 6_000_000
 
 // Counts are the exact counts of one schedule of one scop at concrete
 // parameter values. An update is a useful instance (one instance of a

@@ -282,3 +282,26 @@ func TestCompareHTML(t *testing.T) {
 		t.Errorf("no table")
 	}
 }
+
+// TestCompareDeviceParsing: the measured column reads a verified run only.
+func TestCompareDeviceParsing(t *testing.T) {
+	ok := "verify: ok\ndevice: H100\ntime-gpu-kernel: 0.001234 s (1.234 ms)\ntime-gpu-total: 0.002 s (2 ms)\nreps: 5\nupdates: 100\ngcells-kernel: 81.03\n"
+	m, err := parseRun(ok)
+	if err != nil || m.Seconds != 0.001234 || m.GCellsPerS != 81.03 {
+		t.Errorf("%+v %v", m, err)
+	}
+	if _, err := parseRun(strings.Replace(ok, "verify: ok", "verify: FAILED: A element 3 (flat) differs from the original", 1)); err == nil {
+		t.Errorf("an unverified run was measured")
+	}
+	if _, err := parseRun("verify: ok\n"); err == nil {
+		t.Errorf("a run without a time was measured")
+	}
+	got := passThrough([]string{"f.c", "--tile=hybrid", "-D", "N=4", "-DT=3", "--define=M=2", "--json", "--cpp", "-I", "inc", "--sweep", "h=1..2"})
+	want := []string{"-D", "N=4", "-DT=3", "--define=M=2", "--cpp", "-I", "inc"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("passThrough (-want +got):\n%s", d)
+	}
+	if _, errs, code := runCmd(t, "", "compare", "../../testdata/heat2d.c", "--device=cpu"); code != 2 || !strings.Contains(errs, "--device=cpu") {
+		t.Errorf("--device=cpu: exit %d %s", code, errs)
+	}
+}
