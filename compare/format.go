@@ -78,6 +78,24 @@ type bar struct {
 	label string
 	value float64
 	class string
+	kind  string
+}
+
+// kindColor is the fill of a schedule's bars.
+func kindColor(kind string) string {
+	switch kind {
+	case "hybrid":
+		return "#4a7bd0"
+	case "hexagonal":
+		return "#5fa8d3"
+	case "classical":
+		return "#3a9e6a"
+	case "overlapped":
+		return "#e0833a"
+	case "sweep":
+		return "#c25c8a"
+	}
+	return "#777777"
 }
 
 // barChart writes an inline SVG bar chart (horizontal bars, one per row).
@@ -93,7 +111,7 @@ func barChart(w io.Writer, title, unit string, bars []bar) {
 	if mx == 0 {
 		mx = 1
 	}
-	fmt.Fprintf(w, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n", width, h, width, h)
+	fmt.Fprintf(w, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\">\n", width, h, width, h)
 	fmt.Fprintf(w, "<title>%s</title>\n", html.EscapeString(title))
 	fmt.Fprintf(w, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", left, html.EscapeString(title))
 	span := float64(width - left - 110)
@@ -104,7 +122,7 @@ func barChart(w io.Writer, title, unit string, bars []bar) {
 			bw = 0
 		}
 		fmt.Fprintf(w, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%s</text>\n", left-6, y+14, html.EscapeString(b.label))
-		fmt.Fprintf(w, "<rect class=\"bar %s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s: %.4g %s</title></rect>\n", b.class, left, y+2, bw, rowH-6, html.EscapeString(b.label), b.value, html.EscapeString(unit))
+		fmt.Fprintf(w, "<rect class=\"bar %s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %.4g %s</title></rect>\n", b.class, left, y+2, bw, rowH-6, kindColor(b.kind), html.EscapeString(b.label), b.value, html.EscapeString(unit))
 		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.4g %s</text>\n", float64(left)+bw+4, y+14, b.value, html.EscapeString(unit))
 	}
 	// axis
@@ -153,12 +171,12 @@ code{background:#f4f4f4;padding:1px 3px}
 			x.Kind, sizesString(x.Sizes), c.Tiles, c.Phases, c.TilesPerPhase.Min, c.TilesPerPhase.Mean, c.TilesPerPhase.Max,
 			c.Useful, c.Redundant, 100*c.RedundantRatio, c.LoadsPerUpd, c.StoresPerUpd, c.SharedPerUpd, c.BytesPerUpd,
 			c.Barriers, c.Launches, secs(x.Hextile), secs(x.SL), x.Hextile.GCellsPerS, html.EscapeString(meas))
-		useful = append(useful, bar{label, float64(c.Useful), "useful"})
-		redundant = append(redundant, bar{label, float64(c.Redundant), "redundant"})
-		bytes = append(bytes, bar{label, c.BytesPerUpd, "bytes"})
-		tm = append(tm, bar{label, x.Hextile.Seconds * 1e6, "time"})
+		useful = append(useful, bar{label, float64(c.Computed), "computed", x.Kind})
+		redundant = append(redundant, bar{label, float64(c.Redundant), "redundant", x.Kind})
+		bytes = append(bytes, bar{label, c.BytesPerUpd, "bytes", x.Kind})
+		tm = append(tm, bar{label, x.Hextile.Seconds * 1e6, "time", x.Kind})
 		if x.SL != nil {
-			sl = append(sl, bar{label, x.SL.Seconds * 1e6, "sl"})
+			sl = append(sl, bar{label, x.SL.Seconds * 1e6, "sl", x.Kind})
 		}
 	}
 	fmt.Fprintln(w, "</table>")
@@ -166,7 +184,7 @@ code{background:#f4f4f4;padding:1px 3px}
 		fmt.Fprintf(w, "<p>SL's pyramid height for overlapped tiling with widths %s: <b>h = %d</b> (%s predicted, %s-bound).</p>\n", sizesString(r.SLChoice.Widths), r.SLChoice.H, fmtTime(r.SLChoice.Prediction.Seconds), r.SLChoice.Prediction.Bound)
 	}
 	fmt.Fprintln(w, "<h2>Plots</h2>")
-	barChart(w, "useful instances (updates)", "", useful)
+	barChart(w, "instances computed (updates and redundant)", "", useful)
 	barChart(w, "redundant instances (ghost zones)", "", redundant)
 	barChart(w, "global bytes per update", "B", bytes)
 	barChart(w, "predicted time, hextile model", "us", tm)
@@ -176,7 +194,7 @@ code{background:#f4f4f4;padding:1px 3px}
 	if r.SLChoice != nil {
 		var bs []bar
 		for h, p := range r.SLChoice.ByH {
-			bs = append(bs, bar{fmt.Sprintf("h = %d", h), p.Seconds * 1e6, "sl"})
+			bs = append(bs, bar{fmt.Sprintf("h = %d", h), p.Seconds * 1e6, "sl", "overlapped"})
 		}
 		barChart(w, "SL model by pyramid height (overlapped)", "us", bs)
 	}
