@@ -34,7 +34,10 @@ import (
 //
 // The schedule relation Map sends every instance to each tile that computes
 // it (the owner and the tiles whose ghost zone covers it), so it is not a
-// function; Owner is the function to the owner tile alone. Vectors:
+// function; Owner is the function to the owner tile alone. (Map also names
+// tiles whose box holds no instance but whose ghost zone reaches into the
+// domain; they own nothing and are not run: the counts and pictures of
+// package compare skip them.) Vectors:
 //
 //	overlapped: [T, S0..Sn, t, s0..sn]       tile (T, S0..Sn), parallel: S0..Sn
 //	sweep:      [T, S0..Sn, z, t, s0..sn]    z = s0 + c*a, c = ceil(delta1_0)
