@@ -378,7 +378,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 }
 
 // maxElements bounds the array elements Count tracks.
-const maxElements = 1 << 28
+const maxElements = 1 << 26
 
 func arrayName(arrays map[string]int, a int) string {
 	for n, i := range arrays {

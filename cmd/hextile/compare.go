@@ -48,8 +48,8 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if err := checkEnum("backend", backend, "ptx", "cuda"); err != nil {
 			return err
 		}
-		if maxInst < 1 {
-			return usagef("--max-instances=%d: want a positive number", maxInst)
+		if maxInst < 1 || maxInst > 1<<31-1 {
+			return usagef("--max-instances=%d: want 1 to 2147483647", maxInst)
 		}
 		compare.MaxInstances = maxInst
 		if nreps < 1 || nreps > 100 {
