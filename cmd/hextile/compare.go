@@ -142,6 +142,12 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			r.WriteTable(stdout)
 		}
 	}
+	counted := false
+	for _, r := range reps {
+		for _, x := range r.Rows {
+			counted = counted || x.Counts != nil
+		}
+	}
 	if htmlFile != "" {
 		f, err := os.Create(htmlFile)
 		if err != nil {
@@ -153,6 +159,10 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if err := f.Close(); err != nil {
 			return toolFail(stderr, "%v", err)
 		}
+	}
+	if !counted {
+		// every schedule refused: the report holds only the reasons
+		return exitInput
 	}
 	return 0
 }

@@ -239,6 +239,9 @@ func TestCompareReport(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "overlapped") || !strings.Contains(out, "# sweep") || !strings.Contains(out, "SL's pyramid height") {
 		t.Fatalf("table: exit %d\n%s%s", code, out, errs)
 	}
+	if out, _, code := runCmd(t, "", "compare", "../../testdata/jacobi1d_mod2.c", "--tile=sweep"); code != 1 || !strings.Contains(out, "needs at least two space dimensions") {
+		t.Errorf("every schedule refused: exit %d, want 1\n%s", code, out)
+	}
 	out, errs, code = runCmd(t, "", "compare", "../../testdata/heat2d.c", "--tile=hybrid,classical,overlapped,sweep,none", "-D", "N=24", "-D", "T=8", "--json", "--sweep", "h=1..3", "--html", filepath.Join(t.TempDir(), "r.html"))
 	if code != 0 {
 		t.Fatalf("json: exit %d %s", code, errs)
