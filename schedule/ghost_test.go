@@ -78,8 +78,12 @@ func TestGhostOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep := Check(sc, deps, s); !rep.OK() {
+			rep := Check(sc, deps, s)
+			if !rep.OK() {
 				t.Fatalf("Check:\n%s", rep)
+			}
+			if s.Sizes[0] == 0 && !strings.Contains(rep.Results[2].Detail, "general checker of one-to-one schedules agrees") {
+				t.Errorf("h = 0: the general checker was not run:\n%s", rep)
 			}
 			ps := params(sc)
 			// the engine's pairs

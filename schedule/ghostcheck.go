@@ -28,6 +28,10 @@ import (
 //	(d) full tiles: every tile is a translate of one shape (the constraints
 //	    involve t - (h+1)*T and s_i - w_i*S_i only); it owns (h+1)*prod w_i
 //	    points and computes the enumerated count of its frustum.
+//
+// With h = 0 (no ghost zones; sweep is then the cached plane sweep) the map
+// is one-to-one and Check's general path, which composes it with the
+// dependences, also proves (a) to (c).
 func checkGhost(scop *frontend.Scop, deps *frontend.Deps, sched *Schedule) *Report {
 	rep := &Report{}
 	add := func(p string, ok bool, f string, a ...any) {
@@ -147,6 +151,22 @@ func checkGhost(scop *frontend.Scop, deps *frontend.Deps, sched *Schedule) *Repo
 		add("(c) parallel", true, "tiles of one band are independent on %s: every tile computes the sources, in its band, of everything it computes (flow, anti and output)", strings.Join(par, ", "))
 	} else {
 		add("(c) parallel", false, "%s", strings.Join(failC, "; "))
+	}
+
+	// With h = 0 the map is one-to-one: the general checker (composition
+	// of the map with the dependences) must agree on (a) to (c).
+	if g.h == 0 {
+		plain := *sched
+		plain.gh, plain.cn = nil, nil
+		gen := Check(scop, deps, &plain)
+		for i := 0; i < 3 && i < len(gen.Results); i++ {
+			if r := gen.Results[i]; !r.OK {
+				rep.Results[i].OK = false
+				rep.Results[i].Detail += "; the general checker of one-to-one schedules disagrees: " + r.Detail
+			} else {
+				rep.Results[i].Detail += "; the general checker of one-to-one schedules agrees"
+			}
+		}
 	}
 
 	// (d)
