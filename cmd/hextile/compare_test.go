@@ -71,7 +71,12 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 			t.Errorf("%v: exit %d, out %q, stderr %q", args, code, out, errs)
 		}
 	}
-	out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=overlapped", "--dump=schedule")
+	out, errs, code := runCmd(t, "", "schedule", "../../testdata/heat2d.c", "--tile=sweep", "--json")
+	var sj scheduleJSON
+	if err := json.Unmarshal([]byte(out), &sj); code != 0 || err != nil || sj.Owner == "" || sj.Owner == sj.Schedule || len(sj.Dims) != 7 {
+		t.Errorf("schedule --json: exit %d %v %+v %s", code, err, sj, errs)
+	}
+	out, errs, code = runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=overlapped", "--dump=schedule")
 	if code != 0 || !strings.Contains(out, "# overlapped schedule") || !strings.Contains(out, "# owner map") {
 		t.Errorf("--dump=schedule: exit %d:\n%s%s", code, out, errs)
 	}
