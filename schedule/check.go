@@ -73,6 +73,9 @@ func Check(scop *frontend.Scop, deps *frontend.Deps, sched *Schedule) *Report {
 	add := func(p string, ok bool, f string, a ...any) {
 		rep.Results = append(rep.Results, Result{p, ok, fmt.Sprintf(f, a...)})
 	}
+	if sched.gh != nil {
+		return checkGhost(scop, deps, sched)
+	}
 	ctx := scop.Context
 	M := sched.Map.IntersectParams(ctx)
 	n := len(sched.Dims)
@@ -507,6 +510,10 @@ func singleValued(scop *frontend.Scop, sched *Schedule) string {
 func FullTilePoints(s *Schedule) (int64, error) {
 	if s.Untiled {
 		return 0, fmt.Errorf("the untiled schedule has no tiles")
+	}
+	if s.gh != nil {
+		n, _, err := s.gh.shapeCounts()
+		return n, err
 	}
 	if s.tl == nil {
 		return 0, fmt.Errorf("schedule was not built by Compute")

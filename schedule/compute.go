@@ -20,8 +20,13 @@ func Compute(scop *frontend.Scop, deps *frontend.Deps, opts Options) (*Schedule,
 	}
 	switch kind {
 	case Hybrid, Hexagonal, Classical, None:
+	case Overlapped, Sweep:
+		if scop == nil || len(scop.Stmts) == 0 {
+			return nil, fmt.Errorf("the scop has no statements")
+		}
+		return computeGhost(scop, deps, opts)
 	default:
-		return nil, fmt.Errorf("unknown tiling %q (want hybrid, hexagonal, classical or none)", kind)
+		return nil, fmt.Errorf("unknown tiling %q (want hybrid, hexagonal, classical, overlapped, sweep or none)", kind)
 	}
 	cn, err := canonFor(scop, deps, kind)
 	if err != nil {
@@ -124,6 +129,13 @@ const sharedBudget = 48 * 1024
 // 48 KB, the largest inner width is halved (down to 1), then h is lowered
 // by k (down to k-1), then w0 (down to the width condition).
 func DefaultSizes(scop *frontend.Scop, deps *frontend.Deps, kind Kind) ([]int64, error) {
+	if isGhost(kind) {
+		s, err := Compute(scop, deps, Options{Kind: kind})
+		if err != nil {
+			return nil, err
+		}
+		return s.Sizes, nil
+	}
 	cn, err := canonFor(scop, deps, kind)
 	if err != nil {
 		if kind == None {

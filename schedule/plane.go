@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// Plane is the (t, s0) picture of a schedule (Figures 5 and 6 of the paper):
+// Plane is the (t, s0) plane of a schedule (Figures 5 and 6 of the paper;
+// hextile tiles --stats; the pictures are package compare's Picture):
 // every point of the canonical (t, s0) plane that the scop touches, with its
 // tile, phase and whether that tile is full (all points of its shape in the
 // plane are present).
@@ -185,62 +186,6 @@ func joinInt(v []int64) string {
 		s = append(s, fmt.Sprint(x))
 	}
 	return strings.Join(s, ",")
-}
-
-// WriteSVG draws the plane: s0 to the right, t upwards, one square per
-// point, coloured by tile (phase 0 in blues, phase 1 in greens, as in
-// Figure 6; the other kinds cycle through hues). Full tiles are opaque with
-// a dark outline per point; partial tiles are pale.
-func (pl *Plane) WriteSVG(w io.Writer) {
-	const cell = 10
-	const margin = 30
-	if len(pl.Points) == 0 {
-		fmt.Fprintf(w, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"40\"><text x=\"5\" y=\"20\">empty</text></svg>\n")
-		return
-	}
-	tmin, tmax := pl.Points[0].T, pl.Points[0].T
-	smin, smax := pl.Points[0].S0, pl.Points[0].S0
-	for _, p := range pl.Points {
-		tmin, tmax = min(tmin, p.T), max(tmax, p.T)
-		smin, smax = min(smin, p.S0), max(smax, p.S0)
-	}
-	W := int(smax-smin+1)*cell + 2*margin
-	H := int(tmax-tmin+1)*cell + 2*margin
-	fmt.Fprintf(w, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H)
-	fmt.Fprintf(w, "<title>%s tiling of the (t, s0) plane</title>\n", pl.Kind)
-	fmt.Fprintf(w, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H)
-	fmt.Fprintf(w, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-family=\"sans-serif\">s0 &#8594; (%d..%d)</text>\n", margin, H-8, smin, smax)
-	fmt.Fprintf(w, "<text x=\"4\" y=\"%d\" font-size=\"12\" font-family=\"sans-serif\" transform=\"rotate(-90 12 %d)\">t &#8594; (%d..%d)</text>\n", H-margin, H-margin, tmin, tmax)
-	color := func(t PlaneTile, id int) string {
-		var hue int
-		switch {
-		case pl.Kind == Hybrid || pl.Kind == Hexagonal:
-			base := 200 // blue, phase 0
-			if t.Phase == 1 {
-				base = 110 // green, phase 1
-			}
-			hue = base + (id*37)%50 - 25
-		default:
-			hue = (id * 137) % 360
-		}
-		light := 50
-		if !t.Full {
-			light = 85
-		}
-		return fmt.Sprintf("hsl(%d,70%%,%d%%)", hue, light)
-	}
-	for _, p := range pl.Points {
-		t := pl.Tiles[p.Tile]
-		x := margin + int(p.S0-smin)*cell
-		y := margin + int(tmax-p.T)*cell
-		stroke := ""
-		if t.Full {
-			stroke = " stroke=\"#333\" stroke-width=\"0.5\""
-		}
-		fmt.Fprintf(w, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s><title>t=%d s0=%d tile=%v phase=%d full=%v</title></rect>\n",
-			x, y, cell, cell, color(t, p.Tile), stroke, p.T, p.S0, t.Key, t.Phase, t.Full)
-	}
-	fmt.Fprintln(w, "</svg>")
 }
 
 // key is a map key for an integer vector.

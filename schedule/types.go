@@ -68,7 +68,13 @@ type Schedule struct {
 	// Slopes, Canonical and Offsets are empty.
 	Untiled bool
 
+	// Owner is, for the ghost-zone kinds (overlapped, sweep), the map of
+	// every instance to its owner tile's vector (a function; Map relates it
+	// to every tile that computes it, see ghost.go); empty otherwise.
+	Owner poly.Map
+
 	tl *tiler
+	gh *ghost
 	cn *canon
 	// parts are the tilers of a banded classical schedule (banded.go).
 	parts []*tiler

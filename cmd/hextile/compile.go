@@ -39,7 +39,7 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cpp, "cpp", false, "run the system preprocessor (cc -E) first")
 	fs.StringArrayVarP(&f.includes, "include", "I", nil, "include directory for --cpp")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define NAME=VALUE (overrides a #define or gives a parameter's value)")
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical or none")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: check, tiles, compare, schedule and --dump=schedule only)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: the scheduler's)")
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
@@ -83,6 +83,9 @@ func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump ma
 	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences",
 		"schedule": "computing the " + f.tile + " schedule", "ast": "generating code"}
 	for _, s := range codegen.Stages {
+		if s.Name == "ast" && noCodegen(f.tile) {
+			break // no code generator: the schedule is the last stage
+		}
 		name := what[s.Name]
 		if name == "" {
 			name = s.Name
@@ -175,9 +178,19 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "compile", err)
 	}
+	if noCodegen(pf.tile) && (len(dump) == 0 || dump["ast"] || *out != "" || *harness) {
+		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
+	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
+	}
+	if noCodegen(pf.tile) && dump["schedule"] {
+		for _, sc := range c.Scops {
+			if sc.Sched != nil {
+				fmt.Fprintf(stdout, "# owner map of scop %s: the tile that writes each instance back (the map above relates it to every tile that computes it)\n%s\n", posOf(sc.Scop.Pos), sc.Sched.Owner.String())
+			}
+		}
 	}
 	// With --dump and no -o, the dump is the output.
 	if len(dump) > 0 && *out == "" {

@@ -120,7 +120,7 @@ func checkEnum(flag, val string, valid ...string) error {
 }
 
 // tileKinds are the valid values of --tile.
-var tileKinds = []string{"hybrid", "hexagonal", "classical", "none"}
+var tileKinds = []string{"hybrid", "hexagonal", "classical", "overlapped", "sweep", "none"}
 
 // posPrefix matches the position a diagnostic line starts with.
 var posPrefix = regexp.MustCompile(`^([^\s:][^:]*:\d+:\d+): (.*)$`)

@@ -73,6 +73,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "run", err)
 	}
+	if noCodegen(pf.tile) {
+		return usageFail(stderr, "run", codegenRefusal(pf.tile))
+	}
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))

@@ -16,7 +16,7 @@ func init() {
 	register(command{
 		name:    "schedule",
 		summary: "print the tile schedule (hybrid, hexagonal, classical or none) of a C file in isl notation",
-		usage:   "hextile schedule FILE.c [--tile=hybrid|hexagonal|classical|none] [--sizes=h,w0,...] [--json]",
+		usage:   "hextile schedule FILE.c [--tile=hybrid|hexagonal|classical|overlapped|sweep|none] [--sizes=h,w0,...] [--json]",
 		run:     runSchedule,
 	})
 }
@@ -29,7 +29,7 @@ type tileFlags struct {
 }
 
 func (f *tileFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical or none")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: check, tiles, compare, schedule and --dump=schedule only)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: see schedule.DefaultSizes)")
 	fs.StringVar(&f.offsets, "offsets", "", "alignment offsets o0,o1,... added to the space dimensions before tiling (section 4.3.1)")
 }
@@ -119,6 +119,9 @@ type scheduleJSON struct {
 	Slopes    []string `json:"slopes"`
 	Canonical string   `json:"canonical"`
 	Slots     int64    `json:"slots"`
+	// Owner is the owner map of the ghost-zone kinds (overlapped, sweep):
+	// Schedule relates an instance to every tile that computes it.
+	Owner string `json:"owner,omitempty"`
 }
 
 func runSchedule(args []string, stdout, stderr io.Writer, _ io.Reader) int {
@@ -139,6 +142,9 @@ func runSchedule(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 				if d.Parallel {
 					j.Parallel = append(j.Parallel, i)
 				}
+			}
+			if len(s.sched.Owner.Basics) > 0 {
+				j.Owner = s.sched.Owner.String()
 			}
 			for _, sl := range s.sched.Slopes {
 				j.Slopes = append(j.Slopes, sl[0].RatString()+","+sl[1].RatString())
@@ -161,6 +167,10 @@ func runSchedule(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		}
 		fmt.Fprintf(stdout, "# %s schedule, sizes %s, dims [%s], parallel [%s]\n", s.sched.Kind, joinInts(s.sched.Sizes), strings.Join(names, ", "), strings.Join(par, ", "))
 		fmt.Fprintln(stdout, s.sched.Map.String())
+		if len(s.sched.Owner.Basics) > 0 {
+			fmt.Fprintln(stdout, "# owner map: the tile that writes each instance back (the map above relates it to every tile that computes it)")
+			fmt.Fprintln(stdout, s.sched.Owner.String())
+		}
 	}
 	return 0
 }

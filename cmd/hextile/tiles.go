@@ -6,10 +6,12 @@ import (
 	"math/big"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"hextile/compare"
 	"hextile/frontend"
 	"hextile/poly"
 	"hextile/schedule"
@@ -18,8 +20,8 @@ import (
 func init() {
 	register(command{
 		name:    "tiles",
-		summary: "draw the tiles of the (t, s0) plane as SVG and print tile statistics",
-		usage:   "hextile tiles FILE.c [--svg out.svg] [--stats] [--tile=...] [--sizes=h,w0,...] [-D NAME=VALUE]",
+		summary: "draw a tiling as SVG (one polygon per tile) and print tile statistics (--json: stable, for baselines)",
+		usage:   "hextile tiles FILE.c [--svg out.svg] [--dims=t,s0] [--slice=s1=V] [--stats] [--json] [--tile=...] [--sizes=h,w0,...] [-D NAME=VALUE]",
 		run:     runTiles,
 	})
 }
@@ -28,19 +30,98 @@ func init() {
 const maxPlanePoints = 400000
 
 func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
-	var svg string
-	var stats bool
+	var svg, dimsFlag string
+	var slices []string
+	var stats, asJSON bool
+	var dims [2]int
+	slice := map[int]int64{}
 	all, code := parseAndSchedule("tiles", args, stdout, stderr, func(fs *pflag.FlagSet) {
-		fs.StringVar(&svg, "svg", "", "write the SVG picture of the (t, s0) plane to this file")
+		fs.StringVar(&svg, "svg", "", "write the SVG picture to this file: one outlined polygon per tile, coloured by phase (ghost zones dashed)")
+		fs.StringVar(&dimsFlag, "dims", "t,s0", "the two canonical dimensions drawn, vertical first: t, s0, s1, ...")
+		fs.StringArrayVar(&slices, "slice", nil, "DIM=VALUE: the canonical coordinate of the slice through a dimension not drawn (default: the middle of its range; repeatable)")
 		fs.BoolVar(&stats, "stats", false, "print tile counts, full-tile-points and the tile shape's vertices")
+		fs.BoolVar(&asJSON, "json", false, "print the statistics as JSON (kind, sizes, slopes, params, full_tile_points, counts; see README)")
 	})
 	if all == nil {
 		return code
 	}
-	if svg == "" && !stats {
+	d := strings.Split(dimsFlag, ",")
+	if len(d) != 2 {
+		return usageFail(stderr, "tiles", usagef("--dims=%s: want two dimensions such as t,s0", dimsFlag))
+	}
+	for i := range d {
+		v, err := compare.ParseDim(d[i])
+		if err != nil {
+			return usageFail(stderr, "tiles", usagef("--dims=%s: %v", dimsFlag, err))
+		}
+		dims[i] = v
+	}
+	for _, sl := range slices {
+		name, val, ok := strings.Cut(sl, "=")
+		dim, err := compare.ParseDim(name)
+		v, err2 := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+		if !ok || err != nil || err2 != nil {
+			return usageFail(stderr, "tiles", usagef("--slice=%s: want DIM=VALUE such as s1=4", sl))
+		}
+		slice[dim] = v
+	}
+	if svg == "" && !stats && !asJSON {
 		stats = true
 	}
+	var js []*compare.Stats
 	for i, s := range all {
+		params, err := scopParams(s.scop)
+		if err != nil {
+			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
+		}
+		if svg != "" {
+			var pic *compare.Picture
+			err := newProgress(stderr).step("placing the instances", func() (err error) {
+				pic, err = compare.NewPicture(s.scop, s.sched, params, dims, slice)
+				return err
+			})
+			if err != nil {
+				return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
+			}
+			name := svg
+			if i > 0 {
+				name = fmt.Sprintf("%s.%d.svg", svg, i)
+			}
+			f, err := os.Create(name)
+			if err != nil {
+				return toolFail(stderr, "%v", err)
+			}
+			pic.WriteSVG(f)
+			if err := f.Close(); err != nil {
+				return toolFail(stderr, "%v", err)
+			}
+		}
+		if asJSON {
+			var st *compare.Stats
+			err := newProgress(stderr).step("counting", func() (err error) {
+				st, err = compare.NewStats(s.scop.Pos.File, s.scop, s.sched, params)
+				return err
+			})
+			if err != nil {
+				return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
+			}
+			js = append(js, st)
+			continue
+		}
+		if !stats {
+			continue
+		}
+		if len(all) > 1 {
+			fmt.Fprintf(stdout, "# scop %d\n", i)
+		}
+		if s.sched.Redundant() || s.sched.Kind == schedule.Overlapped || s.sched.Kind == schedule.Sweep {
+			st, err := compare.NewStats(s.scop.Pos.File, s.scop, s.sched, params)
+			if err != nil {
+				return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
+			}
+			writeGhostStats(stdout, st)
+			continue
+		}
 		pts, err := planePoints(s.scop, s.sched)
 		if err != nil {
 			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
@@ -53,29 +134,38 @@ func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if err != nil {
 			return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
 		}
-		if svg != "" {
-			name := svg
-			if i > 0 {
-				name = fmt.Sprintf("%s.%d.svg", svg, i)
-			}
-			f, err := os.Create(name)
-			if err != nil {
-				return toolFail(stderr, "%v", err)
-			}
-			pl.WriteSVG(f)
-			if err := f.Close(); err != nil {
-				return toolFail(stderr, "%v", err)
-			}
-		}
-		if stats {
-			if len(all) > 1 {
-				fmt.Fprintf(stdout, "# scop %d\n", i)
-			}
-			full, _ := schedule.FullTilePoints(s.sched)
-			pl.WriteStats(stdout, s.sched, full)
-		}
+		full, _ := schedule.FullTilePoints(s.sched)
+		pl.WriteStats(stdout, s.sched, full)
+	}
+	if asJSON {
+		writeJSON(stdout, js)
 	}
 	return 0
+}
+
+// writeGhostStats prints the statistics of a ghost-zone schedule, one
+// "name: value" per line.
+func writeGhostStats(w io.Writer, st *compare.Stats) {
+	c := st.Counts
+	fmt.Fprintf(w, "kind: %s\n", st.Kind)
+	fmt.Fprintf(w, "sizes: %s\n", joinInts(st.Sizes))
+	var sl []string
+	for j, x := range st.Slopes {
+		sl = append(sl, fmt.Sprintf("s%d=%s", j, x))
+	}
+	fmt.Fprintf(w, "slopes: %s\n", strings.Join(sl, " "))
+	fmt.Fprintf(w, "params: %s\n", paramMapString(st.Params))
+	fmt.Fprintf(w, "tiles: %d\n", c.Tiles)
+	fmt.Fprintf(w, "bands: %d\n", c.Phases)
+	fmt.Fprintf(w, "tiles-per-band: %d..%d\n", c.TilesPerPhase.Min, c.TilesPerPhase.Max)
+	fmt.Fprintf(w, "full-tile-points: %d\n", st.FullTilePoints)
+	fmt.Fprintf(w, "useful-instances: %d\n", c.Useful)
+	fmt.Fprintf(w, "computed-instances: %d\n", c.Computed)
+	fmt.Fprintf(w, "redundant-instances: %d\n", c.Redundant)
+	fmt.Fprintf(w, "global-loads: %d\n", c.Loads)
+	fmt.Fprintf(w, "global-stores: %d\n", c.Stores)
+	fmt.Fprintf(w, "barriers: %d\n", c.Barriers)
+	fmt.Fprintf(w, "launches: %d\n", c.Launches)
 }
 
 // planePoints enumerates the canonical (t, s0) points of the scop at the

@@ -108,7 +108,7 @@ func TestUsageErrorsEnums(t *testing.T) {
 	var cases []cliCase
 	for _, n := range []string{"schedule", "check", "tiles", "compile", "run"} {
 		cases = append(cases, cliCase{n + "/tile", []string{n, heat2d, "--tile=diamond"}, 2,
-			[]string{"unknown --tile=diamond (valid: hybrid, hexagonal, classical, none)"}, nil})
+			[]string{"unknown --tile=diamond (valid: hybrid, hexagonal, classical, overlapped, sweep, none)"}, nil})
 	}
 	cases = append(cases,
 		cliCase{"target", []string{"compile", heat2d, "--target=fortran"}, 2, []string{"unknown --target=fortran (valid: c, cuda, llvm, ptx)"}, nil},

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"hextile/compare"
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+func init() {
+	register(command{
+		name:    "compare",
+		summary: "put tile schedules side by side: exact counts and model predictions (table, --json, --html with SVG plots)",
+		usage:   "hextile compare FILE.c [--tile=hybrid,classical,overlapped,sweep,none] [--sizes=[KIND=]h,w0,...] [--sweep h=LO..HI] [--gpu=h100] [--json] [--html=FILE] [--device=gpu [--backend=ptx|cuda]] [-D NAME=VALUE]",
+		run:     runCompare,
+	})
+}
+
+func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
+	var tiles, sizes []string
+	var sweep, gpuName, htmlFile, device, backend string
+	var nreps int
+	var maxInst int64
+	var asJSON bool
+	var spec compare.Spec
+	prog, code := parseCommand("compare", args, stdout, stderr, func(fs *pflag.FlagSet) {
+		fs.StringSliceVar(&tiles, "tile", []string{"hybrid", "classical", "overlapped", "sweep", "none"}, "the schedules to compare, comma-separated: "+strings.Join(tileKinds, ", "))
+		fs.StringArrayVar(&sizes, "sizes", nil, "tile sizes h,w0,... for every schedule, or KIND=h,w0,... for one (repeatable; default: each schedule's own)")
+		fs.StringVar(&sweep, "sweep", "", "tabulate the tile height: h=LO..HI (every schedule but none, with its other sizes)")
+		fs.StringVar(&gpuName, "gpu", "h100", "the GPU the models predict for: "+strings.Join(compare.GPUNames(), ", "))
+		fs.BoolVar(&asJSON, "json", false, "print the report as JSON (one object per scop)")
+		fs.StringVar(&htmlFile, "html", "", "also write a self-contained HTML page with SVG plots to this file")
+		fs.StringVar(&device, "device", "", "gpu: also measure every schedule that has a code generator with hextile run --device=gpu (verified; kernel time)")
+		fs.StringVar(&backend, "backend", "ptx", "--device=gpu: the back end of the runs (ptx or cuda, as hextile run)")
+		fs.Int64Var(&maxInst, "max-instances", compare.MaxInstances, "the most computed instances the counts enumerate per schedule (about 80 bytes of memory each)")
+		fs.IntVar(&nreps, "reps", 5, "--device=gpu: timed runs per schedule (medians)")
+	}, func() error {
+		if device != "" && device != "gpu" {
+			return usagef("--device=%s: compare measures on gpu only (leave it out for counts and predictions)", device)
+		}
+		if err := checkEnum("backend", backend, "ptx", "cuda"); err != nil {
+			return err
+		}
+		if maxInst < 1 || maxInst > 1<<31-1 {
+			return usagef("--max-instances=%d: want 1 to 2147483647", maxInst)
+		}
+		compare.MaxInstances = maxInst
+		if nreps < 1 || nreps > 100 {
+			return usagef("--reps=%d: want 1 to 100 timed runs", nreps)
+		}
+		spec.Sizes = map[schedule.Kind][]int64{}
+		for _, t := range tiles {
+			if err := checkEnum("tile", t, tileKinds...); err != nil {
+				return err
+			}
+			spec.Kinds = append(spec.Kinds, schedule.Kind(t))
+		}
+		if len(spec.Kinds) == 0 {
+			return usagef("--tile: name at least one schedule")
+		}
+		for _, s := range sizes {
+			if k, list, ok := strings.Cut(s, "="); ok {
+				if err := checkEnum("sizes", k, tileKinds...); err != nil {
+					return usagef("--sizes=%s: %q is not a schedule (want KIND=h,w0,... with KIND one of %s)", s, k, strings.Join(tileKinds, ", "))
+				}
+				v, err := intList("sizes", list)
+				if err != nil {
+					return err
+				}
+				spec.Sizes[schedule.Kind(k)] = v
+				continue
+			}
+			v, err := intList("sizes", s)
+			if err != nil {
+				return err
+			}
+			spec.All = v
+		}
+		if sweep != "" {
+			lo, hi, err := parseSweep(sweep)
+			if err != nil {
+				return err
+			}
+			spec.SweepH = &[2]int64{lo, hi}
+		}
+		g, err := compare.LookupGPU(gpuName)
+		if err != nil {
+			return usagef("--gpu=%s: %v", gpuName, err)
+		}
+		spec.GPU = g
+		return nil
+	})
+	if prog == nil {
+		return code
+	}
+	if len(prog.Scops) == 0 {
+		return inputFail(stderr, "compare", fmt.Errorf("no scop (#pragma scop region) found"), prog.File+":1:1")
+	}
+	var reps []*compare.Report
+	pr := newProgress(stderr)
+	for _, sc := range prog.Scops {
+		params, err := scopParams(sc)
+		if err != nil {
+			return inputFail(stderr, "compare", err, posOf(sc.Pos))
+		}
+		var deps *frontend.Deps
+		if err := pr.step("analysing dependences", func() (err error) {
+			deps, err = frontend.ComputeDeps(sc)
+			return err
+		}); err != nil {
+			return inputFail(stderr, "compare", err, posOf(sc.Pos))
+		}
+		var rep *compare.Report
+		pr.step("counting", func() error {
+			rep = compare.Compare(sc, deps, params, spec)
+			return nil
+		})
+		rep.File = prog.File
+		rep.Command = "hextile compare " + strings.Join(args, " ")
+		if device == "gpu" {
+			if len(prog.Scops) > 1 {
+				return usageFail(stderr, "compare", usagef("--device=gpu measures files of one scop (hextile run times the whole file); %s has %d", prog.File, len(prog.Scops)))
+			}
+			measureRows(rep, prog.File, passThrough(args), backend, nreps, stderr)
+		}
+		reps = append(reps, rep)
+	}
+	if asJSON {
+		writeJSON(stdout, reps)
+	} else {
+		for i, r := range reps {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			r.WriteTable(stdout)
+		}
+	}
+	counted := false
+	for _, r := range reps {
+		for _, x := range r.Rows {
+			counted = counted || x.Counts != nil
+		}
+	}
+	if htmlFile != "" {
+		f, err := os.Create(htmlFile)
+		if err != nil {
+			return toolFail(stderr, "%v", err)
+		}
+		for _, r := range reps {
+			r.WriteHTML(f)
+		}
+		if err := f.Close(); err != nil {
+			return toolFail(stderr, "%v", err)
+		}
+	}
+	if !counted {
+		// every schedule refused: the report holds only the reasons
+		return exitInput
+	}
+	return 0
+}
+
+// scopParams is every parameter's value (the file's #defines, -D).
+func scopParams(sc *frontend.Scop) (map[string]int64, error) {
+	ps := map[string]int64{}
+	for _, p := range sc.Params {
+		v, ok := sc.Defines[p]
+		if !ok {
+			return nil, fmt.Errorf("parameter %s has no value: give one with -D %s=VALUE", p, p)
+		}
+		ps[p] = v
+	}
+	return ps, nil
+}
+
+// parseSweep reads h=LO..HI.
+func parseSweep(s string) (lo, hi int64, err error) {
+	name, rng, ok := strings.Cut(s, "=")
+	a, b, ok2 := strings.Cut(rng, "..")
+	if !ok || !ok2 || name != "h" {
+		return 0, 0, usagef("--sweep=%s: want h=LO..HI (the tile height parameter)", s)
+	}
+	lo, err1 := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+	hi, err2 := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+	if err1 != nil || err2 != nil || lo < 0 || hi < lo || hi-lo > 64 {
+		return 0, 0, usagef("--sweep=%s: want h=LO..HI with 0 <= LO <= HI and at most 65 values", s)
+	}
+	return lo, hi, nil
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"hextile/compare"
+)
+
+// measureRows fills the measured column of the report's rows whose kind
+// has a code generator: each is run by `hextile run --device=gpu` with the
+// row's tile and sizes and the command line's -D, --cpp and -I, and counts
+// only when the run verified ("verify: ok"). Rows of other kinds keep "-".
+// A failed run is reported on stderr and leaves "-".
+func measureRows(rep *compare.Report, file string, pass []string, backend string, reps int, stderr io.Writer) {
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		if r.Err != "" || noCodegen(r.Kind) {
+			continue
+		}
+		args := []string{"run", file, "--device=gpu", "--backend=" + backend, "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes), "--reps=" + strconv.Itoa(reps)}
+		args = append(args, pass...)
+		var out, errb bytes.Buffer
+		code := dispatch(args, &out, &errb, strings.NewReader(""))
+		m, err := parseRun(out.String())
+		if code != 0 || err != nil {
+			fmt.Fprintf(stderr, "hextile: note: compare: %s %s not measured: exit %d: %v %s\n", r.Kind, joinInts(r.Sizes), code, err, strings.TrimSpace(errb.String()))
+			continue
+		}
+		r.Measured = m
+	}
+}
+
+// parseRun reads the kernel time and GCells/s of a verified GPU run.
+func parseRun(out string) (*compare.Measured, error) {
+	var m compare.Measured
+	verified := false
+	for _, l := range strings.Split(out, "\n") {
+		k, v, ok := strings.Cut(l, ": ")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "verify":
+			verified = v == "ok"
+		case "time-gpu-kernel":
+			f, err := strconv.ParseFloat(strings.Fields(v)[0], 64)
+			if err != nil {
+				return nil, fmt.Errorf("bad time-gpu-kernel line %q", l)
+			}
+			m.Seconds = f
+		case "gcells-kernel":
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, fmt.Errorf("bad gcells-kernel line %q", l)
+			}
+			m.GCellsPerS = f
+		}
+	}
+	if !verified {
+		return nil, fmt.Errorf("the run did not verify")
+	}
+	if m.Seconds <= 0 {
+		return nil, fmt.Errorf("no kernel time in the run's output")
+	}
+	return &m, nil
+}
+
+// passThrough picks the front-end flags (-D, --define, --cpp, -I,
+// --include) of a command line for the runs.
+func passThrough(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-D" || a == "--define" || a == "-I" || a == "--include":
+			if i+1 < len(args) {
+				out = append(out, a, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a, "-D") || strings.HasPrefix(a, "--define=") || strings.HasPrefix(a, "-I") || strings.HasPrefix(a, "--include=") || a == "--cpp":
+			out = append(out, a)
+		}
+	}
+	return out
+}
