@@ -148,6 +148,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "--target=ptx: the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "sm_80", "--target=llvm|ptx: GPU architecture (llc -mcpu); sm_90 and newer get programmatic dependent launch, and where llc does not know them (LLVM < 16) the PTX of llc's newest architecture is retargeted to sm_90")
 	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
+	var df distFlags
+	df.register(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
 	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {
 		return code
@@ -174,6 +176,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	req, overrides, ds, err := pf.request(fs.Arg(0))
 	if err != nil {
 		return usageFail(stderr, "compile", err)
+	}
+	if df.on() {
+		return df.run(&pf, req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {
