@@ -42,7 +42,9 @@ type Plan struct {
 	TMin, TMax int64
 	Arrays     []*ArrayInfo
 	Stmts      []*stmtInfo
-	byName     map[string]*ArrayInfo
+	// Deps are the scop's dependences.
+	Deps   *frontend.Deps
+	byName map[string]*ArrayInfo
 }
 
 // ArrayInfo says how one array of the scop is held.
@@ -192,7 +194,7 @@ func evalExtent(e frontend.Expr, vals map[string]int64) (int64, bool) {
 // Analyze checks that scop can be distributed over opt.Grid and computes
 // the plan. vals gives every parameter's value.
 func Analyze(scop *frontend.Scop, deps *frontend.Deps, vals map[string]int64, opt Options) (*Plan, error) {
-	p := &Plan{Scop: scop, Params: vals, Grid: opt.Grid, D: len(opt.Grid), H: int64(opt.Band), byName: map[string]*ArrayInfo{}}
+	p := &Plan{Scop: scop, Params: vals, Grid: opt.Grid, D: len(opt.Grid), H: int64(opt.Band), Deps: deps, byName: map[string]*ArrayInfo{}}
 	if p.H == 0 {
 		p.H = DefaultBand
 	}

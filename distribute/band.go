@@ -151,8 +151,27 @@ func (p *Plan) localize(e frontend.Expr) frontend.Expr {
 
 // BandCode runs the band scop through the pipeline (dependences, the
 // requested tiling, code generation) and returns its C block.
-func (p *Plan) BandCode(band *frontend.Scop, tile schedule.Kind, sizes []int64, gen codegen.Options) (string, string, error) {
-	deps, err := frontend.ComputeDeps(band)
+//
+// The band's dependences are the scop's, restricted to the band's
+// instances: exact for anti and output dependences (memory-based), and for
+// flow dependences because the band holds the last writer of every value it
+// reads inside the band (the regions are closed under flow sources).
+func (p *Plan) BandCode(band *frontend.Scop, deps0 *frontend.Deps, tile schedule.Kind, sizes []int64, gen codegen.Options) (string, string, error) {
+	var dom poly.Set
+	for i, s := range band.Stmts {
+		if i == 0 {
+			dom = s.Domain
+		} else {
+			dom = dom.Union(s.Domain)
+		}
+	}
+	restrict := func(m poly.Map) poly.Map {
+		for _, q := range p.Scop.Params {
+			m = m.FixParam(q, p.Params[q])
+		}
+		return m.IntersectDomain(dom).IntersectRange(dom)
+	}
+	deps, err := frontend.DepsFrom(band, restrict(deps0.Flow), restrict(deps0.Anti), restrict(deps0.Output))
 	if err != nil {
 		return "", "", fmt.Errorf("dependences of the band: %v", err)
 	}

@@ -80,7 +80,7 @@ func (p *Plan) EmitC(req Request) (string, error) {
 	if gen.Prefix == "" {
 		gen.Prefix = codegen.CounterPrefix(req.Prog.Source)
 	}
-	code, note, err := p.BandCode(band, req.Tile, req.Sizes, gen)
+	code, note, err := p.BandCode(band, p.Deps, req.Tile, req.Sizes, gen)
 	if err != nil {
 		return "", refuse(p.Scop.Pos, "%v", err)
 	}
@@ -102,7 +102,9 @@ func (p *Plan) EmitC(req Request) (string, error) {
 	// The band function, inside the file's macros.
 	fmt.Fprintf(&b, "\n/* hextile: one band of one rank (%s) */\nstatic void hx_band(long hx_tb, const long *hx_lo, const long *hx_hi, void *const *hx_av)\n{\n", note)
 	for _, q := range p.Scop.Params {
-		if !macro[q] {
+		// A parameter #define the unit rewrote to hx_pv_NAME: a local of
+		// that name shadows the file's value; another macro is the value.
+		if !macro[q] || strings.Contains(unit, "#define "+q+" hx_pv_"+q+" ") {
 			fmt.Fprintf(&b, "  long %s = %dL;\n", q, p.Params[q])
 		}
 	}
