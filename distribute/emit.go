@@ -20,6 +20,9 @@ type Request struct {
 	// original scop on whole arrays and compares bit for bit); the
 	// argument "verify" or "noverify" overrides it at run time.
 	Verify bool
+	// TileDefault says the tiling was not asked for: when it does not
+	// apply to the band, classical and then none are tried.
+	TileDefault bool
 }
 
 func mpiType(t frontend.Type) string {
@@ -81,6 +84,16 @@ func (p *Plan) EmitC(req Request) (string, error) {
 		gen.Prefix = codegen.CounterPrefix(req.Prog.Source)
 	}
 	code, note, err := p.BandCode(band, p.Deps, req.Tile, req.Sizes, gen)
+	if err != nil && req.TileDefault {
+		for _, k := range []schedule.Kind{schedule.Classical, schedule.None} {
+			var err2 error
+			if code, note, err2 = p.BandCode(band, p.Deps, k, nil, gen); err2 == nil {
+				note += fmt.Sprintf(" (the default %s tiling does not apply to the band: %s)", req.Tile, strings.ReplaceAll(oneLine(err.Error()), "*/", "* /"))
+				err = nil
+				break
+			}
+		}
+	}
 	if err != nil {
 		return "", refuse(p.Scop.Pos, "%v", err)
 	}
@@ -392,4 +405,11 @@ func (p *Plan) emitVerify(b *strings.Builder) {
 			ai.A.Name, strings.Join(fm, ""), strings.Join(fa, ", "))
 	}
 	b.WriteString("    if (hx_rank == 0 && !hx_fail) printf(\"verify: ok\\n\");\n  }\n  MPI_Bcast(&hx_fail, 1, MPI_INT, 0, hx_cart);\n")
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -86,8 +86,75 @@ func TestDistributedJacobi2D(t *testing.T) {
 	runDistributed(t, "../testdata/jacobi2d_mod2.c", map[string]string{"N": "13", "T": "5"}, []int{2, 2}, 2, schedule.None)
 }
 
+// The matrix: 1-D, 2-D and 3-D stencils (double buffers, two-statement
+// Jacobi, PolyBench, radius 2, asymmetric cones, a boundary statement and a
+// read-only array), decompositions that do not divide the grid, tiny blocks
+// (as narrow as the halo), 1 to 4 ranks, and every tiling inside the band.
 func TestDistributedMatrix(t *testing.T) {
 	testlong.Skip(t)
 	needMPI(t)
-	_ = os.Getenv
+	for _, tc := range []struct {
+		file string
+		defs map[string]string
+		grid []int
+		band int
+		tile schedule.Kind
+	}{
+		{"../testdata/jacobi1d_mod2.c", map[string]string{"N": "10", "T": "7"}, []int{4}, 1, schedule.Hybrid},
+		{"../testdata/jacobi1d_mod2.c", map[string]string{"N": "37", "T": "9"}, []int{3}, 4, schedule.Hexagonal},
+		{"../testdata/jacobi1d_twonest.c", map[string]string{"N": "9", "T": "5"}, []int{4}, 1, schedule.Classical},
+		{"../testdata/jacobi1d_twonest.c", nil, []int{3}, 3, schedule.Hybrid},
+		{"../testdata/asymmetric1d.c", map[string]string{"N": "41", "T": "9"}, []int{3}, 2, schedule.Hybrid},
+		{"../testdata/polybench/jacobi1d_pb.c", nil, []int{4}, 3, schedule.None},
+		{"../testdata/countdown_private1d.c", nil, []int{3}, 3, schedule.Classical},
+		{"../testdata/heat2d.c", nil, []int{8, 1}, 4, schedule.Hybrid},
+		{"../testdata/heat2d.c", map[string]string{"N": "29"}, []int{3, 1}, 3, schedule.Hexagonal},
+		{"../testdata/jacobi2d_mod2.c", map[string]string{"N": "13", "T": "6"}, []int{1, 3}, 2, schedule.Hybrid},
+		{"../testdata/jacobi2d_twonest.c", map[string]string{"N": "15"}, []int{2, 2}, 3, schedule.Classical},
+		{"../testdata/star2d_radius2.c", map[string]string{"N": "19", "T": "5"}, []int{2, 2}, 2, schedule.Hybrid},
+		{"../testdata/fdtd2d.c", map[string]string{"NX": "13", "NY": "11", "T": "5"}, []int{2, 2}, 2, schedule.Classical},
+		{"../testdata/polybench/fdtd2d_pb.c", nil, []int{3, 1}, 2, schedule.None},
+		{"../testdata/polybench/jacobi2d_pb.c", nil, []int{2, 2}, 3, schedule.Hybrid},
+		{"testdata/coef2d.c", nil, []int{3, 1}, 3, schedule.Classical},
+		{"../testdata/jacobi3d_mod2.c", map[string]string{"N": "11", "T": "5"}, []int{1, 2, 2}, 2, schedule.Hybrid},
+		{"../testdata/jacobi3d_twonest.c", map[string]string{"N": "10"}, []int{2, 2}, 2, schedule.Hybrid},
+		{"../testdata/polybench/heat3d_pb.c", nil, []int{2, 1, 2}, 2, schedule.Classical},
+		{"../testdata/laplacian3d.c", nil, []int{3}, 3, schedule.Hexagonal},
+		{"../testdata/jacobi2d_mod2.c", nil, []int{1}, 3, schedule.Hybrid},
+	} {
+		runDistributed(t, tc.file, tc.defs, tc.grid, tc.band, tc.tile)
+	}
+}
+
+// The verification catches a wrong halo: with the ghost zones one point
+// narrower than the analysis says, the program must fail (a test of the
+// test, and of the halo width being needed).
+func TestDistributedNarrowHaloFails(t *testing.T) {
+	testlong.Skip(t)
+	needMPI(t)
+	p, c, err := planFor(t, "../testdata/jacobi1d_mod2.c", map[string]string{"N": "24", "T": "6"}, []int{3}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Narrower ghosts and regions: radius 1 is treated as 0 at the left.
+	p.RL[0], p.GL[0] = 0, p.GL[0]-2
+	for _, ai := range p.Arrays {
+		if ai.Dist {
+			ai.Local[ai.AxisDim[0]] -= 2
+		}
+	}
+	text, err := p.EmitC(Request{Prog: c.Prog, Tile: schedule.None, Verify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src, bin := filepath.Join(dir, "d.c"), filepath.Join(dir, "d")
+	os.WriteFile(src, []byte(text), 0o644)
+	if out, err := exec.Command("mpicc", "-O1", "-w", "-o", bin, src, "-lm").CombinedOutput(); err != nil {
+		t.Fatalf("mpicc: %v\n%s", err, out)
+	}
+	out, err := exec.Command("mpirun", append(mpirunArgs(3), bin)...).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "verify: FAILED") {
+		t.Fatalf("a halo one point too narrow passed verification: %v\n%s", err, out)
+	}
 }

@@ -42,7 +42,7 @@ func (d *distFlags) parseGrid() ([]int, error) {
 
 // run compiles req into a distributed program: the scop and its
 // dependences through the pipeline, then package distribute.
-func (d *distFlags) run(pf *pipelineFlags, req codegen.Request, overrides map[string]int64, ds []define, target, out string, harness bool, stdout, stderr io.Writer) int {
+func (d *distFlags) run(fs *pflag.FlagSet, pf *pipelineFlags, req codegen.Request, overrides map[string]int64, ds []define, target, out string, harness bool, stdout, stderr io.Writer) int {
 	grid, err := d.parseGrid()
 	if err == nil && target != "c" {
 		err = usagef("--distribute: --target=%s is not supported; use --target=c (C with MPI)", target)
@@ -72,7 +72,7 @@ func (d *distFlags) run(pf *pipelineFlags, req codegen.Request, overrides map[st
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
-	text, err := plan.EmitC(distribute.Request{Prog: c.Prog, Tile: req.Tile, Sizes: req.Sizes, Gen: req.Gen, Verify: harness})
+	text, err := plan.EmitC(distribute.Request{Prog: c.Prog, Tile: req.Tile, Sizes: req.Sizes, Gen: req.Gen, Verify: harness, TileDefault: !fs.Changed("tile")})
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
