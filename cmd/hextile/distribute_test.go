@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// compile --distribute: flag errors are usage errors, inputs that cannot be
+// distributed are input errors with the position and the numbers, and a
+// good input gives an MPI program.
+func TestCompileDistribute(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "bad grid", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=2xa"}, code: exitUsage, want: []string{"--distribute=2xa: want positive rank counts"}},
+		{name: "zero ranks", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=0"}, code: exitUsage, want: []string{"--distribute=0"}},
+		{name: "four axes", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=1x1x1x1"}, code: exitUsage, want: []string{"at most 3"}},
+		{name: "band", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=2", "--band=0"}, code: exitUsage, want: []string{"--band=0"}},
+		{name: "target", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=2", "--target=llvm"}, code: exitUsage, want: []string{"--target=llvm is not supported"}},
+		{name: "too many ranks", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=33"}, code: exitInput, want: []string{"heat2d.c:19:1: error: decomposition 33 does not fit the grid: axis 0 has 32 points for 33 ranks"}},
+		{name: "halo", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=8", "--band=5", "-D", "N=30"}, code: exitInput, want: []string{"halo wider than a block", "ghost zones of 5 (left) and 5 (right)", "blocks of 3 points (30 over 8 ranks)"}},
+		{name: "wavefront", args: []string{"compile", "../../testdata/gaussseidel2d.c", "--distribute=2"}, code: exitInput, want: []string{"gaussseidel2d.c:23:23: error:", "same time step"}},
+	})
+	out, errs, code := runCmd(t, "", "compile", "../../testdata/jacobi2d_mod2.c", "--distribute=2x2", "--band=3", "-D", "N=20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, w := range []string{"#include <mpi.h>", "MPI_Cart_create", "static void hx_band(", "ghosts 3/3", "hx_orig_0("} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the program lacks %q", w)
+		}
+	}
+}
