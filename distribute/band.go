@@ -126,7 +126,11 @@ func (p *Plan) localize(e frontend.Expr) frontend.Expr {
 			if ai != nil && ai.Dist {
 				for k, ad := range ai.AxisDim {
 					if ad == d {
-						ix = &frontend.Binary{Op: "-", X: ix, Y: &frontend.VarRef{Name: fmt.Sprintf("hx_o%d", k), P: ix.Position()}, P: ix.Position()}
+						// ix - hx_loK + GL[K]: parameters only, so
+						// that kernels see them as arguments.
+						at := ix.Position()
+						ix = &frontend.Binary{Op: "+", X: &frontend.Binary{Op: "-", X: ix, Y: &frontend.VarRef{Name: fmt.Sprintf("hx_lo%d", k), P: at}, P: at},
+							Y: &frontend.Number{Text: fmt.Sprint(p.GL[k]), Type: frontend.IntT, Int: p.GL[k], P: at}, P: at}
 					}
 				}
 			}
@@ -149,14 +153,13 @@ func (p *Plan) localize(e frontend.Expr) frontend.Expr {
 	return e
 }
 
-// BandCode runs the band scop through the pipeline (dependences, the
-// requested tiling, code generation) and returns its C block.
-//
-// The band's dependences are the scop's, restricted to the band's
-// instances: exact for anti and output dependences (memory-based), and for
-// flow dependences because the band holds the last writer of every value it
-// reads inside the band (the regions are closed under flow sources).
-func (p *Plan) BandCode(band *frontend.Scop, deps0 *frontend.Deps, tile schedule.Kind, sizes []int64, gen codegen.Options) (string, string, error) {
+// compileBand runs the band scop through the pipeline: its dependences
+// (the scop's, restricted to the band's instances: exact for anti and
+// output dependences, which are memory-based, and for flow dependences
+// because the band holds the last writer of every value it reads inside
+// the band: the regions are closed under flow sources), the requested
+// tiling and code generation.
+func (p *Plan) compileBand(prog *frontend.Program, band *frontend.Scop, tile schedule.Kind, sizes []int64, gen codegen.Options) (*codegen.Compilation, error) {
 	var dom poly.Set
 	for i, s := range band.Stmts {
 		if i == 0 {
@@ -171,17 +174,18 @@ func (p *Plan) BandCode(band *frontend.Scop, deps0 *frontend.Deps, tile schedule
 		}
 		return m.IntersectDomain(dom).IntersectRange(dom)
 	}
+	deps0 := p.Deps
 	deps, err := frontend.DepsFrom(band, restrict(deps0.Flow), restrict(deps0.Anti), restrict(deps0.Output))
 	if err != nil {
-		return "", "", fmt.Errorf("dependences of the band: %v", err)
+		return nil, fmt.Errorf("dependences of the band: %v", err)
 	}
 	sched, err := schedule.Compute(band, deps, schedule.Options{Kind: tile, Sizes: sizes})
 	if err != nil {
-		return "", "", fmt.Errorf("%s schedule of the band: %v", tile, err)
+		return nil, fmt.Errorf("%s schedule of the band: %v", tile, err)
 	}
 	ast, err := codegen.Generate(band, sched, gen)
 	if err != nil {
-		return "", "", fmt.Errorf("code of the band: %v", err)
+		return nil, fmt.Errorf("code of the band: %v", err)
 	}
 	note := fmt.Sprintf("%s tiling of one band", sched.Kind)
 	if len(sched.Sizes) > 0 {
@@ -191,5 +195,23 @@ func (p *Plan) BandCode(band *frontend.Scop, deps0 *frontend.Deps, tile schedule
 		}
 		note += " with sizes " + strings.Join(sz, ",")
 	}
-	return codegen.CCode(&codegen.ScopCode{Scop: band, AST: ast, Note: note}, 1, "  "), note, nil
+	c := &codegen.Compilation{Req: codegen.Request{File: prog.File, Tile: tile, Sizes: sizes, Gen: gen}, Prog: prog}
+	c.Scops = []*codegen.ScopState{{Scop: band, Deps: deps, Sched: sched, Code: &codegen.ScopCode{Scop: band, AST: ast, Note: note}}}
+	return c, nil
+}
+
+// compileBandFallback is compileBand with, when the tiling was not asked
+// for (dflt) and does not apply to the band, classical and then none.
+func (p *Plan) compileBandFallback(prog *frontend.Program, band *frontend.Scop, tile schedule.Kind, sizes []int64, gen codegen.Options, dflt bool) (*codegen.Compilation, error) {
+	c, err := p.compileBand(prog, band, tile, sizes, gen)
+	if err == nil || !dflt {
+		return c, err
+	}
+	for _, k := range []schedule.Kind{schedule.Classical, schedule.None} {
+		if c2, err2 := p.compileBand(prog, band, k, nil, gen); err2 == nil {
+			c2.Scops[0].Code.Note += fmt.Sprintf(" (the default %s tiling does not apply to the band: %s)", tile, strings.ReplaceAll(oneLine(err.Error()), "*/", "* /"))
+			return c2, nil
+		}
+	}
+	return nil, err
 }

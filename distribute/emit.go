@@ -83,20 +83,12 @@ func (p *Plan) EmitC(req Request) (string, error) {
 	if gen.Prefix == "" {
 		gen.Prefix = codegen.CounterPrefix(req.Prog.Source)
 	}
-	code, note, err := p.BandCode(band, p.Deps, req.Tile, req.Sizes, gen)
-	if err != nil && req.TileDefault {
-		for _, k := range []schedule.Kind{schedule.Classical, schedule.None} {
-			var err2 error
-			if code, note, err2 = p.BandCode(band, p.Deps, k, nil, gen); err2 == nil {
-				note += fmt.Sprintf(" (the default %s tiling does not apply to the band: %s)", req.Tile, strings.ReplaceAll(oneLine(err.Error()), "*/", "* /"))
-				err = nil
-				break
-			}
-		}
-	}
+	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
 	if err != nil {
 		return "", refuse(p.Scop.Pos, "%v", err)
 	}
+	note := bc.Scops[0].Code.Note
+	code := codegen.CCode(bc.Scops[0].Code, 1, "  ")
 	ru, err := codegen.BuildRefUnit(req.Prog, []*frontend.Scop{p.Scop}, nil, p.Params, true)
 	if err != nil {
 		return "", err
@@ -122,7 +114,7 @@ func (p *Plan) EmitC(req Request) (string, error) {
 		}
 	}
 	for k := 0; k < p.D; k++ {
-		fmt.Fprintf(&b, "  long hx_lo%d = hx_lo[%d], hx_hi%d = hx_hi[%d], hx_o%d = hx_lo%d - %d;\n", k, k, k, k, k, k, p.GL[k])
+		fmt.Fprintf(&b, "  long hx_lo%d = hx_lo[%d], hx_hi%d = hx_hi[%d];\n", k, k, k, k)
 	}
 	for j, ai := range p.Arrays {
 		b.WriteString(decl(ai.A, ai.Local, j))
