@@ -54,6 +54,13 @@ func (p *Plan) EmitCUDA(req Request, opt codegen.CUDAOptions, emu bool) (map[str
 	for k, v := range p.Params {
 		vals[k] = v
 	}
+	// The band parameters' largest values: the width analysis proves
+	// 32-bit code for every value up to them (the program checks).
+	vals["hx_tb"] = p.TMax
+	for k := 0; k < p.D; k++ {
+		vals[fmt.Sprintf("hx_lo%d", k)] = p.Ext[k]
+		vals[fmt.Sprintf("hx_hi%d", k)] = p.Ext[k]
+	}
 	opt.Params = vals
 	rc, err := codegen.EmitResidentCUDA(bc, opt, "hx_band_gpu", emu)
 	if err != nil {
@@ -367,6 +374,8 @@ int main(int argc, char **argv)
 #endif
   hx_t0 = hx_now();
   for (long hx_tb = hx_tmin; hx_tb <= hx_tmax; hx_tb += hx_h) {
+    /* the previous band's kernels first, so that time-halo is the exchange alone */
+    for (int i = 0; i < hx_nr; i++) { HX_CHECK(cudaSetDevice(hx_r[i].dev)); HX_CHECK(cudaDeviceSynchronize()); }
     double hx_th = hx_now();
     for (int k = 0; k < hx_D; k++) {
       for (int x = 0; x < hx_NA; x++) {

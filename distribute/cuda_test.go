@@ -73,3 +73,50 @@ func TestDistributedCUDAEmulatedMatrix(t *testing.T) {
 		runEmulated(t, tc.file, tc.defs, tc.grid, tc.band, tc.tile, tc.opt)
 	}
 }
+
+// The generated .cu (one process, and -DHX_MPI) type-checks with clang's
+// CUDA front end against declarations with the SDK's signatures
+// (testdata/fakecuda): what the emulator cannot run (3-D and peer copies,
+// peer access, MPI staging) is at least checked here.
+func TestDistributedCUDASyntax(t *testing.T) {
+	testlong.Skip(t) // two clang runs, about 10 s
+	clang, err := exec.LookPath("clang")
+	if err != nil {
+		t.Skip("no clang")
+	}
+	p, c, err := planFor(t, "../testdata/jacobi3d_twonest.c", nil, []int{2, 1}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := p.EmitCUDA(Request{Prog: c.Prog, Tile: schedule.Hybrid, Gen: codegen.Options{SeparateFullTiles: true}}, codegen.CUDAOptions{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var cu string
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+		if strings.HasSuffix(name, ".cu") {
+			cu = filepath.Join(dir, name)
+		}
+	}
+	fake, _ := filepath.Abs("testdata/fakecuda")
+	for _, extra := range [][]string{nil, {"-DHX_MPI"}} {
+		if extra != nil {
+			inc, err := exec.Command("mpicc", "--showme:incdirs").Output()
+			if err != nil {
+				continue // no MPI headers
+			}
+			for _, d := range strings.Fields(string(inc)) {
+				extra = append(extra, "-I"+d)
+			}
+		}
+		args := append([]string{"-x", "cuda", "-fsyntax-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80", "-I", fake}, extra...)
+		if out, err := exec.Command(clang, append(args, cu)...).CombinedOutput(); err != nil {
+			if strings.Contains(string(out), "unsupported") || strings.Contains(string(out), "__clang_cuda_builtin_vars.h") {
+				t.Skipf("clang cannot compile CUDA here: %s", out)
+			}
+			t.Errorf("clang %v: %v\n%s", extra, err, out)
+		}
+	}
+}

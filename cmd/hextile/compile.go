@@ -178,7 +178,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", err)
 	}
 	if df.on() {
-		return df.run(fs, &pf, req, overrides, ds, *target, *out, *harness, stdout, stderr)
+		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,7 @@ type distFlags struct {
 }
 
 func (d *distFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&d.grid, "distribute", "", "generate a distributed MPI program: ranks per outer space dimension, P0[xP1[xP2]] (--target=c)")
+	fs.StringVar(&d.grid, "distribute", "", "generate a distributed program: ranks per outer space dimension, P0[xP1[xP2]] (--target=c: C with MPI; --target=cuda: one GPU per rank, -o DIR)")
 	fs.IntVar(&d.band, "band", distribute.DefaultBand, "--distribute: time steps per halo exchange (the ghost zones are radius x band wide)")
 }
 
@@ -42,10 +43,13 @@ func (d *distFlags) parseGrid() ([]int, error) {
 
 // run compiles req into a distributed program: the scop and its
 // dependences through the pipeline, then package distribute.
-func (d *distFlags) run(fs *pflag.FlagSet, pf *pipelineFlags, req codegen.Request, overrides map[string]int64, ds []define, target, out string, harness bool, stdout, stderr io.Writer) int {
+func (d *distFlags) run(fs *pflag.FlagSet, pf *pipelineFlags, cudaOpt codegen.CUDAOptions, req codegen.Request, overrides map[string]int64, ds []define, target, out string, harness bool, stdout, stderr io.Writer) int {
 	grid, err := d.parseGrid()
-	if err == nil && target != "c" {
-		err = usagef("--distribute: --target=%s is not supported; use --target=c (C with MPI)", target)
+	if err == nil && target != "c" && target != "cuda" {
+		err = usagef("--distribute: --target=%s is not supported; use --target=c (C with MPI) or --target=cuda", target)
+	}
+	if err == nil && target == "cuda" && (out == "" || out == "-") {
+		err = usagef("--target=cuda writes several files: name a directory with -o DIR")
 	}
 	if err == nil && d.band < 1 {
 		err = usagef("--band=%d: want a positive number of time steps", d.band)
@@ -72,7 +76,23 @@ func (d *distFlags) run(fs *pflag.FlagSet, pf *pipelineFlags, req codegen.Reques
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
-	text, err := plan.EmitC(distribute.Request{Prog: c.Prog, Tile: req.Tile, Sizes: req.Sizes, Gen: req.Gen, Verify: harness, TileDefault: !fs.Changed("tile")})
+	dreq := distribute.Request{Prog: c.Prog, Tile: req.Tile, Sizes: req.Sizes, Gen: req.Gen, Verify: harness, TileDefault: !fs.Changed("tile")}
+	if target == "cuda" {
+		files, err := plan.EmitCUDA(dreq, cudaOpt, false)
+		if err != nil {
+			return inputFail(stderr, "compile", err, scopPos(c))
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return toolFail(stderr, "%v", err)
+		}
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(out, name), []byte(text), 0o644); err != nil {
+				return toolFail(stderr, "%v", err)
+			}
+		}
+		return 0
+	}
+	text, err := plan.EmitC(dreq)
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
