@@ -113,38 +113,7 @@ func (p *Plan) EmitCUDA(req Request, opt codegen.CUDAOptions, emu bool) (map[str
 	return files, nil
 }
 
-const cudaHostRuntime = `
-/* hextile: the initial value of element i (row-major, whole array) of array a */
-static uint64_t hx_mix(uint64_t x)
-{
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-static double hx_val(int a, uint64_t i)
-{
-  return 0.5 + (double)(hx_mix(((uint64_t)(a + 1) << 56) ^ i) >> 11) * 0x1.0p-53;
-}
-static void hx_fill(int a, int elem, void *p, int nd, const long *lext, const long *org, const long *gext)
-{
-  long n = 1, idx[8];
-  for (int d = 0; d < nd; d++) n *= lext[d];
-  for (long f = 0; f < n; f++) {
-    long r = f, g = 0;
-    int in = 1;
-    for (int d = nd - 1; d >= 0; d--) { idx[d] = r % lext[d]; r /= lext[d]; }
-    for (int d = 0; d < nd; d++) {
-      long x = idx[d] + org[d];
-      if (x < 0 || x >= gext[d]) in = 0;
-      g = g * gext[d] + x;
-    }
-    double v = in ? hx_val(a, (uint64_t)g) : 0;
-    if (elem == 0) ((float *)p)[f] = (float)v;
-    else if (elem == 1) ((double *)p)[f] = v;
-    else ((int *)p)[f] = in ? (int)(v * 100) : 0;
-  }
-}
+const cudaHostRuntime = `` + fillRuntime + `
 static double hx_now(void)
 {
   struct timespec ts;

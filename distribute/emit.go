@@ -159,43 +159,7 @@ enum { hx_D = %d, hx_NA = %d };
 static const long hx_ext[hx_D] = {%s}, hx_grid[hx_D] = {%s}, hx_gl[hx_D] = {%s}, hx_gr[hx_D] = {%s};
 static const long hx_tmin = %dL, hx_tmax = %dL, hx_h = %dL;
 
-/* The initial value of element i (row-major, whole array) of array a: the
-   same on every rank and in the reference. */
-static uint64_t hx_mix(uint64_t x)
-{
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-static double hx_val(int a, uint64_t i)
-{
-  return 0.5 + (double)(hx_mix(((uint64_t)(a + 1) << 56) ^ i) >> 11) * 0x1.0p-53;
-}
-
-/* hx_fill: fill n elements of array a (local extents lext, whose element 0
-   is the global element org) with the initial values; elements outside the
-   global extents gext get 0. */
-static void hx_fill(int a, int elem, void *p, int nd, const long *lext, const long *org, const long *gext)
-{
-  long n = 1, idx[8];
-  for (int d = 0; d < nd; d++) n *= lext[d];
-  for (long f = 0; f < n; f++) {
-    long r = f, g = 0;
-    int in = 1;
-    for (int d = nd - 1; d >= 0; d--) { idx[d] = r %% lext[d]; r /= lext[d]; }
-    for (int d = 0; d < nd; d++) {
-      long x = idx[d] + org[d];
-      if (x < 0 || x >= gext[d]) in = 0;
-      g = g * gext[d] + x;
-    }
-    double v = in ? hx_val(a, (uint64_t)g) : 0;
-    if (elem == 0) ((float *)p)[f] = (float)v;
-    else if (elem == 1) ((double *)p)[f] = v;
-    else ((int *)p)[f] = in ? (int)(v * 100) : 0;
-  }
-}
-
+%s
 static MPI_Datatype hx_sub(int nd, const long *ext, const long *sub, const long *start, MPI_Datatype el)
 {
   int s[8], ss[8], st[8];
@@ -233,7 +197,7 @@ int main(int argc, char **argv)
     hx_hi[k] = (long)(hx_co[k] + 1) * hx_ext[k] / hx_grid[k];
     MPI_Cart_shift(hx_cart, k, 1, &hx_nb[k][0], &hx_nb[k][1]);
   }
-`, D, len(p.Arrays), ilist(p.Ext), ilist(grid), ilist(p.GL), ilist(p.GR), p.TMin, p.TMax, p.H,
+`, D, len(p.Arrays), ilist(p.Ext), ilist(grid), ilist(p.GL), ilist(p.GR), p.TMin, p.TMax, p.H, fillRuntime,
 		verify, p.Ranks(), gridString(p.Grid), p.Ranks(), p.Ranks())
 	// Arrays.
 	b.WriteString("  void *hx_av[hx_NA + 1];\n")
@@ -405,3 +369,54 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+// fillRuntime is the initial-value generator of the C and CUDA programs.
+const fillRuntime = `
+/* hextile: the initial value of element i (row-major, whole array) of
+   array a: the same on every rank and in the reference. */
+static uint64_t hx_mix(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+static double hx_val(int a, uint64_t i)
+{
+  return 0.5 + (double)(hx_mix(((uint64_t)(a + 1) << 56) ^ i) >> 11) * 0x1.0p-53;
+}
+/* hx_fill: fill array a (element type elem: 0 float, 1 double, 2 int; local
+   extents lext, whose element 0 is the global element org) with the
+   initial values; elements outside the global extents gext get 0. */
+static void hx_fill(int a, int elem, void *p, int nd, const long *lext, const long *org, const long *gext)
+{
+  if (nd == 0) {
+    double v = hx_val(a, 0);
+    if (elem == 0) *(float *)p = (float)v;
+    else if (elem == 1) *(double *)p = v;
+    else *(int *)p = (int)(v * 100);
+    return;
+  }
+  long rows = 1, inner = lext[nd - 1];
+  for (int d = 0; d < nd - 1; d++) rows *= lext[d];
+#pragma omp parallel for
+  for (long r = 0; r < rows; r++) {
+    long q = r, g = 0, idx[8];
+    int in = 1;
+    for (int d = nd - 2; d >= 0; d--) { idx[d] = q % lext[d]; q /= lext[d]; }
+    for (int d = 0; d < nd - 1; d++) {
+      long x = idx[d] + org[d];
+      if (x < 0 || x >= gext[d]) in = 0;
+      g = g * gext[d] + x;
+    }
+    for (long c = 0; c < inner; c++) {
+      long x = c + org[nd - 1], f = r * inner + c;
+      int ok = in && x >= 0 && x < gext[nd - 1];
+      double v = ok ? hx_val(a, (uint64_t)(g * gext[nd - 1] + x)) : 0;
+      if (elem == 0) ((float *)p)[f] = (float)v;
+      else if (elem == 1) ((double *)p)[f] = v;
+      else ((int *)p)[f] = ok ? (int)(v * 100) : 0;
+    }
+  }
+}
+`
