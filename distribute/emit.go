@@ -23,6 +23,9 @@ type Request struct {
 	// TileDefault says the tiling was not asked for: when it does not
 	// apply to the band, classical and then none are tried.
 	TileDefault bool
+	// NoOverlap keeps the plain band (exchange, then compute) even where
+	// the interior could be computed while the halos travel.
+	NoOverlap bool
 }
 
 func mpiType(t frontend.Type) string {
@@ -106,23 +109,43 @@ func (p *Plan) EmitC(req Request) (string, error) {
 	b.WriteString(unit)
 	// The band function, inside the file's macros.
 	fmt.Fprintf(&b, "\n/* hextile: one band of one rank (%s) */\nstatic void hx_band(long hx_tb, const long *hx_lo, const long *hx_hi, void *const *hx_av)\n{\n", note)
+	var head strings.Builder
 	for _, q := range p.Scop.Params {
 		// A parameter #define the unit rewrote to hx_pv_NAME: a local of
 		// that name shadows the file's value; another macro is the value.
 		if !macro[q] || strings.Contains(unit, "#define "+q+" hx_pv_"+q+" ") {
-			fmt.Fprintf(&b, "  long %s = %dL;\n", q, p.Params[q])
+			fmt.Fprintf(&head, "  long %s = %dL;\n", q, p.Params[q])
 		}
 	}
 	for k := 0; k < p.D; k++ {
-		fmt.Fprintf(&b, "  long hx_lo%d = hx_lo[%d], hx_hi%d = hx_hi[%d];\n", k, k, k, k)
+		fmt.Fprintf(&head, "  long hx_lo%d = hx_lo[%d], hx_hi%d = hx_hi[%d];\n", k, k, k, k)
 	}
 	for j, ai := range p.Arrays {
-		b.WriteString(decl(ai.A, ai.Local, j))
+		head.WriteString(decl(ai.A, ai.Local, j))
 	}
+	b.WriteString(head.String())
 	b.WriteString(code)
 	b.WriteString("\n}\n\n")
+	inner, outer, why, err := "", "", "--no-overlap", error(nil)
+	if !req.NoOverlap {
+		inner, outer, why, err = p.overlapCode(req, band, gen)
+		if err != nil {
+			return "", refuse(p.Scop.Pos, "%v", err)
+		}
+	}
+	overlap := inner != ""
+	if overlap {
+		for _, part := range []struct{ name, code string }{{"inner", inner}, {"outer", outer}} {
+			fmt.Fprintf(&b, "/* hextile: the %s part of a band (overlap of the halo exchange) */\nstatic void hx_band_%s(long hx_tb, const long *hx_lo, const long *hx_hi, void *const *hx_av)\n{\n", part.name, part.name)
+			b.WriteString(head.String())
+			b.WriteString(part.code)
+			b.WriteString("\n}\n\n")
+		}
+	} else {
+		fmt.Fprintf(&b, "/* hextile: no overlap of the halo exchange: %s */\n", why)
+	}
 	b.WriteString(undefs)
-	p.emitMain(&b, req)
+	p.emitMain(&b, req, overlap)
 	return b.String(), nil
 }
 
@@ -143,7 +166,7 @@ func ilist(v []int64) string {
 	return strings.Join(s, ", ")
 }
 
-func (p *Plan) emitMain(b *strings.Builder, req Request) {
+func (p *Plan) emitMain(b *strings.Builder, req Request, overlap bool) {
 	D := p.D
 	var grid []int64
 	for _, g := range p.Grid {
@@ -258,10 +281,51 @@ int main(int argc, char **argv)
 		fmt.Fprintf(b, "        int empty = 0;\n        for (int d = 0; d < %d; d++) if (sub[d] <= 0) empty = 1;\n", nd)
 		fmt.Fprintf(b, "        hx_xt[hx_nx][k][w] = empty ? MPI_DATATYPE_NULL : hx_sub(%d, lext, sub, st, %s);\n      }\n    }\n    hx_xb[hx_nx++] = hx_av[%d];\n  }\n", nd, mpiType(ai.A.Elem), j)
 	}
+	if overlap {
+		fmt.Fprintf(b, "#define HX_OVERLAP %d\n", p.splitAxis())
+		b.WriteString(`  int hx_overlap = 1;
+  for (int i = 1; i < argc; i++) if (!strcmp(argv[i], "nooverlap")) hx_overlap = 0;
+  void *hx_pk[hx_NA + 1][2];
+  int hx_pkn[hx_NA + 1][2];
+  MPI_Request hx_rq[4 * (hx_NA + 1)];
+  for (int x = 0; x < hx_nx; x++)
+    for (int s = 0; s < 2; s++) {
+      int w = s ? 2 : 0;
+      hx_pkn[x][s] = 0;
+      if (hx_xt[x][HX_OVERLAP][w] != MPI_DATATYPE_NULL) MPI_Pack_size(1, hx_xt[x][HX_OVERLAP][w], hx_cart, &hx_pkn[x][s]);
+      hx_pk[x][s] = malloc(hx_pkn[x][s] + 1);
+    }
+  if (hx_rank == 0) printf("overlap: %s\n", hx_overlap ? "on" : "off");
+`)
+	}
 	b.WriteString(`  MPI_Barrier(hx_cart);
   double hx_t0 = MPI_Wtime(), hx_thalo = 0;
   for (long hx_tb = hx_tmin; hx_tb <= hx_tmax; hx_tb += hx_h) {
     double hx_th = MPI_Wtime();
+#ifdef HX_OVERLAP
+    if (hx_overlap) {
+      /* the split axis only: sends packed (the inner part writes the block), receives straight into the ghost zones (the inner part does not touch them) */
+      int k = HX_OVERLAP, nreq = 0;
+      for (int x = 0; x < hx_nx; x++)
+        for (int s = 0; s < 2; s++) {
+          int w = s ? 2 : 0, to = hx_nb[k][s], from = hx_nb[k][1 - s], rw = s ? 1 : 3;
+          if (hx_xt[x][k][w] == MPI_DATATYPE_NULL) continue;
+          int pos = 0;
+          if (to != MPI_PROC_NULL) {
+            MPI_Pack(hx_xb[x], 1, hx_xt[x][k][w], hx_pk[x][s], hx_pkn[x][s], &pos, hx_cart);
+            MPI_Isend(hx_pk[x][s], pos, MPI_PACKED, to, 2 * k + s, hx_cart, &hx_rq[nreq++]);
+          }
+          if (from != MPI_PROC_NULL) MPI_Irecv(hx_xb[x], 1, hx_xt[x][k][rw], from, 2 * k + s, hx_cart, &hx_rq[nreq++]);
+        }
+      hx_thalo += MPI_Wtime() - hx_th;
+      hx_band_inner(hx_tb, hx_lo, hx_hi, hx_av);
+      double hx_tw = MPI_Wtime();
+      MPI_Waitall(nreq, hx_rq, MPI_STATUSES_IGNORE);
+      hx_thalo += MPI_Wtime() - hx_tw;
+      hx_band_outer(hx_tb, hx_lo, hx_hi, hx_av);
+      continue;
+    }
+#endif
     for (int k = 0; k < hx_D; k++)
       for (int x = 0; x < hx_nx; x++) {
         /* my first gr points to the left neighbour's right ghost zone, its last gr points into mine */

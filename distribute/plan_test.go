@@ -78,3 +78,36 @@ func TestPlanRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The overlap of the halo exchange applies with one split axis and a
+// legal inner-first order, and is refused otherwise with the reason.
+func TestOverlapApplies(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		grid []int
+		want string // "" when the overlap applies
+	}{
+		{"../testdata/jacobi1d_mod2.c", []int{3}, ""},
+		{"../testdata/heat2d.c", []int{1, 2}, ""},
+		{"../testdata/asymmetric1d.c", []int{2}, ""},
+		{"../testdata/heat2d.c", []int{2, 2}, "exactly one axis"},
+		// B = f(A); A = B: the rest of a step reads A where the inner part writes it.
+		{"../testdata/jacobi1d_twonest.c", []int{2}, "a dependence goes from the rest of the band to its inner part"},
+	} {
+		p, _, err := planFor(t, tc.file, nil, tc.grid, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		band, err := p.BandScop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _, why, err := p.overlapScops(band)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (in != nil) != (tc.want == "") || !strings.Contains(why, tc.want) {
+			t.Errorf("%s over %v: applies %v, reason %q; want %q", tc.file, tc.grid, in != nil, why, tc.want)
+		}
+	}
+}
