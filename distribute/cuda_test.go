@@ -47,7 +47,7 @@ func runEmulated(t *testing.T, file string, defs map[string]string, grid []int, 
 }
 
 func TestDistributedCUDAEmulated(t *testing.T) {
-	runEmulated(t, "../testdata/jacobi2d_mod2.c", map[string]string{"N": "13", "T": "5"}, []int{2, 2}, 2, schedule.Hybrid, codegen.CUDAOptions{})
+	runEmulated(t, "../testdata/jacobi1d_mod2.c", map[string]string{"N": "23", "T": "7"}, []int{3}, 3, schedule.Hybrid, codegen.CUDAOptions{})
 }
 
 func TestDistributedCUDAEmulatedMatrix(t *testing.T) {
@@ -61,6 +61,7 @@ func TestDistributedCUDAEmulatedMatrix(t *testing.T) {
 		opt  codegen.CUDAOptions
 	}{
 		{"../testdata/jacobi1d_mod2.c", map[string]string{"N": "37", "T": "9"}, []int{3}, 4, schedule.Hexagonal, codegen.CUDAOptions{}},
+		{"../testdata/jacobi2d_mod2.c", map[string]string{"N": "13", "T": "5"}, []int{2, 2}, 2, schedule.Hybrid, codegen.CUDAOptions{}},
 		{"../testdata/jacobi1d_twonest.c", map[string]string{"N": "9", "T": "5"}, []int{4}, 1, schedule.Classical, codegen.CUDAOptions{}},
 		{"../testdata/heat2d.c", nil, []int{8, 1}, 4, schedule.Hybrid, codegen.CUDAOptions{}},
 		{"../testdata/star2d_radius2.c", map[string]string{"N": "19", "T": "5"}, []int{2, 2}, 2, schedule.Hybrid, codegen.CUDAOptions{NoReuse: true}},
