@@ -80,7 +80,7 @@ func (p *Plan) splitAxis() int {
 
 // overlapScops returns the inner and the outer band scops, or nil (and
 // why) when the overlap does not apply.
-func (p *Plan) overlapScops(band *frontend.Scop) (inner, outer *frontend.Scop, why string, err error) {
+func (p *Plan) overlapScops(band *frontend.Scop) (inner *frontend.Scop, outer []*frontend.Scop, why string, err error) {
 	k := p.splitAxis()
 	if k < 0 {
 		return nil, nil, "overlap needs exactly one axis with more than one rank", nil
@@ -95,10 +95,9 @@ func (p *Plan) overlapScops(band *frontend.Scop) (inner, outer *frontend.Scop, w
 		return nil, nil, "no inner cone", nil
 	}
 	ptext := "[" + strings.Join(band.Params, ", ") + "]"
-	in := *band
-	out := *band
-	in.Stmts, out.Stmts = nil, nil
-	var inDom, outDom poly.Set
+	in, out, left, right := *band, *band, *band, *band
+	in.Stmts, out.Stmts, left.Stmts, right.Stmts = nil, nil, nil, nil
+	var inDom, outDom, leftDom, rightDom poly.Set
 	for si, st := range p.Stmts {
 		bs := band.Stmts[si]
 		t := st.S.Iters[0]
@@ -113,15 +112,23 @@ func (p *Plan) overlapScops(band *frontend.Scop) (inner, outer *frontend.Scop, w
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("inner region of %s: %v", st.S.Name, err)
 		}
+		// The strip before the inner part, and the rest after it.
+		lreg, err := poly.ParseSet(fmt.Sprintf("%s -> { %s : %s - %d*%s + %d*hx_tb < hx_lo%d + %d }", ptext, tupleOf(st.S), pos, qL, t, qL, k, aL[si]))
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("left strip of %s: %v", st.S.Name, err)
+		}
 		di := bs.Domain.Intersect(reg)
 		do := bs.Domain.Subtract(reg)
-		ni, no := restrictStmt(bs, di), restrictStmt(bs, do)
-		in.Stmts = append(in.Stmts, ni)
-		out.Stmts = append(out.Stmts, no)
+		dl := bs.Domain.Intersect(lreg)
+		dr := do.Subtract(lreg)
+		in.Stmts = append(in.Stmts, restrictStmt(bs, di))
+		out.Stmts = append(out.Stmts, restrictStmt(bs, do))
+		left.Stmts = append(left.Stmts, restrictStmt(bs, dl))
+		right.Stmts = append(right.Stmts, restrictStmt(bs, dr))
 		if si == 0 {
-			inDom, outDom = di, do
+			inDom, outDom, leftDom, rightDom = di, do, dl, dr
 		} else {
-			inDom, outDom = inDom.Union(di), outDom.Union(do)
+			inDom, outDom, leftDom, rightDom = inDom.Union(di), outDom.Union(do), leftDom.Union(dl), rightDom.Union(dr)
 		}
 	}
 	// Legal only if no dependence of the band goes from the outer part to
@@ -133,7 +140,13 @@ func (p *Plan) overlapScops(band *frontend.Scop) (inner, outer *frontend.Scop, w
 	if !all.IntersectDomain(outDom).IntersectRange(inDom).IntersectParams(band.Context).IsEmpty() {
 		return nil, nil, "a dependence goes from the rest of the band to its inner part", nil
 	}
-	return &in, &out, "", nil
+	// The two strips one after the other where no dependence goes from the
+	// right one to the left one (blocks wider than the dependences' reach
+	// over a band); else the rest as one scop.
+	if all.IntersectDomain(rightDom).IntersectRange(leftDom).IntersectParams(band.Context).IsEmpty() {
+		return &in, []*frontend.Scop{&left, &right}, "", nil
+	}
+	return &in, []*frontend.Scop{&out}, "", nil
 }
 
 // restrictStmt is a copy of s over the domain d.
@@ -166,9 +179,20 @@ func (p *Plan) overlapCode(req Request, band *frontend.Scop, gen codegen.Options
 	if err != nil {
 		return "", "", fmt.Sprintf("the inner part does not compile: %v", oneLine(err.Error())), nil
 	}
-	co, err := p.compileBandFallback(req.Prog, out, req.Tile, req.Sizes, gen, req.TileDefault)
-	if err != nil {
-		return "", "", fmt.Sprintf("the rest of the band does not compile: %v", oneLine(err.Error())), nil
+	// The rest is thin strips along the block's faces: in the textual
+	// order (always legal), not tiled (tiles of the strips' bounding box
+	// would mostly be empty: the rest took as long as the inner part).
+	var rest []string
+	for i, o := range out {
+		ast, err := codegen.Generate(o, codegen.OriginalSchedule(o), gen)
+		if err != nil {
+			return "", "", fmt.Sprintf("the rest of the band does not compile: %v", oneLine(err.Error())), nil
+		}
+		note := "the rest of the band, in the original order"
+		if len(out) == 2 {
+			note = []string{"the strip before the inner part, in the original order", "the strip after the inner part, in the original order"}[i]
+		}
+		rest = append(rest, codegen.CCode(&codegen.ScopCode{Scop: o, AST: ast, Note: note}, 1, "  "))
 	}
-	return codegen.CCode(ci.Scops[0].Code, 1, "  "), codegen.CCode(co.Scops[0].Code, 1, "  "), "", nil
+	return codegen.CCode(ci.Scops[0].Code, 1, "  "), strings.Join(rest, "\n"), "", nil
 }
