@@ -19,7 +19,10 @@ import (
 //     into the rank's;
 //   - with -DHX_MPI, one rank per process (GPU = local rank % GPU count);
 //     a box goes to the host, through MPI_Sendrecv, and back (no
-//     CUDA-aware MPI needed).
+//     CUDA-aware MPI needed);
+//   - with -DHX_NCCL (implies HX_MPI: MPI starts the processes and
+//     broadcasts the ncclUniqueId), a box is packed on the GPU by a 3-D
+//     copy and goes GPU to GPU by ncclSend/ncclRecv.
 //
 // The program prints ranks:, gpus:, time-distributed:, time-halo: and
 // cells-per-s:, and with verify compares every element with the original
@@ -84,7 +87,25 @@ func (p *Plan) EmitCUDA(req Request, opt codegen.CUDAOptions, emu bool) (map[str
 		b.WriteString("#define cudaSetDevice(d) cudaSuccess\n")
 	}
 	if !emu {
-		b.WriteString("#ifdef HX_MPI\n#include <mpi.h>\n#endif\n")
+		b.WriteString(`#ifdef HX_NCCL
+#ifndef HX_MPI
+#define HX_MPI 1
+#endif
+#include <nccl.h>
+#define HX_NCCL_CHECK(call) do { ncclResult_t hx_r_ = (call); if (hx_r_ != ncclSuccess) { fprintf(stderr, "%s:%d: NCCL error: %s (%s)\n", __FILE__, __LINE__, ncclGetErrorString(hx_r_), #call); exit(2); } } while (0)
+/* hx_grow: a device buffer of at least n bytes */
+static void hx_grow(void **p, size_t *cap, size_t n)
+{
+  if (n <= *cap) return;
+  if (*p) HX_CHECK(cudaFree(*p));
+  HX_CHECK(cudaMalloc(p, n));
+  *cap = n;
+}
+#endif
+#ifdef HX_MPI
+#include <mpi.h>
+#endif
+`)
 	}
 	b.WriteString(rc.Kernels)
 	b.WriteString(rc.Host)
@@ -287,6 +308,18 @@ int main(int argc, char **argv)
   int hx_local = hx_world;
   { const char *e = getenv("OMPI_COMM_WORLD_LOCAL_RANK"); if (!e) e = getenv("MPI_LOCALRANKID"); if (!e) e = getenv("SLURM_LOCALID"); if (e) hx_local = atoi(e); }
 #endif
+#ifdef HX_NCCL
+  void *hx_sbd = 0, *hx_rbd = 0;
+  size_t hx_sbn = 0, hx_rbn = 0;
+  ncclComm_t hx_nccl;
+  {
+    ncclUniqueId id;
+    HX_CHECK(cudaSetDevice(hx_local % hx_ndev));
+    if (hx_world == 0) HX_NCCL_CHECK(ncclGetUniqueId(&id));
+    MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    HX_NCCL_CHECK(ncclCommInitRank(&hx_nccl, (int)hx_P, id, hx_world));
+  }
+#endif
   hx_rank_t *hx_r = (hx_rank_t *)calloc((size_t)hx_nr, sizeof(hx_rank_t));
   for (int i = 0; i < hx_nr; i++) {
     hx_rank_t *r = &hx_r[i];
@@ -363,8 +396,20 @@ int main(int argc, char **argv)
             for (int d = 0; d < hx_nd[x]; d++) { n *= sub[d]; m *= osub[d]; }
             int to = r->nb[k][s ? 0 : 1], from = r->nb[k][s ? 1 : 0];
             if (m <= 0 && n <= 0) continue;
-            char *sb = (char *)malloc(hx_es[x] * (size_t)(m > 0 ? m : 1)), *rb = (char *)malloc(hx_es[x] * (size_t)(n > 0 ? n : 1));
             long zero[8] = {0};
+#ifdef HX_NCCL
+            /* GPU to GPU: the box packed on the device by a 3-D copy, NCCL send/recv on the default stream, unpacked */
+            hx_grow(&hx_sbd, &hx_sbn, hx_es[x] * (size_t)(m > 0 ? m : 1));
+            hx_grow(&hx_rbd, &hx_rbn, hx_es[x] * (size_t)(n > 0 ? n : 1));
+            if (to >= 0 && m > 0) hx_box(hx_sbd, r->dev, osub, zero, r->d[x], r->dev, hx_lext[x], ost, osub, hx_nd[x], hx_es[x], 0);
+            HX_NCCL_CHECK(ncclGroupStart());
+            if (to >= 0 && m > 0) HX_NCCL_CHECK(ncclSend(hx_sbd, (size_t)m * hx_es[x], ncclChar, to, hx_nccl, 0));
+            if (from >= 0 && n > 0) HX_NCCL_CHECK(ncclRecv(hx_rbd, (size_t)n * hx_es[x], ncclChar, from, hx_nccl, 0));
+            HX_NCCL_CHECK(ncclGroupEnd());
+            if (from >= 0 && n > 0) hx_box(r->d[x], r->dev, hx_lext[x], st, hx_rbd, r->dev, sub, zero, sub, hx_nd[x], hx_es[x], 0);
+            continue;
+#endif
+            char *sb = (char *)malloc(hx_es[x] * (size_t)(m > 0 ? m : 1)), *rb = (char *)malloc(hx_es[x] * (size_t)(n > 0 ? n : 1));
             if (to >= 0 && m > 0) hx_box(sb, -1, osub, zero, r->d[x], r->dev, hx_lext[x], ost, osub, hx_nd[x], hx_es[x], 1);
             MPI_Sendrecv(sb, to >= 0 ? (int)(m * (long)hx_es[x]) : 0, MPI_BYTE, to >= 0 ? to : MPI_PROC_NULL, 2 * k + s,
                          rb, from >= 0 ? (int)(n * (long)hx_es[x]) : 0, MPI_BYTE, from >= 0 ? from : MPI_PROC_NULL, 2 * k + s, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -491,6 +536,9 @@ int main(int argc, char **argv)
       if (!hx_fail) printf("verify: ok\n");
     }
   }
+#ifdef HX_NCCL
+  ncclCommDestroy(hx_nccl);
+#endif
 #ifdef HX_MPI
   MPI_Bcast(&hx_fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();

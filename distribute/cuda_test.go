@@ -77,8 +77,8 @@ func TestDistributedCUDAEmulatedMatrix(t *testing.T) {
 
 // The generated .cu (one process, and -DHX_MPI) type-checks with clang's
 // CUDA front end against declarations with the SDK's signatures
-// (testdata/fakecuda): what the emulator cannot run (3-D and peer copies,
-// peer access, MPI staging) is at least checked here.
+// (testdata/fakecuda, also NCCL's): what the emulator cannot run (3-D and
+// peer copies, peer access, MPI staging, NCCL) is at least checked here.
 func TestDistributedCUDASyntax(t *testing.T) {
 	testlong.Skip(t) // two clang runs, about 10 s
 	clang, err := exec.LookPath("clang")
@@ -102,7 +102,7 @@ func TestDistributedCUDASyntax(t *testing.T) {
 		}
 	}
 	fake, _ := filepath.Abs("testdata/fakecuda")
-	for _, extra := range [][]string{nil, {"-DHX_MPI"}} {
+	for _, extra := range [][]string{nil, {"-DHX_MPI"}, {"-DHX_NCCL"}} {
 		if extra != nil {
 			inc, err := exec.Command("mpicc", "--showme:incdirs").Output()
 			if err != nil {
