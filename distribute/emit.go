@@ -224,7 +224,6 @@ int main(int argc, char **argv)
 		verify, p.Ranks(), gridString(p.Grid), p.Ranks(), p.Ranks())
 	// Arrays.
 	b.WriteString("  void *hx_av[hx_NA + 1];\n")
-	var nex int
 	for j, ai := range p.Arrays {
 		nd := len(ai.Ext)
 		elem := map[frontend.Type]int{frontend.Float: 0, frontend.Double: 1, frontend.IntT: 2}[ai.A.Elem]
@@ -248,6 +247,34 @@ int main(int argc, char **argv)
 		fmt.Fprintf(b, "    hx_av[%d] = malloc(sizeof(%s) * %dUL);\n    if (!hx_av[%d]) { fprintf(stderr, \"hextile: rank %%d: out of memory for %s\\n\", hx_rank); MPI_Abort(MPI_COMM_WORLD, 2); }\n", j, ai.A.Elem, n, j, ai.A.Name)
 		fmt.Fprintf(b, "    hx_fill(%d, %d, hx_av[%d], %d, lext, org, gext);\n  }\n", j, elem, j, nd)
 	}
+	p.emitRun(b, overlap, standaloneOverlapSwitch)
+	b.WriteString(`  double hx_t1 = MPI_Wtime(), hx_tmax_halo = 0, hx_tloc = hx_t1 - hx_t0, hx_tall = 0;
+  MPI_Reduce(&hx_thalo, &hx_tmax_halo, 1, MPI_DOUBLE, MPI_MAX, 0, hx_cart);
+  MPI_Reduce(&hx_tloc, &hx_tall, 1, MPI_DOUBLE, MPI_MAX, 0, hx_cart);
+  int hx_fail = 0;
+  if (hx_rank == 0) {
+    printf("ranks: %d\n", hx_size);
+    printf("time-distributed: %.6f\n", hx_tall);
+    printf("time-halo: %.6f\n", hx_tmax_halo);
+  }
+`)
+	p.emitVerify(b)
+	b.WriteString("  MPI_Finalize();\n  return hx_fail;\n}\n")
+}
+
+// standaloneOverlapSwitch and dropInOverlapSwitch turn the overlap off at
+// run time (argument nooverlap; environment variable HX_NOOVERLAP).
+const standaloneOverlapSwitch = `  for (int i = 1; i < argc; i++) if (!strcmp(argv[i], "nooverlap")) hx_overlap = 0;
+  if (hx_rank == 0) printf("overlap: %s\n", hx_overlap ? "on" : "off");
+`
+const dropInOverlapSwitch = "  if (getenv(\"HX_NOOVERLAP\")) hx_overlap = 0;\n"
+
+// emitRun prints the time loop: the exchange types, then per band the
+// exchange and the band (or, with overlap, the inner part while the
+// ghost zones travel). It uses hx_av, hx_lo, hx_hi, hx_nb, hx_cart and
+// hx_rank, and leaves the time in hx_t0 and hx_thalo.
+func (p *Plan) emitRun(b *strings.Builder, overlap bool, overlapSwitch string) {
+	nex := 0
 	// Exchange types: per distributed array and axis, send-left,
 	// recv-left, send-right, recv-right.
 	for _, ai := range p.Arrays {
@@ -283,9 +310,8 @@ int main(int argc, char **argv)
 	}
 	if overlap {
 		fmt.Fprintf(b, "#define HX_OVERLAP %d\n", p.splitAxis())
-		b.WriteString(`  int hx_overlap = 1;
-  for (int i = 1; i < argc; i++) if (!strcmp(argv[i], "nooverlap")) hx_overlap = 0;
-  void *hx_pk[hx_NA + 1][2];
+		b.WriteString("  int hx_overlap = 1;\n" + overlapSwitch)
+		b.WriteString(`  void *hx_pk[hx_NA + 1][2];
   int hx_pkn[hx_NA + 1][2];
   MPI_Request hx_rq[4 * (hx_NA + 1)];
   for (int x = 0; x < hx_nx; x++)
@@ -295,7 +321,6 @@ int main(int argc, char **argv)
       if (hx_xt[x][HX_OVERLAP][w] != MPI_DATATYPE_NULL) MPI_Pack_size(1, hx_xt[x][HX_OVERLAP][w], hx_cart, &hx_pkn[x][s]);
       hx_pk[x][s] = malloc(hx_pkn[x][s] + 1);
     }
-  if (hx_rank == 0) printf("overlap: %s\n", hx_overlap ? "on" : "off");
 `)
 	}
 	b.WriteString(`  MPI_Barrier(hx_cart);
@@ -337,18 +362,7 @@ int main(int argc, char **argv)
     hx_thalo += MPI_Wtime() - hx_th;
     hx_band(hx_tb, hx_lo, hx_hi, hx_av);
   }
-  double hx_t1 = MPI_Wtime(), hx_tmax_halo = 0, hx_tloc = hx_t1 - hx_t0, hx_tall = 0;
-  MPI_Reduce(&hx_thalo, &hx_tmax_halo, 1, MPI_DOUBLE, MPI_MAX, 0, hx_cart);
-  MPI_Reduce(&hx_tloc, &hx_tall, 1, MPI_DOUBLE, MPI_MAX, 0, hx_cart);
-  int hx_fail = 0;
-  if (hx_rank == 0) {
-    printf("ranks: %d\n", hx_size);
-    printf("time-distributed: %.6f\n", hx_tall);
-    printf("time-halo: %.6f\n", hx_tmax_halo);
-  }
 `)
-	p.emitVerify(b)
-	b.WriteString("  MPI_Finalize();\n  return hx_fail;\n}\n")
 }
 
 func axisOf(ai *ArrayInfo, d int) int {
