@@ -92,7 +92,24 @@ func (d *distFlags) run(fs *pflag.FlagSet, pf *pipelineFlags, cudaOpt codegen.CU
 		}
 		return 0
 	}
-	text, err := plan.EmitC(dreq)
+	// --harness: the self-checking program (every rank allocates only its
+	// block, initial values from a generator, rank 0 compares with the
+	// original); else the user's program with the scop distributed.
+	var text string
+	if harness {
+		text, err = plan.EmitC(dreq)
+	} else {
+		text, err = plan.EmitDropIn(dreq)
+		if err == nil {
+			var missing []string
+			text, missing = applyDefines(text, ds)
+			seen := map[string]bool{}
+			for _, d := range ds {
+				seen[d.name] = !contains(missing, d.name)
+			}
+			noteUnwritten(stderr, c, ds, seen)
+		}
+	}
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
