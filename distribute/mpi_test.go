@@ -165,3 +165,63 @@ func TestDistributedNarrowHaloFails(t *testing.T) {
 		t.Fatalf("a halo one point too narrow passed verification: %v\n%s", err, out)
 	}
 }
+
+// The drop-in program prints what the sequential program prints (its own
+// main, its own initialisation and output; rank 0 prints), with and
+// without the overlap.
+func TestDistributedDropIn(t *testing.T) {
+	testlong.Skip(t)
+	needMPI(t)
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no cc")
+	}
+	for _, tc := range []struct {
+		file string
+		grid []int
+		band int
+	}{
+		{"../testdata/jacobi1d_mod2.c", []int{3}, 3},
+		{"../testdata/jacobi1d_twonest.c", []int{4}, 2},
+		{"../testdata/heat2d.c", []int{3, 1}, 3},
+		{"../testdata/fdtd2d.c", []int{2, 2}, 2},
+		{"../testdata/jacobi3d_twonest.c", []int{2, 2}, 2},
+		{"../testdata/asymmetric1d.c", []int{3}, 2},
+		{"../testdata/polybench/fdtd2d_pb.c", []int{3, 1}, 2},
+		{"../testdata/polybench/heat3d_pb.c", []int{2, 1, 2}, 2},
+		{"../testdata/real/polybench_heat3d_inline.c", []int{2}, 2},
+	} {
+		p, c, err := planFor(t, tc.file, nil, tc.grid, tc.band)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		text, err := p.EmitDropIn(Request{Prog: c.Prog, Tile: schedule.Hybrid, TileDefault: true, Gen: codegen.Options{SeparateFullTiles: true}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		dir := t.TempDir()
+		src, bin, seq := filepath.Join(dir, "d.c"), filepath.Join(dir, "d"), filepath.Join(dir, "s")
+		os.WriteFile(src, []byte(text), 0o644)
+		abs, _ := filepath.Abs(filepath.Dir(tc.file))
+		if out, err := exec.Command("mpicc", "-O1", "-w", "-I", abs, "-o", bin, src, "-lm").CombinedOutput(); err != nil {
+			t.Fatalf("%s: mpicc: %v\n%s", tc.file, err, out)
+		}
+		if out, err := exec.Command(cc, "-O1", "-w", "-o", seq, tc.file, "-lm").CombinedOutput(); err != nil {
+			t.Fatalf("%s: cc: %v\n%s", tc.file, err, out)
+		}
+		want, err := exec.Command(seq).Output()
+		if err != nil {
+			t.Fatalf("%s: the sequential program: %v", tc.file, err)
+		}
+		for _, env := range []string{"", "HX_NOOVERLAP=1"} {
+			cmd := exec.Command("mpirun", append(mpirunArgs(p.Ranks()), bin)...)
+			if env != "" {
+				cmd.Env = append(os.Environ(), env)
+			}
+			got, err := cmd.Output()
+			if err != nil || string(got) != string(want) {
+				t.Errorf("%s over %v %s: %v\ndistributed:\n%s\nsequential:\n%s", tc.file, tc.grid, env, err, got, want)
+			}
+		}
+	}
+}

@@ -22,13 +22,27 @@ func TestCompileDistribute(t *testing.T) {
 		{name: "halo", args: []string{"compile", "../../testdata/heat2d.c", "--distribute=8", "--band=5", "-D", "N=30"}, code: exitInput, want: []string{"halo wider than a block", "ghost zones of 5 (left) and 5 (right)", "blocks of 3 points (30 over 8 ranks)"}},
 		{name: "wavefront", args: []string{"compile", "../../testdata/gaussseidel2d.c", "--distribute=2"}, code: exitInput, want: []string{"gaussseidel2d.c:23:23: error:", "same time step"}},
 	})
-	out, errs, code := runCmd(t, "", "compile", "../../testdata/jacobi2d_mod2.c", "--distribute=2x2", "--band=3", "-D", "N=20")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, w := range []string{"#include <mpi.h>", "MPI_Cart_create", "static void hx_band(", "ghosts 3/3", "hx_orig_0("} {
-		if !strings.Contains(out, w) {
-			t.Errorf("the program lacks %q", w)
+	// The user's program with the scop distributed; with --harness the
+	// self-checking program.
+	for _, tc := range []struct {
+		harness bool
+		want    []string
+	}{
+		{false, []string{"#include <mpi.h>", "MPI_Cart_create", "static void hx_band(", "ghosts 3/3", "hx_dist_0((long)(", "#define N 20", "int main(void)"}},
+		{true, []string{"#include <mpi.h>", "MPI_Cart_create", "static void hx_band(", "ghosts 3/3", "hx_orig_0(", "verify: ok"}},
+	} {
+		args := []string{"compile", "../../testdata/jacobi2d_mod2.c", "--distribute=2x2", "--band=3", "-D", "N=20"}
+		if tc.harness {
+			args = append(args, "--harness")
+		}
+		out, errs, code := runCmd(t, "", args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("harness %v: the program lacks %q", tc.harness, w)
+			}
 		}
 	}
 }
