@@ -123,6 +123,7 @@ func TestDistributedMatrix(t *testing.T) {
 		{"../testdata/polybench/fdtd2d_pb.c", nil, []int{3, 1}, 2, schedule.None},
 		{"../testdata/polybench/jacobi2d_pb.c", nil, []int{2, 2}, 3, schedule.Hybrid},
 		{"testdata/coef2d.c", nil, []int{3, 1}, 3, schedule.Classical},
+		{"testdata/shifted1d.c", nil, []int{5}, 2, schedule.Hybrid},
 		{"../testdata/jacobi3d_mod2.c", map[string]string{"N": "11", "T": "5"}, []int{1, 2, 2}, 2, schedule.Hybrid},
 		{"../testdata/jacobi3d_twonest.c", map[string]string{"N": "10"}, []int{2, 2}, 2, schedule.Hybrid},
 		{"../testdata/polybench/heat3d_pb.c", nil, []int{2, 1, 2}, 2, schedule.Classical},
@@ -190,6 +191,7 @@ func TestDistributedDropIn(t *testing.T) {
 		{"../testdata/polybench/fdtd2d_pb.c", []int{3, 1}, 2},
 		{"../testdata/polybench/heat3d_pb.c", []int{2, 1, 2}, 2},
 		{"../testdata/real/polybench_heat3d_inline.c", []int{2}, 2},
+		{"testdata/shifted1d.c", []int{4}, 3},
 	} {
 		p, c, err := planFor(t, tc.file, nil, tc.grid, tc.band)
 		if err != nil {
