@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/internal/testlong"
 )
 
 // The radii and ghost widths of known stencils, derived by hand from their
@@ -54,18 +56,22 @@ func TestPlanRefusals(t *testing.T) {
 		grid []int
 		band int
 		want []string
+		long bool // slow dependence analysis: HEXTILE_LONG only
 	}{
-		{"../testdata/gaussseidel2d.c", nil, []int{2}, 4, []string{"gaussseidel2d.c:23:", "same time step at distance 1 along distributed dimension 0"}},
-		{"../testdata/seidel2d_pb.c", nil, []int{1, 2}, 2, []string{"seidel2d_pb.c:", "same time step", "distributed dimension 0"}},
-		{"../testdata/heat2d.c", nil, []int{40}, 4, []string{"heat2d.c:19:1: error:", "decomposition 40 does not fit the grid: axis 0 has 32 points for 40 ranks"}},
-		{"../testdata/heat2d.c", nil, []int{2, 40}, 4, []string{"decomposition 2x40", "axis 1 has 32 points for 40 ranks"}},
-		{"../testdata/heat2d.c", nil, []int{16}, 4, []string{"halo wider than a block: axis 0 needs ghost zones of 4 (left) and 4 (right)", "blocks of 2 points (32 over 16 ranks)"}},
-		{"../testdata/jacobi1d_mod2.c", map[string]string{"N": "20"}, []int{7}, 3, []string{"ghost zones of 3 (left) and 3 (right)", "blocks of 2 points (20 over 7 ranks)"}},
-		{"testdata/scaled1d.c", nil, []int{2}, 2, []string{"scaled1d.c:10:21: error: subscript 2 * i of A on distributed dimension 0 scales the counter i"}},
-		{"testdata/transpose2d.c", nil, []int{2}, 2, []string{"transpose2d.c:11:", "indexes distributed dimension 0 with the counter i and with j"}},
-		{"../testdata/timeloops2d.c", nil, []int{2}, 2, []string{"timeloops2d.c:", "one outer time loop"}},
-		{"../testdata/jacobi1d_mod2.c", nil, []int{2, 2}, 2, []string{"array A has 1 space dimension(s), fewer than the 2 of --distribute"}},
+		{"../testdata/gaussseidel2d.c", nil, []int{2}, 4, []string{"gaussseidel2d.c:23:", "same time step at distance 1 along distributed dimension 0"}, false},
+		{"../testdata/seidel2d_pb.c", nil, []int{1, 2}, 2, []string{"seidel2d_pb.c:", "same time step", "distributed dimension 0"}, true},
+		{"../testdata/heat2d.c", nil, []int{40}, 4, []string{"heat2d.c:19:1: error:", "decomposition 40 does not fit the grid: axis 0 has 32 points for 40 ranks"}, false},
+		{"../testdata/heat2d.c", nil, []int{2, 40}, 4, []string{"decomposition 2x40", "axis 1 has 32 points for 40 ranks"}, false},
+		{"../testdata/heat2d.c", nil, []int{16}, 4, []string{"halo wider than a block: axis 0 needs ghost zones of 4 (left) and 4 (right)", "blocks of 2 points (32 over 16 ranks)"}, false},
+		{"../testdata/jacobi1d_mod2.c", map[string]string{"N": "20"}, []int{7}, 3, []string{"ghost zones of 3 (left) and 3 (right)", "blocks of 2 points (20 over 7 ranks)"}, false},
+		{"testdata/scaled1d.c", nil, []int{2}, 2, []string{"scaled1d.c:10:21: error: subscript 2 * i of A on distributed dimension 0 scales the counter i"}, false},
+		{"testdata/transpose2d.c", nil, []int{2}, 2, []string{"transpose2d.c:11:", "indexes distributed dimension 0 with the counter i and with j"}, false},
+		{"../testdata/timeloops2d.c", nil, []int{2}, 2, []string{"timeloops2d.c:", "one outer time loop"}, true},
+		{"../testdata/jacobi1d_mod2.c", nil, []int{2, 2}, 2, []string{"array A has 1 space dimension(s), fewer than the 2 of --distribute"}, false},
 	} {
+		if tc.long && !testlong.Enabled() {
+			continue
+		}
 		_, _, err := planFor(t, tc.file, tc.defs, tc.grid, tc.band)
 		if err == nil {
 			t.Errorf("%s over %v: no error, want %q", tc.file, tc.grid, tc.want)
