@@ -151,6 +151,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "--target=ptx: the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "sm_80", "--target=llvm|ptx: GPU architecture (llc -mcpu); sm_90 and newer get programmatic dependent launch, and where llc does not know them (LLVM < 16) the PTX of llc's newest architecture is retargeted to sm_90")
 	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
+	var df distFlags
+	df.register(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
 	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {
 		return code
@@ -178,8 +180,11 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "compile", err)
 	}
-	if noCodegen(pf.tile) && (len(dump) == 0 || dump["ast"] || *out != "" || *harness) {
+	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
+	}
+	if df.on() {
+		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {
