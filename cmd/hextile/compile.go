@@ -152,11 +152,15 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	arch := fs.String("arch", "sm_80", "--target=llvm|ptx: GPU architecture (llc -mcpu); sm_90 and newer get programmatic dependent launch, and where llc does not know them (LLVM < 16) the PTX of llc's newest architecture is retargeted to sm_90")
 	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
+	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
 	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {
 		return code
 	}
 	if err := oneFile(fs); err != nil {
 		return usageFail(stderr, "compile", err)
+	}
+	if code, ok := loadTuning(fs, &pf, reuse, *tuning, stderr); !ok {
+		return code
 	}
 	if err := checkEnum("target", *target, "c", "cuda", "llvm", "ptx"); err != nil {
 		return usageFail(stderr, "compile", err)
