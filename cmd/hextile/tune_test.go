@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen"
 	"hextile/internal/testlong"
 )
 
@@ -435,5 +436,54 @@ func TestTuneEmu(t *testing.T) {
 	}
 	if len(got.Rejected) != 0 {
 		t.Errorf("rejected in the emulator: %+v", got.Rejected)
+	}
+}
+
+// TestParseGPUTimes reads what printGPUTimes (run --device=gpu) prints.
+func TestParseGPUTimes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("verify: skipped\ndevice: X (sm_90), PTX from f; pdl, register reuse\n")
+	printGPUTimes(&b, 0.25, 0.5, 3, 5e9, 1e10)
+	got, err := parseGPUTimes(b.String())
+	if err != nil || got.GCells != 20 || got.KernelS != 0.25 {
+		t.Errorf("parseGPUTimes = %+v, %v from\n%s", got, err, b.String())
+	}
+	if _, err := parseGPUTimes("verify: ok\n"); err == nil {
+		t.Errorf("no error without a gcells-kernel line")
+	}
+}
+
+// TestGPUMeasurerNoGPU: without a CUDA driver a candidate is an error
+// with run's reason, not a verification failure.
+func TestGPUMeasurerNoGPU(t *testing.T) {
+	if _, _, err := tuneGPUInfo(); err == nil {
+		t.Skip("a GPU is present")
+	}
+	var pf pipelineFlags
+	pf.tile = "hybrid"
+	pf.defines = []string{"N=40", "T=5"}
+	req, overrides, ds, err := pf.request("../../testdata/laplacian2d.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, c0, err := tuneSpaceOf(req, &pf, ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := paramValues(c0, overrides)
+	tb := &tuneBuilder{pf: pf, req: req, ds: ds, verifyVals: vals, timeVals: vals, cache: map[string]*codegen.Compilation{}, cacheErr: map[string]error{}}
+	b, err := tb.build("c001", tuneConfig{Tile: "none", Reuse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = (&gpuMeasurer{}).Verify(b)
+	if _, isVerify := err.(*tuneVerifyError); err == nil || isVerify || strings.Contains(err.Error(), "hextile: error") || !strings.Contains(err.Error(), "CUDA driver") {
+		t.Errorf("Verify without a GPU: %T %v", err, err)
+	}
+	// A refused configuration: a block with more entries than mapped dimensions.
+	if _, err := tb.build("c002", tuneConfig{Tile: "hybrid", Block: []int{32, 2, 2}, Reuse: true}); err == nil {
+		t.Errorf("a 3-entry block for a 2-D stencil was built")
+	} else if _, ok := err.(*tuneRefusal); !ok {
+		t.Errorf("refusal is %T: %v", err, err)
 	}
 }
