@@ -110,7 +110,8 @@ type tuneSearch struct {
 	dev    tuneMeasurer
 	budget time.Duration
 	reps   int
-	max    int // candidates measured at most (0: all)
+	screen float64 // one run first; below screen x the best so far, no more (0: off)
+	max    int     // candidates measured at most (0: all)
 	now    func() time.Time
 	log    io.Writer
 }
@@ -133,6 +134,7 @@ func (s *tuneSearch) run() tuneOutcome {
 	start := now()
 	var out tuneOutcome
 	measured := 0
+	best := 0.0
 	for i, cfg := range s.cands {
 		el := now().Sub(start)
 		if el >= s.budget || (s.max > 0 && measured >= s.max) {
@@ -152,9 +154,22 @@ func (s *tuneSearch) run() tuneOutcome {
 			measured++
 			err = s.dev.Verify(b)
 			if err == nil {
+				// Screening: once a candidate has been timed, one run
+				// first; a candidate below screen x the best so far keeps
+				// that figure and skips the --reps runs.
 				var tm tuneTiming
-				if tm, err = s.dev.Time(b, s.reps); err == nil {
+				r.Runs = s.reps
+				if best > 0 && s.screen > 0 {
+					if tm, err = s.dev.Time(b, 0); err == nil && tm.GCells < s.screen*best {
+						r.Runs = 1
+					}
+				}
+				if err == nil && r.Runs == s.reps {
+					tm, err = s.dev.Time(b, s.reps)
+				}
+				if err == nil {
 					r.Verify, r.GCells, r.KernelS = "ok", tm.GCells, tm.KernelS
+					best = max(best, tm.GCells)
 				}
 			}
 		}
@@ -162,6 +177,9 @@ func (s *tuneSearch) run() tuneOutcome {
 		switch e := err.(type) {
 		case nil:
 			what = fmt.Sprintf("%.4g GCells/s, verify ok", r.GCells)
+			if r.Runs == 1 && s.reps != 1 {
+				what = fmt.Sprintf("%.4g GCells/s (one run: below %g x the best), verify ok", r.GCells, s.screen)
+			}
 		case *tuneRefusal:
 			r.Verify, r.Reason = "refused", e.Error()
 			what = "refused: " + r.Reason
@@ -679,6 +697,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	verifySize := fs.StringArray("verify-size", nil, "NAME=VALUE: the size each candidate is verified at, bit for bit (default: every -D value capped so the verification has at most about 64 million updates)")
 	maxCands := fs.Int("max-candidates", 64, "candidates tried at most (refused ones are logged and not counted)")
 	reps := fs.Int("reps", 3, "timed runs per candidate after one warm-up (median)")
+	screen := fs.Float64("screen", 0.5, "after the first timed candidate, each one runs once first and stops there when below this fraction of the best so far (0: every candidate gets --reps runs)")
 	out := fs.StringP("output", "o", "", "the tuning file (default: FILE's name with .tuning.json, in the current directory; - for standard output)")
 	prepare := fs.String("prepare", "", "write every candidate's PTX (verification and timing sizes) and manifest.json into this directory, for --candidates on a GPU machine without llc; measures nothing")
 	cands := fs.String("candidates", "", "measure the candidates of a --prepare directory (its PTX; no llc needed)")
@@ -700,6 +719,8 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "tune", usagef("--budget=%v: want a positive duration such as 60s or 5m", *budget))
 	case *maxCands < 1:
 		return usageFail(stderr, "tune", usagef("--max-candidates=%d: want at least 1", *maxCands))
+	case *screen < 0 || *screen > 1:
+		return usageFail(stderr, "tune", usagef("--screen=%g: want a fraction from 0 to 1", *screen))
 	case *reps < 1 || *reps > 100:
 		return usageFail(stderr, "tune", usagef("--reps=%d: want 1 to 100 timed runs", *reps))
 	case *prepare != "" && *cands != "":
@@ -794,7 +815,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if *prepare != "" {
 		return tunePrepare(tb, sp, file, sum, *prepare, *maxCands, *llc, *arch, stdout, stderr)
 	}
-	search := &tuneSearch{build: tb.build, budget: *budget, reps: *reps, max: *maxCands, log: stderr, now: tuneHooks.now}
+	search := &tuneSearch{build: tb.build, budget: *budget, reps: *reps, screen: *screen, max: *maxCands, log: stderr, now: tuneHooks.now}
 	if man != nil {
 		for _, e := range man.Candidates {
 			search.cands = append(search.cands, e.tuneConfig)

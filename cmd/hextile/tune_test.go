@@ -121,10 +121,15 @@ func TestTuneFakeSearch(t *testing.T) {
 		t.Fatalf("tune: exit %d\n%s%s", code, out, errs)
 	}
 	checkGolden(t, "fake_search.golden", strings.ReplaceAll(errs+out, dir, "DIR"))
-	// 12 s per verified candidate, 2 s for the failed one: the fifth
-	// ends at 50 s, the budget.
-	if len(d.verified) != 5 || len(d.timed) != 4 {
-		t.Errorf("verified %d, timed %d candidates; want 5 and 4:\n%s", len(d.verified), len(d.timed), errs)
+	// 2 s a verification, 10 s a timing; after the first, a screening
+	// run and then the full timing: 12, 34 (none), 36 (classical fails),
+	// 48 (hexagonal screened out: 97 < 0.5 x 255), then the fifth starts
+	// at 48 s < 50 s, the budget, and ends at 70 s.
+	if len(d.verified) != 5 || len(d.timed) != 6 {
+		t.Errorf("verified %d, timed %d times; want 5 and 6:\n%s", len(d.verified), len(d.timed), errs)
+	}
+	if n := strings.Count(strings.Join(d.timed, "\n"), "--tile=hexagonal"); n != 1 {
+		t.Errorf("hexagonal timed %d times, want 1 (screened out)", n)
 	}
 	if n := strings.Count(errs, "tune: ["); n != 5 {
 		t.Errorf("%d progress lines, want 5:\n%s", n, errs)
@@ -344,6 +349,7 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{src, "--budget=0s"}, "--budget=0s"},
 		{[]string{src, "--max-candidates=0"}, "--max-candidates=0"},
 		{[]string{src, "--reps=0"}, "--reps=0"},
+		{[]string{src, "--screen=1.5"}, "--screen=1.5: want a fraction"},
 		{[]string{src, "--device=cpu"}, "unknown --device=cpu"},
 		{[]string{src, "--prepare=a", "--candidates=b"}, "give one"},
 		{[]string{src, "--verify-size", "N=x"}, "--verify-size N=x: want NAME=VALUE"},
@@ -394,7 +400,7 @@ func TestTunePrepareCandidates(t *testing.T) {
 	withFakeDevice(t, d)
 	tf := filepath.Join(dir, "t.json")
 	out, errs, code = runCmd(t, "", "tune", src, "--candidates", dir, "-o", tf)
-	if code != 0 || len(d.timed) != 2 || strings.Contains(errs, "FAILED") {
+	if code != 0 || len(d.timed) != 3 || strings.Contains(errs, "FAILED") { // the second: screened, then timed
 		t.Fatalf("candidates: exit %d, timed %v\n%s%s", code, d.timed, out, errs)
 	}
 	var got tuningFile

@@ -21,7 +21,8 @@ package main
 //	               tile, sizes (null: the scheduler's), block (null: the code generator's),
 //	               shared, reuse: the configuration, as the flags of the same names;
 //	               flags: the same as a command line; gcells: updates per second of the kernels / 1e9
-//	               (median kernel time); kernel_s: that median; verify: "ok"
+//	               (median kernel time); kernel_s: that median; runs: the timed runs behind
+//	               it (1: screened out below --screen x the best so far); verify: "ok"
 //	rejected     the others: the configuration, verify ("FAILED", "refused" or "error") and reason
 //
 // compile/run --tuning take tile, sizes, block, shared and reuse from
@@ -76,6 +77,7 @@ type tuneResult struct {
 	Flags   string  `json:"flags"`
 	GCells  float64 `json:"gcells,omitempty"`
 	KernelS float64 `json:"kernel_s,omitempty"`
+	Runs    int     `json:"runs,omitempty"`   // timed runs behind the figure (1: screened out)
 	Verify  string  `json:"verify"`           // ok, FAILED, refused or error
 	Reason  string  `json:"reason,omitempty"` // why not ok
 }
