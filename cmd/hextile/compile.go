@@ -154,11 +154,15 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var df distFlags
 	df.register(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
+	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
 	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {
 		return code
 	}
 	if err := oneFile(fs); err != nil {
 		return usageFail(stderr, "compile", err)
+	}
+	if code, ok := loadTuning(fs, &pf, reuse, *tuning, stderr); !ok {
+		return code
 	}
 	if err := checkEnum("target", *target, "c", "cuda", "llvm", "ptx"); err != nil {
 		return usageFail(stderr, "compile", err)

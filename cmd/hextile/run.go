@@ -46,11 +46,15 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
 	keep := fs.String("keep", "", "keep the harness source and binary in this directory (--backend=cuda: an up-to-date build there is reused)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of the run")
+	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
 	if ok, code := parseFlags(fs, "run", args, stdout, stderr); !ok {
 		return code
 	}
 	if err := oneFile(fs); err != nil {
 		return usageFail(stderr, "run", err)
+	}
+	if code, ok := loadTuning(fs, &pf, reuse, *tuning, stderr); !ok {
+		return code
 	}
 	if err := checkEnum("device", *device, "cpu", "emu", "gpu"); err != nil {
 		return usageFail(stderr, "run", err)
