@@ -33,6 +33,14 @@ package poly
 // in P_k and z < y_k } is complemented there, and the complement is lifted
 // back and intersected with U_k.
 func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
+	if out, ok := pipLexopt(cs, nfix, n, max); ok {
+		return out
+	}
+	return lexoptSubtract(cs, nfix, n, max)
+}
+
+// lexoptSubtract is lexoptConjs by subtraction (the method above).
+func lexoptSubtract(cs []*Conj, nfix, n int, max bool) []*Conj {
 	var cur []*Conj
 	for _, c := range cs {
 		if d := simp(c); d != nil {
