@@ -49,28 +49,39 @@ package poly
 //
 //	[N] -> { [y] : 2y >= N and y <= 10 }
 //
-// f = (N), x = (y), y = y' - M. Rows (M, c(N), a over the column t = y'):
+// f = (N), x = (y), y = y' - M, one column t = y'. Rows (M-part, c(N),
+// coefficients of the columns):
 //
 //	y'  = 0              + t
 //	s1  = -2M - N        + 2t     (2y - N >= 0)
 //	s2  =  M + 10        - t      (10 - y >= 0)
 //
-// s1's constant is negative (m = -2 < 0): pivot s1 with t (a = 2 > 0); now
-// t = s1 and y' = (2M + N + s1)/2, s2 = (-N + 20 - s1)/2 (M cancels).
-// s2's constant -N + 20 has both signs on the universe K: split.
-// K1 = { N >= 21 }: s2 is negative, its only coefficient -1/2 <= 0:
-// infeasible, no piece. K2 = { N <= 20 }: all constants >= 0, y' = M + N/2,
-// not integral: the cut with q = floor(N/2) (2q <= N <= 2q + 1 joins K2) is
+// s1's constant is negative (its M-coefficient -2 < 0): pivot s1 with t
+// (the only positive coefficient). Now the columns are (s1) and
 //
-//	cut = (-N + 2q + s1)/2 >= 0        (coefficient (-1) mod 2 = 1)
+//	y'  = (2M + N  + s1) / 2
+//	s2  = (20 - N  - s1) / 2      (M cancels)
 //
-// whose constant is negative when N is odd: the context splits on
-// -N + 2q >= 0 (N even: the cut is satisfied, y = q) and -N + 2q <= -1 (N
-// odd: pivot the cut row with s1, y' = M + q + 1). The answer is
+// s2's constant has both signs on the universe, and s2 has no positive
+// coefficient: split. On K2 = { N >= 21 } s2 is negative and cannot be
+// pivoted: no point (an empty context). On K1 = { N <= 20 } every constant
+// is >= 0: the rational lexmin y' = M + N/2 is not integral. With
+// r = (-N) mod 2 = N (coefficient-wise) and the new division
+// q = floor(N/2) (2q <= N <= 2q + 1 joins K1) the cut is
 //
-//	{ [y] : N <= 20 and N = 2q and y = q } ∪ { [y] : N <= 20 and N = 2q + 1 and y = q + 1 }
+//	cut = (-N + 2q + s1) / 2 >= 0     (the coefficient of s1: 1 mod 2)
 //
-// i.e. y = ceil(N/2) for N <= 20, empty for N > 20.
+// Its constant is <= 0 on K1 (0 for N even, -1/2 for N odd) and it has a
+// positive coefficient: pivot it with s1 (where the constant is 0 the
+// pivot changes no value, so no split is needed). Then
+//
+//	y'  = M + N - q + cut,   s1 = N - 2q + 2cut,   s2 = 10 - N + q - cut
+//
+// all constants are >= 0 on K1 and y' is integral: the answer is
+//
+//	{ [y] : N <= 20 and y = N - floor(N/2) }    (y = ceil(N/2))
+//
+// and the empty part N >= 21 (used when merging the answers of a union).
 //
 // Unions. pipLexopt solves every conjunction of a union and combines the
 // answers pairwise (pipMerge): where both have a piece, the context is split
