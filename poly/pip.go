@@ -1,5 +1,7 @@
 package poly
 
+import "sort"
+
 // Parametric integer programming (PIP): exact lexmin/lexmax of one
 // conjunction as a function of the fixed variables, after Feautrier
 // ("Parametric integer programming", 1988) and isl's isl_tab_pip.c.
@@ -27,23 +29,35 @@ package poly
 // positive in those rows (dual feasibility), so the point t = 0 is the
 // lexmin of x' once it is primal feasible (every row's constant >= 0).
 //
-// The dual simplex. A row whose constant is negative for every f of the
-// context K (decided by the sign of m, then by two rational LPs on K) is
-// pivoted with the column j, a_j > 0, that keeps the columns lex-positive
-// (the lexicographically smallest column/a_j); if no a_j > 0 the problem is
-// infeasible on K and K gives no piece. A row whose constant has both signs
-// on K splits K into K ∧ c >= 0 and K ∧ c <= -1 (c is integer-valued): the
-// two halves are solved separately. When every constant is >= 0 on K the
-// rational lexmin is reached: x'_i = M + v_i(f, q) for bounded variables; a
-// y whose M-coefficient is 0 is unbounded below (no lexmin: K gives no
-// piece). A non-integral x'_i = (c(f, q) + sum a_j t_j)/d gets a Gomory
-// cut, which is valid for every integer point:
+// The dual simplex. The sign of a row's constant on the context K is
+// decided by m, then by rational LPs on K (c is integer-valued on integer
+// points, so c < 0 is c <= -1). A row whose constant is <= 0 on all of K
+// (and < 0 somewhere) is pivoted with the column j, a_j > 0, that keeps the
+// columns lex-positive (the lexicographically smallest column/a_j); where
+// the constant is 0 such a pivot changes no value. A row without a_j > 0
+// ("critical") must instead be < 0 on all of K: then K has no point (an
+// empty context). A row whose constant has both signs on K splits K into
+// K ∧ c >= 0 and K ∧ c <= -1, solved separately; as in isl, two halves
+// that end in the same single piece (or both in no point) are merged back.
+// When every constant is >= 0 on K the rational lexmin is reached:
+// x'_i = M + v_i(f, q) for bounded variables; a y whose M-coefficient is 0
+// is unbounded below (no lexmin: K gives no piece).
 //
-//	sum_j ((-a_j) mod d) t_j >= c - d·floor(c/d),
+// Integrality. A non-integral x'_i = (c(f, q) + sum_j a_j t_j)/d gets a
+// Gomory cut, valid for every integer point (x'_i - sum_j floor(a_j/d) t_j
+// is an integer equal to c/d + sum_j {a_j/d} t_j):
 //
-// with q = floor(c(f, q)/d) a new integer division of the context (its two
-// defining constraints join K), so that the cut row's constant -c + d·q is
-// again affine in (f, q): every answer is in div form, without projection.
+//	sum_j (a_j mod d) t_j >= r - d·q,   r = (-c) mod d, q = floor(r/d),
+//
+// r taken coefficient-wise (the variables are integers) and q a new integer
+// division of the context (its two defining constraints join K; an equal
+// division is reused), so that the cut row's constant -r + d·q is again
+// affine in (f, q): every answer is in div form, without projection. Where
+// K's rows show r = d·q, c/d is integral on K and is taken as
+// (c + r)/d - q without a cut. Before a cut the context is tested for an
+// integer point (exactly): cuts on an integer-empty context need not end.
+// Existentials of C that are divisions of f (pairs of rows
+// 0 <= a(f) - h·e <= h - 1) are divisions of the context, not variables.
 //
 // Worked example (MLIR Presburger style): lexmin of
 //
@@ -83,19 +97,24 @@ package poly
 //
 // and the empty part N >= 21 (used when merging the answers of a union).
 //
-// Unions. pipLexopt solves every conjunction of a union and combines the
-// answers pairwise (pipMerge): where both have a piece, the context is split
-// on the first coordinate where their values differ (v_0 = w_0, ...,
-// v_{k-1} = w_{k-1}, v_k < w_k and the same with >) and the smaller value
-// is kept; where only one has a piece, that piece is kept (the difference of
-// two contexts in div form is formed constraint by constraint, the divisions
-// being total functions of f).
+// Unions. pipLexopt solves every conjunction of a union and merges the
+// answers pairwise (pipMerge). Every answer also lists its empty contexts
+// (where the conjunction has no point: the complement of the initial
+// context, formed constraint by constraint with its divisions kept, and
+// the contexts found infeasible), so that pieces, empty contexts and the
+// unbounded part cover all f. Where both answers have a piece, the context
+// is split on the first coordinate where the values differ (v_0 = w_0, ...,
+// v_{k-1} = w_{k-1}, v_k < w_k, and the same with >) and the smaller value
+// is kept; a piece of one answer on an empty context of the other is kept;
+// two empty contexts make an empty context of the union.
 //
 // The method refuses (ok = false; lexoptConjs then uses the subtraction
 // method of lexopt.go, which is exact but can be slow) when an existential
 // is unbounded in the direction of optimisation while y is bounded (the
-// M-coefficient of one of its rows is not 1), and when the work exceeds a
-// budget (pivots, divisions or pieces), which would mean a blow-up.
+// M-coefficient of its row is not 1), when a union has a part whose optimum
+// is unbounded (the merge cannot compare it; a single conjunction simply
+// has no piece there), and when the work exceeds a budget (pivots,
+// divisions or pieces), which would mean a blow-up.
 
 // pipRow is one tableau row: (m·M + cst·(1, f, q) + a·t) / den.
 type pipRow struct {
@@ -262,7 +281,10 @@ func (t *pipTab) clone() *pipTab {
 }
 
 // sign returns 1 when the row's constant is >= 0 on every (integer) point
-// of the context, -1 when it is < 0 on every point, 0 otherwise.
+// of the context; -1 when the row is to be pivoted (its constant is <= 0
+// everywhere and < 0 somewhere) or, when it has no positive coefficient,
+// shows the context empty (< 0 everywhere); 0 when the context must be
+// split on it.
 func (t *pipTab) sign(r *pipRow) int {
 	if r.pos {
 		return 1
@@ -697,12 +719,14 @@ func (s *pipSolver) solve(t *pipTab) (res pipAnswer, ok bool) {
 }
 
 // split solves t on the two parts of its context where the constant of row
-// r is >= 0 and < 0. When both parts give the same single piece (or both no
-// piece), on the whole of their part (ne, ni: the context's rows on entry
-// to solve), the parts are merged back into one (as isl does), which keeps
-// the answer from splitting where nothing changes.
+// r is >= 0 and < 0 (the split row is inequality ni of both contexts).
+// Pieces of the two parts that differ only by the split row are merged
+// back into one (as isl merges equal partial solutions), which keeps the
+// answer from splitting where nothing changes; when neither part has a
+// point, the whole context is one empty context.
 func (s *pipSolver) split(t *pipTab, r, ne, ni int) (res pipAnswer, ok bool) {
 	c := t.rows[r].cst
+	k := t.ctx.clone()
 	u := t.clone()
 	u.ctx.ineqs = append(u.ctx.ineqs, append([]Int(nil), c...))
 	u.rows[r].pos = true
@@ -718,26 +742,83 @@ func (s *pipSolver) split(t *pipTab, r, ne, ni int) (res pipAnswer, ok bool) {
 			return res, false
 		}
 	}
-	whole := func(k *pipCtx) bool { return len(k.eqs) == ne && len(k.ineqs) == ni+1 }
-	parent := func(k *pipCtx) *pipCtx {
-		q := k.clone()
-		q.ineqs = q.ineqs[:ni]
+	res.unbounded = a.unbounded || b.unbounded
+	if !res.unbounded && len(a.pieces) == 0 && len(b.pieces) == 0 {
+		// No point on either half (the parts of the halves left out had
+		// no integer point): the whole context is empty.
+		res.empty = []*pipCtx{k}
+		return res, true
+	}
+	// A piece of one half and a piece of the other with the same value,
+	// divisions and rows but the split row (c >= 0, resp. c <= -1, row ni)
+	// are K ∧ R ∧ c >= 0 and K ∧ R ∧ c <= -1: together K ∧ R.
+	without := func(q *pipCtx) *pipCtx {
+		q = q.clone()
+		q.ineqs = append(q.ineqs[:ni], q.ineqs[ni+1:]...)
 		return q
 	}
-	res.unbounded = a.unbounded || b.unbounded
-	switch {
-	case !res.unbounded && len(a.pieces) == 1 && len(b.pieces) == 1 && len(a.empty) == 0 && len(b.empty) == 0 &&
-		whole(a.pieces[0].ctx) && whole(b.pieces[0].ctx) && sameDivs(a.pieces[0].ctx, b.pieces[0].ctx) &&
-		sameVals(a.pieces[0].val, b.pieces[0].val):
-		res.pieces = []*pipPiece{{ctx: parent(a.pieces[0].ctx), val: a.pieces[0].val}}
-	case !res.unbounded && len(a.pieces) == 0 && len(b.pieces) == 0 && len(a.empty) == 1 && len(b.empty) == 1 &&
-		whole(a.empty[0]) && whole(b.empty[0]):
-		res.empty = []*pipCtx{parent(a.empty[0])}
-	default:
-		res.pieces = append(a.pieces, b.pieces...)
-		res.empty = append(a.empty, b.empty...)
+	usedB := make([]bool, len(b.pieces))
+	for _, pa := range a.pieces {
+		m := -1
+		for j, pb := range b.pieces {
+			if !usedB[j] && sameVals(pa.val, pb.val) && sameBut(pa.ctx, pb.ctx, ni) {
+				m = j
+				break
+			}
+		}
+		if m < 0 {
+			res.pieces = append(res.pieces, pa)
+			continue
+		}
+		usedB[m] = true
+		res.pieces = append(res.pieces, &pipPiece{ctx: without(pa.ctx), val: pa.val})
+	}
+	for j, pb := range b.pieces {
+		if !usedB[j] {
+			res.pieces = append(res.pieces, pb)
+		}
+	}
+	usedE := make([]bool, len(b.empty))
+	for _, ea := range a.empty {
+		m := -1
+		for j, eb := range b.empty {
+			if !usedE[j] && sameBut(ea, eb, ni) {
+				m = j
+				break
+			}
+		}
+		if m < 0 {
+			res.empty = append(res.empty, ea)
+			continue
+		}
+		usedE[m] = true
+		res.empty = append(res.empty, without(ea))
+	}
+	for j, eb := range b.empty {
+		if !usedE[j] {
+			res.empty = append(res.empty, eb)
+		}
 	}
 	return res, true
+}
+
+// sameBut reports whether two contexts have the same divisions and the same
+// rows but their inequality ni (which both must have).
+func sameBut(a, b *pipCtx, ni int) bool {
+	if !sameDivs(a, b) || len(a.eqs) != len(b.eqs) || len(a.ineqs) != len(b.ineqs) || len(a.ineqs) <= ni {
+		return false
+	}
+	for i := range a.eqs {
+		if !rowsEqualPad(a.eqs[i], b.eqs[i]) {
+			return false
+		}
+	}
+	for i := range a.ineqs {
+		if i != ni && !rowsEqualPad(a.ineqs[i], b.ineqs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameDivs reports whether two contexts have the same divisions.
@@ -785,12 +866,24 @@ func pipLexopt(cs []*Conj, nf, n int, max bool) (out []*Conj, ok bool) {
 			ds = append(ds, d)
 		}
 	}
-	var acc pipAnswer
-	for i, d := range ds {
+	var ans []pipAnswer
+	for _, d := range ds {
 		a, ok := pipConj(d, nf, n, max, &steps)
 		if !ok || a.unbounded && len(ds) > 1 {
 			return nil, false
 		}
+		if len(ds) > 1 {
+			a = a.dropEmpty()
+		}
+		ans = append(ans, a)
+	}
+	// Merge the smaller answers first: a merge's work grows with the
+	// product of the sizes.
+	sort.SliceStable(ans, func(i, j int) bool {
+		return len(ans[i].pieces)+len(ans[i].empty) < len(ans[j].pieces)+len(ans[j].empty)
+	})
+	var acc pipAnswer
+	for i, a := range ans {
 		if i == 0 {
 			acc = a
 			continue
@@ -801,12 +894,57 @@ func pipLexopt(cs []*Conj, nf, n int, max bool) (out []*Conj, ok bool) {
 		}
 	}
 	for _, p := range acc.pieces {
-		if c := simp(p.conj(n)); c != nil {
+		if c := simp(p.conj(n)); c != nil && hasIntPoint(c) {
 			out = append(out, c)
 		}
 	}
-	return pruneEmpty(out), true
+	return out, true
 }
+
+// dropEmpty drops the pieces and empty contexts that a short branch and
+// bound shows to have no integer point (rational checks leave such
+// contexts; merging multiplies them).
+func (a pipAnswer) dropEmpty() pipAnswer {
+	out := pipAnswer{unbounded: a.unbounded}
+	for _, p := range a.pieces {
+		if !p.ctx.quickEmpty() {
+			out.pieces = append(out.pieces, p)
+		}
+	}
+	for _, e := range a.empty {
+		if !e.quickEmpty() {
+			out.empty = append(out.empty, e)
+		}
+	}
+	return out
+}
+
+// quickEmpty reports that a short branch and bound proves that k has no
+// integer point (false: it has one, or the search was undecided).
+func (k *pipCtx) quickEmpty() bool {
+	n := k.width() - 1
+	b := &bbProblem{n: n, eqs: k.eqs, ineqs: append(append([][]Int(nil), k.ineqs...), k.defs...),
+		lo: make([]Int, n), hi: make([]Int, n), hasLo: make([]bool, n), hasHi: make([]bool, n)}
+	pt, done := b.search(pipQuickNodes)
+	return done && pt == nil
+}
+
+// hasIntPoint reports exactly whether c has an integer point: a short
+// branch and bound on the exact simplex first (most pieces have a point
+// that a few LPs find; an exhausted search proves there is none, each
+// branching being a partition of the integer points), then IsEmpty.
+func hasIntPoint(c *Conj) bool {
+	n := c.NVar + c.NExist
+	b := &bbProblem{n: n, eqs: c.Eq, ineqs: c.Ineq, lo: make([]Int, n), hi: make([]Int, n),
+		hasLo: make([]bool, n), hasHi: make([]bool, n)}
+	if pt, done := b.search(pipQuickNodes); done {
+		return pt != nil
+	}
+	return !c.IsEmpty()
+}
+
+// pipQuickNodes is the node limit of hasIntPoint's branch and bound.
+const pipQuickNodes = 24
 
 // conj returns the piece as a conjunction over (f, y), its divisions as
 // existentials.
