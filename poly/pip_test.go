@@ -176,19 +176,20 @@ func TestPipAgainstSubtraction(t *testing.T) {
 }
 
 // lexoptCampaignLimit is the time one random lexmin or lexmax may take in
-// TestIslLexoptCampaign unless isl takes more than a third of it too (ours
+// TestIslLexoptCampaign unless isl takes more than a fifth of it too (ours
 // take well under 1 s on an idle machine but for a few where isl itself
-// takes seconds; the limit leaves room for a loaded machine).
+// takes seconds; the limit and the ratio leave room for a loaded machine,
+// on which isl's time, measured alongside, grows as well).
 // lexoptCampaignHang ends the test when one does not finish at all.
 const (
-	lexoptCampaignLimit = 3 * time.Second
+	lexoptCampaignLimit = 5 * time.Second
 	lexoptCampaignHang  = 60 * time.Second
 )
 
 // TestIslLexoptCampaign: random lexmin and lexmax of sets and maps (the
 // generator of TestIslPerfProbe, which found the slow cases of
 // isl_perf_test.go; seed HEXTILE_ISL_SEED, default 1) agree with isl, none
-// takes more than lexoptCampaignLimit (or 3 times isl's time, when that is
+// takes more than lexoptCampaignLimit (or 5 times isl's time, when that is
 // more), and PIP answers all of them (no fallback to the subtraction
 // method). 8 rounds of 4 operations by default, 200 with HEXTILE_LONG=1;
 // the operations over 1 s are logged with isl's time.
@@ -231,7 +232,7 @@ func TestIslLexoptCampaign(t *testing.T) {
 			slow++
 			t.Logf("over 1 s: %v (isl %v) %s(%s)", d, di, op, src)
 		}
-		if d > lexoptCampaignLimit && d > 3*di {
+		if d > lexoptCampaignLimit && d > 5*di {
 			t.Errorf("%s(%s) took %v (isl %v), limit %v", op, src, d, di, lexoptCampaignLimit)
 		}
 		eq := "set_is_equal"
