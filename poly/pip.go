@@ -944,7 +944,7 @@ func hasIntPoint(c *Conj) bool {
 }
 
 // pipQuickNodes is the node limit of hasIntPoint's branch and bound.
-const pipQuickNodes = 24
+const pipQuickNodes = 64
 
 // conj returns the piece as a conjunction over (f, y), its divisions as
 // existentials.
