@@ -862,7 +862,10 @@ func pipLexopt(cs []*Conj, nf, n int, max bool) (out []*Conj, ok bool) {
 	steps := 0
 	var ds []*Conj
 	for _, c := range cs {
-		if d := simp(c); d != nil {
+		// An integer-empty conjunction is dropped first: the cuts of
+		// the dual simplex may take long to show that it has no point
+		// (on the dependence analysis of heat3d, 0.7 s for three of them).
+		if d := nonEmpty(c); d != nil {
 			ds = append(ds, d)
 		}
 	}
