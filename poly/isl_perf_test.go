@@ -16,11 +16,16 @@ package poly
 // programming as isl does it (a lexicographic dual simplex over the fixed
 // variables with parametric Gomory cuts, whose new divisions keep every
 // piece in div form, so no projection and no complement of a non-division
-// existential is ever formed); unions are merged pairwise. Measured (go test
-// -run X -bench LexoptSlowCases -benchtime 3x ./poly/, loaded 2-core
-// machine), subtraction -> PIP: see BenchmarkLexoptSlowCases and the report
-// of the change; all cases now take 0.05-0.3 s (isl: 0.02-1.7 s), the
-// lexmin of set-3pieces-divs 1-2.5 s (isl 1.6 s).
+// existential is ever formed); unions are merged pairwise. Measured
+// 2026-11-25 (both methods in one process, interleaved, loaded 2-core
+// machine), subtraction -> PIP: map-1piece-floor-mod 0.28-0.30 s ->
+// 0.02-0.03 s, map-2pieces 0.33-0.37 s -> 0.05-0.07 s, map-exists 0.04 s ->
+// 0.008 s, set-equality 0.19-0.22 s -> 0.02-0.03 s, set-3pieces-divs
+// (lexmax) 17-19 s (26-35 s under more load) -> 0.4-0.5 s (isl 0.8-1.3
+// s). The lexmin of set-3pieces-divs is the one case where PIP is slower:
+// 0.35-0.4 s -> 2-3 s (isl 1.6 s), spent in merging the three answers and
+// in the exact emptiness tests of the merged pieces (which carry the
+// divisions of all three).
 
 import (
 	"fmt"
@@ -34,7 +39,7 @@ import (
 
 // lexoptSlowCases are random cases (richSet/richMap) on which hextile took
 // from 0.4 s to over 40 s with the subtraction method (isl: 0.02-2 s). All
-// take 0.05-0.3 s now (the lexmin of set-3pieces-divs 1-2.5 s). Those
+// take 0.05-0.3 s now (the lexmin of set-3pieces-divs 1-3 s). Those
 // marked long run only with HEXTILE_LONG=1; the answers of those marked
 // islLong have 50-110 pieces, which isl takes seconds to compare with its
 // own: they are compared with isl only with HEXTILE_LONG=1 (by default the
@@ -70,7 +75,7 @@ func runLexoptCase(op, src string) string {
 }
 
 // lexoptBudget is the time one case may take (they take 0.05-0.3 s now,
-// the lexmin of set-3pieces-divs 1-2.5 s on a loaded machine; 2.4 s to over
+// the lexmin of set-3pieces-divs 1-3 s on a loaded machine; 2.4 s to over
 // 40 s with the subtraction method; the budget leaves room for load).
 const lexoptBudget = 5 * time.Second
 
