@@ -547,7 +547,7 @@ func pipConj(c *Conj, nf, n int, max bool, steps *int) (res pipAnswer, ok bool) 
 				num[j] = c.Ineq[u][j]
 			}
 			for j, q := range known {
-				num[q] = c.Ineq[u][j]
+				num[q] = num[q].Add(c.Ineq[u][j])
 			}
 			known[e] = ctx.addDiv(num, c.Ineq[u][e].Neg(), func(int) {})
 			used[u], used[l] = true, true
@@ -585,7 +585,7 @@ func pipConj(c *Conj, nf, n int, max bool, steps *int) (res pipAnswer, ok bool) 
 		cst := make([]Int, ctx.width())
 		copy(cst, row[:1+nf])
 		for j, q := range known {
-			cst[q] = row[j]
+			cst[q] = cst[q].Add(row[j]) // two existentials may be one division
 		}
 		if zero {
 			if eq {
@@ -641,7 +641,7 @@ type pipSolver struct {
 // context is feasible); false when refused.
 func (s *pipSolver) solve(t *pipTab) (res pipAnswer, ok bool) {
 	n, nx := s.n, t.nx
-	ne, ni := len(t.ctx.eqs), len(t.ctx.ineqs)
+	ni := len(t.ctx.ineqs)
 	for {
 		*s.steps++
 		if *s.steps > pipMaxSteps || len(t.ctx.divs) > pipMaxDivs {
@@ -668,7 +668,7 @@ func (s *pipSolver) solve(t *pipTab) (res pipAnswer, ok bool) {
 			continue
 		}
 		if undet >= 0 {
-			return s.split(t, undet, ne, ni)
+			return s.split(t, undet, ni)
 		}
 		// The rational lexmin on this context.
 		for i := 0; i < n; i++ {
@@ -724,7 +724,7 @@ func (s *pipSolver) solve(t *pipTab) (res pipAnswer, ok bool) {
 // back into one (as isl merges equal partial solutions), which keeps the
 // answer from splitting where nothing changes; when neither part has a
 // point, the whole context is one empty context.
-func (s *pipSolver) split(t *pipTab, r, ne, ni int) (res pipAnswer, ok bool) {
+func (s *pipSolver) split(t *pipTab, r, ni int) (res pipAnswer, ok bool) {
 	c := t.rows[r].cst
 	k := t.ctx.clone()
 	u := t.clone()

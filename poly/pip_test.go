@@ -81,6 +81,10 @@ func TestPipCases(t *testing.T) {
 		// A division of the parameters in the input (a known division).
 		{"param-div", "[N] -> { [i] : 2i >= N + floor(N/3) and i <= 50 }", false,
 			"[N] -> { [i] : 2i >= N + floor(N/3) and 2i <= N + floor(N/3) + 1 and i <= 50 }", 0},
+		// Two existentials that are the same division of N (one context
+		// division for both: their coefficients add up).
+		{"same-div-twice", "[N] -> { [i] : exists (a, b : 2a <= N <= 2a + 1 and 2b <= N <= 2b + 1 and i >= a + b and i <= 10) }", false,
+			"[N] -> { [i] : exists (a : 2a <= N <= 2a + 1 and i = 2a and i <= 10) }", 0},
 		// Unbounded below for every N (one conjunction): no lexmin.
 		{"unbounded", "[N] -> { [i] : i <= N }", false, "[N] -> { [i] : false }", 0},
 		// Unbounded in the second coordinate only: no lexmin either.
