@@ -4,24 +4,28 @@ package poly
 // richMap of isl_random_test.go), and the slow cases found that way.
 //
 // Root cause (2026-11-25), measured on the cases below: lexoptConjs
-// (lexopt.go) optimises one coordinate y_k at a time and complemented the
-// "dominated" set D_k in the space (f, y_k), projecting the prefix
-// y_0..y_{k-1} out with the later coordinates. The projected prefix left
-// existentials that are neither strides nor integer divisions, so every
-// complement went through ElimExistentials (Omega splinters) and the
-// disjoint complement of a union multiplied: on the last case 47 pieces at
-// k = 0, 497 at k = 1, 5,309 at k = 2, and U_k grew 3 -> 42 -> 1,525 pieces
-// whose coalescing never finished. On U_k the prefix is a function of f,
-// so D_k is now built over (f, y_0, ..., y_k) with the prefix kept visible:
-// the same answer, far fewer existentials and pieces. Measured before ->
-// after (go test -run TestLexoptTimeBudget, loaded 2-core machine):
-// map-1piece-floor-mod 12.3 s -> 0.84 s, map-2pieces 2.4 s -> 0.31 s,
-// map-exists 0.72 s -> 0.07 s, set-equality 0.38 s -> 0.17 s;
-// set-3pieces-divs over 40 s before and still over 20 s after (isl: 2.2 s
-// for its lexmin, seconds for its lexmax): the later coordinates still
-// become existentials of the projection. isl solves this by parametric
-// integer programming (a dual simplex with Gomory cuts whose divisions keep
-// every piece in div form), which is the rest of the fix.
+// (lexopt.go) optimised one coordinate y_k at a time by subtraction,
+// U_{k+1} = U_k \ D_k, and the "dominated" set D_k is a projection: it
+// leaves existentials that are neither strides nor integer divisions, so
+// every complement went through ElimExistentials (Omega splinters) and the
+// disjoint complements of unions multiplied (on set-3pieces-divs 47 pieces
+// at k = 0, 497 at k = 1, 5,309 at k = 2; U_k grew 3 -> 42 -> 1,525 pieces
+// whose coalescing never finished). Keeping the prefix y_0..y_{k-1} visible
+// helped (map-1piece-floor-mod 12.3 s -> 0.84 s) but set-3pieces-divs still
+// took over 20 s. The fix of the class is pip.go: parametric integer
+// programming as isl does it (a lexicographic dual simplex over the fixed
+// variables with parametric Gomory cuts, whose new divisions keep every
+// piece in div form, so no projection and no complement of a non-division
+// existential is ever formed); unions are merged pairwise. Measured
+// 2026-11-25 (both methods in one process, interleaved, loaded 2-core
+// machine), subtraction -> PIP: map-1piece-floor-mod 0.28-0.30 s ->
+// 0.02-0.03 s, map-2pieces 0.33-0.37 s -> 0.05-0.07 s, map-exists 0.04 s ->
+// 0.008 s, set-equality 0.19-0.22 s -> 0.02-0.03 s, set-3pieces-divs
+// (lexmax) 17-19 s (26-35 s under more load) -> 0.4-0.5 s (isl 0.8-1.3
+// s). The lexmin of set-3pieces-divs is the one case where PIP is slower:
+// 0.35-0.4 s -> 2-3 s (isl 1.6 s), spent in merging the three answers and
+// in the exact emptiness tests of the merged pieces (which carry the
+// divisions of all three).
 
 import (
 	"fmt"
@@ -34,19 +38,26 @@ import (
 )
 
 // lexoptSlowCases are random cases (richSet/richMap) on which hextile took
-// from 0.4 s to over 40 s (isl: 0.02-0.3 s). The ones marked slow still
-// are (see above) and run only with HEXTILE_LEXOPT_BUDGET=1.
+// from 0.4 s to over 40 s with the subtraction method (isl: 0.02-2 s). All
+// take 0.05-0.3 s now (the lexmin of set-3pieces-divs 1-3 s). Those
+// marked long run only with HEXTILE_LONG=1; the answers of those marked
+// islLong have 50-110 pieces, which isl takes seconds to compare with its
+// own: they are compared with isl only with HEXTILE_LONG=1 (by default the
+// time budget and the absence of a fallback are checked).
 var lexoptSlowCases = []struct {
 	name, op, src string
-	slow          bool // still slow: only with HEXTILE_LEXOPT_BUDGET=1
-	long          bool // only with HEXTILE_LONG=1 too (map-1piece-floor-mod, 12 s before the fix, is the default one)
+	long, islLong bool
 }{
 	{"map-1piece-floor-mod", "map_lexmin", "[N, M] -> { S[i, j] -> T[k, l] : -4 <= i <= 4 and -4 <= j <= 4 and -4 <= k <= 4 and -4 <= l <= 4 and 2i + -3M + floor((j + 1)/2) + 2 >= 0 and 1k + -3l + 2N + 3M + 4 >= 0 and 2i + 1j + 2k + -1l + -1N + 2M + ((k) mod 3) + 1 >= 0 }", false, false},
-	{"map-2pieces", "map_lexmin", "[N, M] -> { A[i] -> B[k, l] : -5 <= i <= 5 and -5 <= k <= 5 and -3 <= l <= 3 and -1k + -1l + -3 + floor((1i + -1l + 1M + 0)/3) >= 0 and -1i + 1k + 1l + -1N + 2 >= 0 and -1i + -1k + 1l + -1N + -1M + 5 <= 0; A[i] -> B[k, l] : -3 <= i <= 4 and -4 <= k <= 4 and -3 <= l <= 2 and -1k + 1l + 1N + -3 >= 0 and -1i + 1N + 2 + ((1i + 1) mod 4) >= 0 }", false, true},
-	{"map-exists", "map_lexmin", "[N] -> { A[i, j] -> B[k, l] : exists (e0 : -2 <= i <= 3 and -3 <= j <= 4 and -3 <= k <= 5 and -5 <= l <= 5 and 4j + 4k + -1l + 3N + -3 >= 0 and 1j + -4k + -1l + 2N + -4e0 + 1 >= 0 and 3i + -3j + 3k + -4l + -4N + -3 <= e0 and e0 <= 1i + -3j + -3k + -3l + -1 + 0) }", false, true},
-	{"set-equality", "set_lexmin", "[N, M] -> { S[i, j, k] : -5 <= i <= 3 and -5 <= j <= 3 and -3 <= k <= 4 and 1i + 2j + 2N + -1M + 4 >= 0 and 2j + -3k + 3N + 1 = 0 }", false, true},
-	{"set-3pieces-divs", "set_lexmax", "[N, M] -> { S[i, j, k] : 0 <= i <= M and 0 <= j <= N and 0 <= k <= N and -2i + -2j + -4k + 1N + 3M + -3 + ((1j + 4k + 4) mod 2) = 0 and 2i + -1j + -3k + 0 + floor((4i + -5)/4) >= 0; S[i, j, k] : 0 <= i <= M and 0 <= j <= N and 0 <= k <= N and 3i + -1j + -3k + 1N + 1 >= 0 and -4i + -4j + 3k + 4N + -3M + 4 >= 0 and 3N + -3M + -3 <= 0; S[i, j, k] : 0 <= i <= N and 0 <= j <= M and 0 <= k <= M and 4i + 2j + 2N + 1M + -1 + floor((3i + -2j + -4k + 3N + -2M + 1)/3) >= 0 }", true, false},
+	{"map-2pieces", "map_lexmin", "[N, M] -> { A[i] -> B[k, l] : -5 <= i <= 5 and -5 <= k <= 5 and -3 <= l <= 3 and -1k + -1l + -3 + floor((1i + -1l + 1M + 0)/3) >= 0 and -1i + 1k + 1l + -1N + 2 >= 0 and -1i + -1k + 1l + -1N + -1M + 5 <= 0; A[i] -> B[k, l] : -3 <= i <= 4 and -4 <= k <= 4 and -3 <= l <= 2 and -1k + 1l + 1N + -3 >= 0 and -1i + 1N + 2 + ((1i + 1) mod 4) >= 0 }", true, true},
+	{"map-exists", "map_lexmin", "[N] -> { A[i, j] -> B[k, l] : exists (e0 : -2 <= i <= 3 and -3 <= j <= 4 and -3 <= k <= 5 and -5 <= l <= 5 and 4j + 4k + -1l + 3N + -3 >= 0 and 1j + -4k + -1l + 2N + -4e0 + 1 >= 0 and 3i + -3j + 3k + -4l + -4N + -3 <= e0 and e0 <= 1i + -3j + -3k + -3l + -1 + 0) }", true, false},
+	{"set-equality", "set_lexmin", "[N, M] -> { S[i, j, k] : -5 <= i <= 3 and -5 <= j <= 3 and -3 <= k <= 4 and 1i + 2j + 2N + -1M + 4 >= 0 and 2j + -3k + 3N + 1 = 0 }", true, false},
+	{"set-3pieces-divs", "set_lexmax", lexoptThreePieces, false, true},
+	{"set-3pieces-divs-min", "set_lexmin", lexoptThreePieces, true, true},
 }
+
+// lexoptThreePieces took over 40 s (lexmax) with the subtraction method.
+const lexoptThreePieces = "[N, M] -> { S[i, j, k] : 0 <= i <= M and 0 <= j <= N and 0 <= k <= N and -2i + -2j + -4k + 1N + 3M + -3 + ((1j + 4k + 4) mod 2) = 0 and 2i + -1j + -3k + 0 + floor((4i + -5)/4) >= 0; S[i, j, k] : 0 <= i <= M and 0 <= j <= N and 0 <= k <= N and 3i + -1j + -3k + 1N + 1 >= 0 and -4i + -4j + 3k + 4N + -3M + 4 >= 0 and 3N + -3M + -3 <= 0; S[i, j, k] : 0 <= i <= N and 0 <= j <= M and 0 <= k <= M and 4i + 2j + 2N + 1M + -1 + floor((3i + -2j + -4k + 3N + -2M + 1)/3) >= 0 }"
 
 // runLexoptCase computes the case's answer, printed.
 func runLexoptCase(op, src string) string {
@@ -63,25 +74,23 @@ func runLexoptCase(op, src string) string {
 	panic("unknown op " + op)
 }
 
-// lexoptBudget is the time one case may take (they take 0.1-0.9 s now on a
-// loaded machine, 2.4-12 s before the fix; the budget leaves room for load).
+// lexoptBudget is the time one case may take (they take 0.05-0.3 s now,
+// the lexmin of set-3pieces-divs 1-3 s on a loaded machine; 2.4 s to over
+// 40 s with the subtraction method; the budget leaves room for load).
 const lexoptBudget = 5 * time.Second
 
-// TestLexoptTimeBudget runs the slow cases with a time budget and compares
-// the answers with isl. The cases marked slow (which fail the budget today)
-// run only with HEXTILE_LEXOPT_BUDGET=1.
+// TestLexoptTimeBudget runs the slow cases with a time budget, checks that
+// PIP answers them (no fallback to the subtraction method) and compares the
+// answers with isl (see lexoptSlowCases for what runs by default).
 func TestLexoptTimeBudget(t *testing.T) {
-	all := os.Getenv("HEXTILE_LEXOPT_BUDGET") != ""
 	o := getOracle(t)
 	for _, tc := range lexoptSlowCases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.slow && !all {
-				t.Skip("still slow (see isl_perf_test.go); set HEXTILE_LEXOPT_BUDGET=1 to run")
-			}
-			if tc.long && !all && !testlong.Enabled() {
+			if tc.long && !testlong.Enabled() {
 				t.Skip("set HEXTILE_LONG=1 to run")
 			}
 			done := make(chan string, 1)
+			before := lexoptFallbacks.Load()
 			t0 := time.Now()
 			go func() { done <- runLexoptCase(tc.op, tc.src) }()
 			select {
@@ -89,6 +98,12 @@ func TestLexoptTimeBudget(t *testing.T) {
 				d := time.Since(t0)
 				if d > lexoptBudget {
 					t.Errorf("%s took %v, budget %v", tc.op, d, lexoptBudget)
+				}
+				if lexoptFallbacks.Load() != before {
+					t.Errorf("%s: PIP refused, the subtraction method answered", tc.op)
+				}
+				if tc.islLong && !testlong.Enabled() {
+					return
 				}
 				want := o.Ask(tc.op, tc.src)
 				eq := "set_is_equal"
@@ -108,13 +123,9 @@ func TestLexoptTimeBudget(t *testing.T) {
 }
 
 // BenchmarkLexoptSlowCases times the cases (go test -run X -bench
-// LexoptSlowCases -benchtime 1x ./poly/); HEXTILE_LEXOPT_BUDGET=1 adds the
-// still slow ones (minutes).
+// LexoptSlowCases -benchtime 3x ./poly/).
 func BenchmarkLexoptSlowCases(b *testing.B) {
 	for _, tc := range lexoptSlowCases {
-		if tc.slow && os.Getenv("HEXTILE_LEXOPT_BUDGET") == "" {
-			continue
-		}
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				runLexoptCase(tc.op, tc.src)

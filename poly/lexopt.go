@@ -1,6 +1,9 @@
 package poly
 
-// Exact parametric lexicographic optimisation by subtraction.
+import "sync/atomic"
+
+// Exact parametric lexicographic optimisation by subtraction: the fallback
+// of the parametric integer programming of pip.go, which answers first.
 //
 // Let U be a union of conjunctions over (f, y): nfix "fixed" variables f
 // (the parameters, and for a map also the input dimensions) and n optimised
@@ -26,13 +29,31 @@ package poly
 // lexoptConjs returns the lexmin (max=false) or lexmax of the union cs, over
 // visible variables (f, y) with len(f) = nfix and len(y) = n.
 //
+// Parametric integer programming (pip.go) answers first; the subtraction
+// method answers only the inputs PIP refuses (lexoptFallbacks counts them).
+func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
+	if out, ok := pipLexopt(cs, nfix, n, max); ok {
+		return out
+	}
+	lexoptFallbacks.Add(1)
+	return lexoptSubtract(cs, nfix, n, max)
+}
+
+// lexoptFallbacks counts the lexoptConjs calls answered by the subtraction
+// method (for tests and benchmarks).
+var lexoptFallbacks atomic.Int64
+
+// lexoptSubtract is lexoptConjs by subtraction (the method above).
+//
 // D_k depends on (f, y_0, ..., y_k) only (on U_k the prefix y_0..y_{k-1}
 // is a function of f), so it is built in that smaller space: the pieces of
 // U_k are projected onto (f, y_0, ..., y_k) (the later y become
 // existentials) and coalesced, D_k = { (f, p, y_k) : exists z : (f, p, z)
 // in P_k and z < y_k } is complemented there, and the complement is lifted
-// back and intersected with U_k.
-func lexoptConjs(cs []*Conj, nfix, n int, max bool) []*Conj {
+// back and intersected with U_k. It is exact but can be slow: the
+// projections leave existentials that are not divisions, whose complements
+// split into many pieces (see isl_perf_test.go).
+func lexoptSubtract(cs []*Conj, nfix, n int, max bool) []*Conj {
 	var cur []*Conj
 	for _, c := range cs {
 		if d := simp(c); d != nil {

@@ -209,7 +209,8 @@ func (m Map) IntersectDomain(s Set) Map { return m.intersectSide(s, false) }
 func (m Map) IntersectRange(s Set) Map { return m.intersectSide(s, true) }
 
 // Lexmin maps every domain element to the lexicographically smallest of its
-// images (parametric, exact; per pair of tuple spaces; see lexopt.go).
+// images (parametric, exact; per pair of tuple spaces; see pip.go and
+// lexopt.go).
 func (m Map) Lexmin() Map { return m.lexopt(false) }
 
 // Lexmax is Lexmin for the largest image.

@@ -377,7 +377,7 @@ func (s Set) IntersectParams(ctx Set) Set {
 
 // Lexmin returns, per tuple space and for each parameter value, the
 // lexicographically smallest point of s (a piecewise answer, as a set). See
-// lexopt.go for the method.
+// pip.go (parametric integer programming) and lexopt.go for the method.
 func (s Set) Lexmin() Set { return s.lexopt(false) }
 
 // Lexmax is Lexmin for the largest point.
