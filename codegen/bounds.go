@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/poly"
 )
@@ -104,7 +105,7 @@ func CheckAccessBounds(scops []*frontend.Scop, params map[string]int64) error {
 				if acc.Ref != nil {
 					pos, what = acc.Ref.P, frontend.FormatExpr(acc.Ref)
 				}
-				return fmt.Errorf("%s: error: %s reaches outside %s[%s] at %s%s: the program indexes past its array (check the sizes)", posString(pos), what, acc.Array, strings.Join(ext, "]["), strings.Join(given, ", "), elem)
+				return fmt.Errorf("%s: error: %s reaches outside %s[%s] at %s%s: the program indexes past its array (check the sizes)", ast.PosString(pos), what, acc.Array, strings.Join(ext, "]["), strings.Join(given, ", "), elem)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -15,10 +16,10 @@ import (
 // ScopCode is one scop with its generated AST.
 type ScopCode struct {
 	Scop *frontend.Scop
-	AST  *AST
+	AST  *ast.AST
 	// Orig is the AST of the scop's original schedule (used by the harness
 	// to count statement instances cheaply); may be nil.
-	Orig *AST
+	Orig *ast.AST
 	// Note is a one-line description printed above the code (the schedule).
 	Note string
 }
@@ -52,12 +53,12 @@ func CounterPrefix(src []byte) string {
 
 // userC prints a statement instance: its body with the iterators replaced
 // by their values.
-func userC(u *User, p *Printer) string {
+func userC(u *ast.User, p *ast.Printer) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
-			s := p.f().expr(u.Args[i])
-			if _, ok := u.Args[i].(*Aff); ok && !isIdent(s) {
+			s := p.Expr(u.Args[i])
+			if _, ok := u.Args[i].(*ast.Aff); ok && !isIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it] = s
@@ -81,7 +82,7 @@ func isIdent(s string) bool {
 // the parameters against the proven range first; else long long.
 func CCode(sc *ScopCode, depth int, indent string) string {
 	w := DecideWidth(sc, nil)
-	p := &Printer{Indent: indent, User: userC, Pragmas: true, Decl: w.IntType(), Wide: w.Wide}
+	p := &ast.Printer{Indent: indent, User: userC, Pragmas: true, Decl: w.IntType(), Wide: w.Wide}
 	var b strings.Builder
 	pad := strings.Repeat(indent, depth)
 	if sc.Note != "" {

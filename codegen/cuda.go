@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -66,8 +67,8 @@ type CUDAOptions struct {
 // cudaKernel is one kernel: the grid loops and the code below them.
 type cudaKernel struct {
 	name  string
-	grid  []*For // outermost first; grid[len-1] is on blockIdx.x
-	body  Node   // below the innermost grid loop (the whole subtree if grid is empty)
+	grid  []*ast.For // outermost first; grid[len-1] is on blockIdx.x
+	body  ast.Node   // below the innermost grid loop (the whole subtree if grid is empty)
 	host  []string
 	block [3]int // threads on x, y, z
 	// axis maps a schedule level to its thread axis (0 = x).
@@ -112,20 +113,20 @@ type planMemo struct {
 }
 
 // isGridLoop reports whether f is a parallel tile loop that blocks can run.
-func isGridLoop(f *For) bool {
+func isGridLoop(f *ast.For) bool {
 	return f.Parallel && f.Dim.Role != schedule.RolePointSpace && f.Dim.Role != schedule.RolePointTime
 }
 
 // unwrap skips single-statement blocks and marks.
-func unwrap(n Node) Node {
+func unwrap(n ast.Node) ast.Node {
 	for {
 		switch m := n.(type) {
-		case *Block:
+		case *ast.Block:
 			if len(m.Stmts) != 1 {
 				return n
 			}
 			n = m.Stmts[0]
-		case *Mark:
+		case *ast.Mark:
 			n = m.Body
 		default:
 			return n
@@ -134,10 +135,10 @@ func unwrap(n Node) Node {
 }
 
 // hasWork reports whether n executes a statement.
-func hasWork(n Node) bool {
+func hasWork(n ast.Node) bool {
 	found := false
-	Walk(n, func(m Node) bool {
-		if _, ok := m.(*User); ok {
+	ast.Walk(n, func(m ast.Node) bool {
+		if _, ok := m.(*ast.User); ok {
 			found = true
 		}
 		return !found
@@ -146,10 +147,10 @@ func hasWork(n Node) bool {
 }
 
 // hasGridLoop reports whether a grid loop occurs in n.
-func hasGridLoop(n Node) bool {
+func hasGridLoop(n ast.Node) bool {
 	found := false
-	Walk(n, func(m Node) bool {
-		if f, ok := m.(*For); ok && isGridLoop(f) {
+	ast.Walk(n, func(m ast.Node) bool {
+		if f, ok := m.(*ast.For); ok && isGridLoop(f) {
 			found = true
 		}
 		return !found
@@ -227,7 +228,7 @@ func buildCUDAWidth(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptio
 	}
 	for _, a := range sc.Scop.Arrays {
 		if len(a.Extents) == 0 && cs.written[a.Name] {
-			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", posString(a.Pos), a.Name)
+			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", ast.PosString(a.Pos), a.Name)
 		}
 	}
 	// The point space levels mapped to threads: the last three.
@@ -273,42 +274,42 @@ func (h *hostGen) line(depth int, s string) {
 	h.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
-func (h *hostGen) node(n Node, depth int, vars []string) {
+func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 	switch n := n.(type) {
 	case nil:
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			h.node(s, depth, vars)
 		}
-	case *Mark:
+	case *ast.Mark:
 		h.line(depth, "/* "+n.Label+" */")
 		h.node(n.Body, depth, vars)
-	case *Let:
+	case *ast.Let:
 		if !hasWork(n) {
 			return
 		}
 		h.line(depth, "{")
-		h.line(depth+1, fmt.Sprintf("%s %s = %s;", h.cs.it, n.Var, ExprString(n.Value)))
+		h.line(depth+1, fmt.Sprintf("%s %s = %s;", h.cs.it, n.Var, ast.ExprString(n.Value)))
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Var))
 		h.line(depth, "}")
-	case *If:
+	case *ast.If:
 		if !hasGridLoop(n) && hasWork(n) {
 			h.launch(n, nil, depth, vars)
 			return
 		}
-		h.line(depth, "if ("+CondString(n.Cond)+") {")
+		h.line(depth, "if ("+ast.CondString(n.Cond)+") {")
 		h.node(n.Then, depth+1, vars)
 		if n.Else != nil {
 			h.line(depth, "} else {")
 			h.node(n.Else, depth+1, vars)
 		}
 		h.line(depth, "}")
-	case *For:
+	case *ast.For:
 		if isGridLoop(n) {
-			grid := []*For{n}
+			grid := []*ast.For{n}
 			body := n.Body
 			for len(grid) < 3 {
-				f, ok := unwrap(body).(*For)
+				f, ok := unwrap(body).(*ast.For)
 				if !ok || !isGridLoop(f) {
 					break
 				}
@@ -322,15 +323,15 @@ func (h *hostGen) node(n Node, depth int, vars []string) {
 			h.launch(n, nil, depth, vars)
 			return
 		}
-		h.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", h.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		h.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", h.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Iter))
 		h.line(depth, "}")
-	case *User:
+	case *ast.User:
 		h.launch(n, nil, depth, vars)
 	}
 }
 
-func stepString(f *For) string {
+func stepString(f *ast.For) string {
 	if f.Stride > 1 {
 		return fmt.Sprintf("%s += %d", f.Iter, f.Stride)
 	}
@@ -338,7 +339,7 @@ func stepString(f *For) string {
 }
 
 // launch emits the launch of a new kernel for body under the grid loops.
-func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
+func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []string) {
 	cs := h.cs
 	kn := &cudaKernel{
 		name:  fmt.Sprintf("hx_kernel%d_%d", cs.k, len(cs.kernels)),
@@ -367,7 +368,7 @@ func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
 			decl = append(decl, names[i]+" = 1")
 		}
 		h.line(d, "long "+strings.Join(decl, ", ")+";")
-		h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(0), boundString(grid[0].Upper, false), boundString(grid[0].Lower, true)))
+		h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(0), ast.BoundString(grid[0].Upper, false), ast.BoundString(grid[0].Lower, true)))
 		if ng > 1 {
 			for i := 1; i < ng; i++ {
 				h.line(d, gname(i)+" = 0;")
@@ -375,10 +376,10 @@ func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
 			dd := d
 			for i := 0; i < ng-1; i++ {
 				f := grid[i]
-				h.line(dd, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", cs.it, f.Iter, boundString(f.Lower, true), f.Iter, boundString(f.Upper, false), stepString(f)))
+				h.line(dd, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", cs.it, f.Iter, ast.BoundString(f.Lower, true), f.Iter, ast.BoundString(f.Upper, false), stepString(f)))
 				dd++
 				nf := grid[i+1]
-				h.line(dd, fmt.Sprintf("%s = hx_max(%s, (%s) - (%s) + 1);", gname(i+1), gname(i+1), boundString(nf.Upper, false), boundString(nf.Lower, true)))
+				h.line(dd, fmt.Sprintf("%s = hx_max(%s, (%s) - (%s) + 1);", gname(i+1), gname(i+1), ast.BoundString(nf.Upper, false), ast.BoundString(nf.Lower, true)))
 			}
 			for i := 0; i < ng-1; i++ {
 				dd--
@@ -402,10 +403,10 @@ func (h *hostGen) launch(body Node, grid []*For, depth int, vars []string) {
 	h.line(depth, "}")
 }
 
-func hasThreadLoop(n Node, axis map[int]int) bool {
+func hasThreadLoop(n ast.Node, axis map[int]int) bool {
 	found := false
-	Walk(n, func(m Node) bool {
-		if f, ok := m.(*For); ok {
+	ast.Walk(n, func(m ast.Node) bool {
+		if f, ok := m.(*ast.For); ok {
 			if _, ok := axis[f.Level]; ok {
 				found = true
 			}
@@ -468,7 +469,7 @@ type kernelGen struct {
 	stage   *stagePlan
 	noStage bool
 	vars    []string
-	lets    []*Let
+	lets    []*ast.Let
 	err     error
 	// full is set while printing the inside of a "full tile" Mark; reuse
 	// is the register-reuse plan of the thread loop nest being printed
@@ -535,7 +536,7 @@ func (g *kernelGen) print() string {
 	ng := len(kn.grid)
 	for i, f := range kn.grid {
 		ax := axes[ng-1-i]
-		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", cs.it, f.Iter, boundString(f.Lower, true), ax, f.Iter, boundString(f.Upper, false), f.Iter, ax))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", cs.it, f.Iter, ast.BoundString(f.Lower, true), ax, f.Iter, ast.BoundString(f.Upper, false), f.Iter, ax))
 		g.vars = append(g.vars, f.Iter)
 		depth++
 	}
@@ -579,7 +580,7 @@ func (g *kernelGen) print() string {
 
 // uniform prints block-uniform code; it reports whether n does thread work
 // and whether all of it is followed by a barrier.
-func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
+func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 	if full, ok := g.stageable(n); ok && hasWork(n) {
 		w, t, err := g.stageTile(n, full, depth)
 		if err == nil {
@@ -599,7 +600,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 	switch n := n.(type) {
 	case nil:
 		return false, true
-	case *Block:
+	case *ast.Block:
 		// Work of one child must be separated from later work.
 		type res struct{ work, tb bool }
 		var rs []res
@@ -624,25 +625,25 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 			tb = false
 		}
 		return work, tb
-	case *Mark:
+	case *ast.Mark:
 		g.line(depth, "/* "+n.Label+" */")
 		saved := g.full
 		g.full = n.Label == "full tile"
 		work, tb = g.uniform(n.Body, depth)
 		g.full = saved
 		return work, tb
-	case *Let:
+	case *ast.Let:
 		if !hasWork(n) {
 			return false, true
 		}
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ast.ExprString(n.Value)))
 		g.lets = append(g.lets, n)
 		work, tb = g.uniform(n.Body, depth+1)
 		g.lets = g.lets[:len(g.lets)-1]
 		g.line(depth, "}")
 		return work, tb
-	case *If:
+	case *ast.If:
 		if !hasWork(n) {
 			return false, true
 		}
@@ -650,7 +651,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 			g.threads(n, depth)
 			return true, false
 		}
-		g.line(depth, "if ("+CondString(n.Cond)+") {")
+		g.line(depth, "if ("+ast.CondString(n.Cond)+") {")
 		w1, t1 := g.uniform(n.Then, depth+1)
 		w2, t2 := false, true
 		if n.Else != nil && hasWork(n.Else) {
@@ -659,7 +660,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 		}
 		g.line(depth, "}")
 		return w1 || w2, t1 && t2
-	case *For:
+	case *ast.For:
 		if !hasWork(n) {
 			return false, true
 		}
@@ -667,7 +668,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 			g.threads(n, depth)
 			return true, false
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.vars = append(g.vars, n.Iter)
 		w, t := g.uniform(n.Body, depth+1)
 		g.vars = g.vars[:len(g.vars)-1]
@@ -676,7 +677,7 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 		}
 		g.line(depth, "}")
 		return w, true
-	case *User:
+	case *ast.User:
 		g.threads(n, depth)
 		return true, false
 	}
@@ -685,14 +686,14 @@ func (g *kernelGen) uniform(n Node, depth int) (work, tb bool) {
 
 // isThread reports whether n starts thread work: a thread-mapped loop, or
 // a node whose thread work does not pass through a uniform loop first.
-func (g *kernelGen) isThread(n Node) bool {
+func (g *kernelGen) isThread(n ast.Node) bool {
 	switch n := n.(type) {
-	case *For:
+	case *ast.For:
 		if _, ok := g.kn.axis[n.Level]; ok {
 			return true
 		}
 		return n.Dim.Role == schedule.RolePointSpace
-	case *If:
+	case *ast.If:
 		// An If whose conditions involve thread loop counters cannot occur
 		// above them; a uniform If stays uniform.
 		return false
@@ -705,7 +706,7 @@ func (g *kernelGen) barrier(depth int) {
 }
 
 // threads prints thread work n (all threads of the block run it).
-func (g *kernelGen) threads(n Node, depth int) {
+func (g *kernelGen) threads(n ast.Node, depth int) {
 	if g.emu {
 		bx, by, bz := g.kn.block[0], g.kn.block[1], g.kn.block[2]
 		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
@@ -719,33 +720,33 @@ func (g *kernelGen) threads(n Node, depth int) {
 
 // thread prints per-thread code; used[a] says that axis a distributed an
 // enclosing loop already.
-func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
+func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 	switch n := n.(type) {
 	case nil:
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			g.thread(s, depth, used)
 		}
-	case *Mark:
+	case *ast.Mark:
 		g.line(depth, "/* "+n.Label+" */")
 		saved := g.full
 		g.full = n.Label == "full tile"
 		g.thread(n.Body, depth, used)
 		g.full = saved
-	case *Let:
+	case *ast.Let:
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ast.ExprString(n.Value)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
-	case *If:
-		g.line(depth, "if ("+CondString(n.Cond)+") {")
+	case *ast.If:
+		g.line(depth, "if ("+ast.CondString(n.Cond)+") {")
 		g.thread(n.Then, depth+1, used)
 		if n.Else != nil {
 			g.line(depth, "} else {")
 			g.thread(n.Else, depth+1, used)
 		}
 		g.line(depth, "}")
-	case *For:
+	case *ast.For:
 		if p := g.streamable(n, used); p != nil {
 			g.threadStream(p, depth, used)
 			return
@@ -758,18 +759,18 @@ func (g *kernelGen) thread(n Node, depth int, used [3]bool) {
 		if ok && !used[a] && g.kn.block[a] > 0 {
 			used[a] = true
 			if g.kn.block[a] == 1 {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 			} else {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.it, n.Iter, boundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, boundString(n.Upper, false), n.Iter, int64(g.kn.block[a])*n.Stride))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.kn.block[a])*n.Stride))
 			}
 			g.thread(n.Body, depth+1, used)
 			g.line(depth, "}")
 			return
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, boundString(n.Lower, true), n.Iter, boundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
-	case *User:
+	case *ast.User:
 		var guard []string
 		for a := 0; a < 3; a++ {
 			if !used[a] && g.kn.block[a] > 1 {
@@ -800,18 +801,18 @@ func (g *kernelGen) tidExpr(a int, stride int64) string {
 }
 
 // userCUDA prints a statement instance with flat array accesses.
-func (cs *cudaScop) userCUDA(u *User, emu bool, stage *stagePlan) string {
+func (cs *cudaScop) userCUDA(u *ast.User, emu bool, stage *stagePlan) string {
 	return cs.userCUDAWins(u, emu, stage, nil)
 }
 
 // userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
 // replaced by their registers (streaming, cuda_stream.go).
-func (cs *cudaScop) userCUDAWins(u *User, emu bool, stage *stagePlan, wins map[*frontend.ArrayRef]string) string {
+func (cs *cudaScop) userCUDAWins(u *ast.User, emu bool, stage *stagePlan, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
-			s := ExprString(u.Args[i])
-			if _, ok := u.Args[i].(*Aff); ok && !isIdent(s) {
+			s := ast.ExprString(u.Args[i])
+			if _, ok := u.Args[i].(*ast.Aff); ok && !isIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it] = s
@@ -864,7 +865,7 @@ type flatPrinter struct {
 	// Register reuse (cuda_reuse.go): env holds the statement iterators'
 	// values, subscripts print in a canonical affine form where they can,
 	// and reads of array elements go to the temporaries of regs.
-	env  map[string]Expr
+	env  map[string]ast.Expr
 	regs *regSet
 	// wins are the reads printed as window registers (cuda_stream.go).
 	wins map[*frontend.ArrayRef]string

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -125,7 +126,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	var kb strings.Builder
 	fmt.Fprintf(&kb, "#include \"%s.h\"\n\n", name)
 	for _, cs := range css {
-		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.k, posString(cs.sc.Scop.Pos), cs.sc.Note)
+		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.k, ast.PosString(cs.sc.Scop.Pos), cs.sc.Note)
 		for _, kn := range cs.kernels {
 			kb.WriteString(cs.printKernel(kn, false))
 			kb.WriteString("\n")
@@ -324,7 +325,7 @@ func (cs *cudaScop) hostSig() string {
 func (cs *cudaScop) hostFunc() string {
 	var b strings.Builder
 	s := cs.sc.Scop
-	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, posString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
+	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, ast.PosString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
 	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, cs.hostSig())
 	for _, p := range s.Params {
 		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.k, p, p, p, p)
@@ -449,14 +450,14 @@ func (cs *cudaScop) countFunc() string {
 		fmt.Fprintf(&b, "  hx_per[%d] = 0;\n", i)
 	}
 	if cs.sc.Orig != nil {
-		cp := &Printer{Indent: "  ", Decl: cs.it, Wide: cs.it != "int",
-			User: func(u *User, _ *Printer) string { return fmt.Sprintf("hx_per[%d]++;", idx[u.Stmt]) },
-			Loop: func(f *For, _ *Printer) (string, bool) {
-				u, ok := f.Body.(*User)
+		cp := &ast.Printer{Indent: "  ", Decl: cs.it, Wide: cs.it != "int",
+			User: func(u *ast.User, _ *ast.Printer) string { return fmt.Sprintf("hx_per[%d]++;", idx[u.Stmt]) },
+			Loop: func(f *ast.For, _ *ast.Printer) (string, bool) {
+				u, ok := f.Body.(*ast.User)
 				if !ok || f.Stride != 1 {
 					return "", false
 				}
-				return fmt.Sprintf("hx_per[%d] += hx_max(0, (%s) - (%s) + 1);", idx[u.Stmt], boundString(f.Upper, false), boundString(f.Lower, true)), true
+				return fmt.Sprintf("hx_per[%d] += hx_max(0, (%s) - (%s) + 1);", idx[u.Stmt], ast.BoundString(f.Upper, false), ast.BoundString(f.Lower, true)), true
 			}}
 		b.WriteString(cp.Print(cs.sc.Orig.Root, 1))
 	}
@@ -495,12 +496,12 @@ static double hx_median(double *v, int n)
 	for _, cs := range css {
 		s := cs.sc.Scop
 		k := cs.k
-		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, posString(s.Pos))
+		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, ast.PosString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
 			v, ok := params[p]
 			if !ok {
-				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Pos), p, p)
+				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(s.Pos), p, p)
 			}
 			fmt.Fprintf(&b, "    %s %s = (%s)hx_arg(argc, argv, \"%s\", %d);\n", cs.it, p, cs.it, p, v)
 			args = append(args, p)

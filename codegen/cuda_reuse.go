@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/poly"
 	"hextile/schedule"
@@ -86,18 +87,18 @@ const maxReuse = 16
 
 // reusePlan is a loop nest printed with register reuse.
 type reusePlan struct {
-	l1     *For
+	l1     *ast.For
 	a1     int   // L1's thread axis
 	u      int64 // iterations of L1 per thread
-	l2     *For
-	user   *User
-	lower  *Aff   // L1's lower bound
-	lowerS string // its text
+	l2     *ast.For
+	user   *ast.User
+	lower  *ast.Aff // L1's lower bound
+	lowerS string   // its text
 }
 
 // reusable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that register reuse applies to.
-func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
+func (g *kernelGen) reusable(n *ast.For, used [3]bool) *reusePlan {
 	if g.reuse != nil {
 		return nil
 	}
@@ -110,7 +111,7 @@ func (g *kernelGen) reusable(n *For, used [3]bool) *reusePlan {
 // already distributed, inside a "full tile" Mark when full, in a tile
 // staged in shared memory when staged) is an L1 that register reuse
 // applies to, else nil.
-func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, staged bool) *reusePlan {
+func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full, staged bool) *reusePlan {
 	if !cs.reuse || !full || staged {
 		return nil
 	}
@@ -130,12 +131,12 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 	if !cs.independent(n) || n.Stride != 1 || len(n.Lower) != 1 || len(n.Upper) != 1 {
 		return nil
 	}
-	lo, ok1 := n.Lower[0].(*Aff)
-	hi, ok2 := n.Upper[0].(*Aff)
+	lo, ok1 := n.Lower[0].(*ast.Aff)
+	hi, ok2 := n.Upper[0].(*ast.Aff)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	d, ok := IsConst(affAdd(hi, affScale(lo, -1)))
+	d, ok := ast.IsConst(affAdd(hi, affScale(lo, -1)))
 	if !ok || d < 0 {
 		return nil
 	}
@@ -144,7 +145,7 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 		return nil
 	}
 	// Down to L2: Marks and Lets that do not use L1's counter.
-	l2, ok := skipWrappers(n.Body, n.Iter, true).(*For)
+	l2, ok := skipWrappers(n.Body, n.Iter, true).(*ast.For)
 	if !ok {
 		return nil
 	}
@@ -152,13 +153,13 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 	if !ok || a2 == a1 || used[a2] || !cs.independent(l2) {
 		return nil
 	}
-	for _, e := range append(append([]Expr(nil), l2.Lower...), l2.Upper...) {
+	for _, e := range append(append([]ast.Expr(nil), l2.Lower...), l2.Upper...) {
 		if exprUses(e, n.Iter) {
 			return nil
 		}
 	}
 	// L2's body: one User (Marks around it allowed).
-	u, ok := skipWrappers(l2.Body, n.Iter, false).(*User)
+	u, ok := skipWrappers(l2.Body, n.Iter, false).(*ast.User)
 	if !ok {
 		return nil
 	}
@@ -168,7 +169,7 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 	if r, ok := u.Stmt.Body.LHS.(*frontend.ArrayRef); !ok || len(r.Index) == 0 {
 		return nil
 	}
-	return &reusePlan{l1: n, a1: a1, u: trip / b, l2: l2, user: u, lower: lo, lowerS: ExprString(lo)}
+	return &reusePlan{l1: n, a1: a1, u: trip / b, l2: l2, user: u, lower: lo, lowerS: ast.ExprString(lo)}
 }
 
 // independent reports whether the iterations of the thread loop f are
@@ -182,7 +183,7 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *For, used [3]bool, full, sta
 // the point space loops to threads at all, for any block shape. The
 // schedulers leave the point space dimensions unmarked (Dim.Parallel is
 // about tile-level parallelism), hence the check here.
-func (cs *cudaScop) independent(f *For) bool {
+func (cs *cudaScop) independent(f *ast.For) bool {
 	if f.Parallel {
 		return true
 	}
@@ -246,7 +247,7 @@ func (g *kernelGen) threadReuse(p *reusePlan, depth int, used [3]bool) {
 
 // userReuse prints the U instances of p.user: the loads, then each
 // computation followed by its store.
-func (g *kernelGen) userReuse(u *User, guard []string, depth int) {
+func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
 	lines := g.cs.reuseLines(u, g.reuse.l1.Iter, g.reuse.u, g.emu)
 	if len(guard) > 0 {
 		g.line(depth, "if ("+strings.Join(guard, " && ")+") {")
@@ -262,7 +263,7 @@ func (g *kernelGen) userReuse(u *User, guard []string, depth int) {
 
 // reuseLines returns the code of the instances of u with iter, iter + 1,
 // ..., iter + n - 1 in place of iter.
-func (cs *cudaScop) reuseLines(u *User, iter string, n int64, emu bool) []string {
+func (cs *cudaScop) reuseLines(u *ast.User, iter string, n int64, emu bool) []string {
 	arrays := map[string]*frontend.Array{}
 	for _, a := range cs.sc.Scop.Arrays {
 		arrays[a.Name] = a
@@ -280,14 +281,14 @@ func (cs *cudaScop) reuseLines(u *User, iter string, n int64, emu bool) []string
 	var out []string
 	for k := int64(0); k < n; k++ {
 		first := len(regs.lines)
-		subst, env := map[string]string{}, map[string]Expr{}
+		subst, env := map[string]string{}, map[string]ast.Expr{}
 		for i, it := range u.Stmt.Iters {
 			if i >= len(u.Args) {
 				continue
 			}
 			e := shiftVar(u.Args[i], iter, k)
-			s := ExprString(e)
-			if _, ok := e.(*Aff); ok && !isIdent(s) {
+			s := ast.ExprString(e)
+			if _, ok := e.(*ast.Aff); ok && !isIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it], env[it] = s, e
@@ -344,7 +345,7 @@ func (p *flatPrinter) elemKey(e *frontend.ArrayRef) string {
 func (p *flatPrinter) index(x frontend.Expr) string {
 	if p.env != nil {
 		if a, ok := subscriptAff(x, p.env); ok {
-			return affString(a)
+			return ast.AffString(a)
 		}
 	}
 	s, _ := cexpr(x, p.subst)
@@ -356,21 +357,21 @@ func (p *flatPrinter) index(x frontend.Expr) string {
 // statement iterators replaced by their affine values in env; ok is false
 // when x is not affine (a division, a modulo, a non-affine iterator value,
 // a non-integer literal).
-func subscriptAff(x frontend.Expr, env map[string]Expr) (*Aff, bool) {
-	var f func(e frontend.Expr) (*Aff, bool)
-	f = func(e frontend.Expr) (*Aff, bool) {
+func subscriptAff(x frontend.Expr, env map[string]ast.Expr) (*ast.Aff, bool) {
+	var f func(e frontend.Expr) (*ast.Aff, bool)
+	f = func(e frontend.Expr) (*ast.Aff, bool) {
 		switch e := e.(type) {
 		case *frontend.Number:
 			if e.Type != frontend.IntT {
 				return nil, false
 			}
-			return Const(e.Int), true
+			return ast.Const(e.Int), true
 		case *frontend.VarRef:
 			if v, ok := env[e.Name]; ok {
-				a, ok := v.(*Aff)
+				a, ok := v.(*ast.Aff)
 				return a, ok
 			}
-			return VarE(e.Name), true
+			return ast.VarE(e.Name), true
 		case *frontend.Unary:
 			a, ok := f(e.X)
 			if !ok {
@@ -392,10 +393,10 @@ func subscriptAff(x frontend.Expr, env map[string]Expr) (*Aff, bool) {
 			case "-":
 				return affAdd(l, affScale(r, -1)), true
 			case "*":
-				if c, ok := IsConst(l); ok {
+				if c, ok := ast.IsConst(l); ok {
 					return affScale(r, c), true
 				}
-				if c, ok := IsConst(r); ok {
+				if c, ok := ast.IsConst(r); ok {
 					return affScale(l, c), true
 				}
 			}
@@ -406,11 +407,11 @@ func subscriptAff(x frontend.Expr, env map[string]Expr) (*Aff, bool) {
 	if !ok {
 		return nil, false
 	}
-	return affAdd(a, Const(0)), true
+	return affAdd(a, ast.Const(0)), true
 }
 
 // affAdd returns a + b in canonical form.
-func affAdd(a, b *Aff) *Aff {
+func affAdd(a, b *ast.Aff) *ast.Aff {
 	co := map[string]int64{}
 	for _, t := range a.Terms {
 		co[t.Var] += t.Coef
@@ -418,10 +419,10 @@ func affAdd(a, b *Aff) *Aff {
 	for _, t := range b.Terms {
 		co[t.Var] += t.Coef
 	}
-	out := &Aff{Const: a.Const + b.Const}
+	out := &ast.Aff{Const: a.Const + b.Const}
 	for v, c := range co {
 		if c != 0 {
-			out.Terms = append(out.Terms, Term{Coef: c, Var: v})
+			out.Terms = append(out.Terms, ast.Term{Coef: c, Var: v})
 		}
 	}
 	sort.Slice(out.Terms, func(i, j int) bool { return out.Terms[i].Var < out.Terms[j].Var })
@@ -429,50 +430,50 @@ func affAdd(a, b *Aff) *Aff {
 }
 
 // affScale returns k*a.
-func affScale(a *Aff, k int64) *Aff {
-	out := &Aff{Const: k * a.Const}
+func affScale(a *ast.Aff, k int64) *ast.Aff {
+	out := &ast.Aff{Const: k * a.Const}
 	for _, t := range a.Terms {
 		if t.Coef*k != 0 {
-			out.Terms = append(out.Terms, Term{Coef: t.Coef * k, Var: t.Var})
+			out.Terms = append(out.Terms, ast.Term{Coef: t.Coef * k, Var: t.Var})
 		}
 	}
 	return out
 }
 
 // shiftVar returns e with v replaced by v + k.
-func shiftVar(e Expr, v string, k int64) Expr {
+func shiftVar(e ast.Expr, v string, k int64) ast.Expr {
 	if k == 0 {
 		return e
 	}
 	switch e := e.(type) {
-	case *Aff:
-		out := &Aff{Terms: append([]Term(nil), e.Terms...), Const: e.Const}
+	case *ast.Aff:
+		out := &ast.Aff{Terms: append([]ast.Term(nil), e.Terms...), Const: e.Const}
 		for _, t := range e.Terms {
 			if t.Var == v {
 				out.Const += t.Coef * k
 			}
 		}
 		return out
-	case *Sum:
-		return &Sum{Args: shiftAll(e.Args, v, k)}
-	case *Scale:
-		return &Scale{K: e.K, X: shiftVar(e.X, v, k)}
-	case *FloorDiv:
-		return &FloorDiv{X: shiftVar(e.X, v, k), D: e.D}
-	case *CeilDiv:
-		return &CeilDiv{X: shiftVar(e.X, v, k), D: e.D}
-	case *Mod:
-		return &Mod{X: shiftVar(e.X, v, k), D: e.D}
-	case *Min:
-		return &Min{Args: shiftAll(e.Args, v, k)}
-	case *Max:
-		return &Max{Args: shiftAll(e.Args, v, k)}
+	case *ast.Sum:
+		return &ast.Sum{Args: shiftAll(e.Args, v, k)}
+	case *ast.Scale:
+		return &ast.Scale{K: e.K, X: shiftVar(e.X, v, k)}
+	case *ast.FloorDiv:
+		return &ast.FloorDiv{X: shiftVar(e.X, v, k), D: e.D}
+	case *ast.CeilDiv:
+		return &ast.CeilDiv{X: shiftVar(e.X, v, k), D: e.D}
+	case *ast.Mod:
+		return &ast.Mod{X: shiftVar(e.X, v, k), D: e.D}
+	case *ast.Min:
+		return &ast.Min{Args: shiftAll(e.Args, v, k)}
+	case *ast.Max:
+		return &ast.Max{Args: shiftAll(e.Args, v, k)}
 	}
 	return e
 }
 
-func shiftAll(es []Expr, v string, k int64) []Expr {
-	out := make([]Expr, len(es))
+func shiftAll(es []ast.Expr, v string, k int64) []ast.Expr {
+	out := make([]ast.Expr, len(es))
 	for i, e := range es {
 		out[i] = shiftVar(e, v, k)
 	}
@@ -480,34 +481,34 @@ func shiftAll(es []Expr, v string, k int64) []Expr {
 }
 
 // exprUses reports whether variable v occurs in e.
-func exprUses(e Expr, v string) bool {
+func exprUses(e ast.Expr, v string) bool {
 	switch e := e.(type) {
-	case *Aff:
+	case *ast.Aff:
 		for _, t := range e.Terms {
 			if t.Var == v {
 				return true
 			}
 		}
 		return false
-	case *Sum:
+	case *ast.Sum:
 		return anyUses(e.Args, v)
-	case *Scale:
+	case *ast.Scale:
 		return exprUses(e.X, v)
-	case *FloorDiv:
+	case *ast.FloorDiv:
 		return exprUses(e.X, v)
-	case *CeilDiv:
+	case *ast.CeilDiv:
 		return exprUses(e.X, v)
-	case *Mod:
+	case *ast.Mod:
 		return exprUses(e.X, v)
-	case *Min:
+	case *ast.Min:
 		return anyUses(e.Args, v)
-	case *Max:
+	case *ast.Max:
 		return anyUses(e.Args, v)
 	}
 	return true // unknown: assume it does
 }
 
-func anyUses(es []Expr, v string) bool {
+func anyUses(es []ast.Expr, v string) bool {
 	for _, e := range es {
 		if exprUses(e, v) {
 			return true
@@ -520,17 +521,17 @@ func anyUses(es []Expr, v string) bool {
 // when lets is set, Lets whose value does not use iter; it returns the first
 // other node, or nil at a Block of several statements or a Let it may not
 // pass.
-func skipWrappers(m Node, iter string, lets bool) Node {
+func skipWrappers(m ast.Node, iter string, lets bool) ast.Node {
 	for {
 		switch x := m.(type) {
-		case *Block:
+		case *ast.Block:
 			if len(x.Stmts) != 1 {
 				return nil
 			}
 			m = x.Stmts[0]
-		case *Mark:
+		case *ast.Mark:
 			m = x.Body
-		case *Let:
+		case *ast.Let:
 			if !lets || exprUses(x.Value, iter) {
 				return nil
 			}

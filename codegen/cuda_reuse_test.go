@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -437,27 +438,27 @@ func TestCUDAReuseClang(t *testing.T) {
 // hand-built loop nests: L1 (y) over L2 (x) over one statement.
 func TestReusableShapes(t *testing.T) {
 	ps := schedule.Dim{Role: schedule.RolePointSpace}
-	aff := func(c int64, terms ...Term) *Aff { return &Aff{Terms: terms, Const: c} }
+	aff := func(c int64, terms ...ast.Term) *ast.Aff { return &ast.Aff{Terms: terms, Const: c} }
 	st := &frontend.Stmt{Name: "S0", Iters: []string{"i", "j"}, Body: &frontend.Assign{
 		LHS: &frontend.ArrayRef{Name: "A", Index: []frontend.Expr{&frontend.VarRef{Name: "i"}, &frontend.VarRef{Name: "j"}}},
 		Op:  "=", RHS: &frontend.Number{Text: "1.0f", Type: frontend.Float}}}
-	user := func() Node { return &User{Stmt: st, Args: []Expr{VarE("c1"), VarE("c2")}} }
+	user := func() ast.Node { return &ast.User{Stmt: st, Args: []ast.Expr{ast.VarE("c1"), ast.VarE("c2")}} }
 	type shape struct {
-		lower, upper []Expr
+		lower, upper []ast.Expr
 		l1Dim        schedule.Dim
 		l1Par        bool
 		l1Level      int
-		mid          func(Node) Node // wraps L2
-		l2Upper      Expr
-		body         Node
+		mid          func(ast.Node) ast.Node // wraps L2
+		l2Upper      ast.Expr
+		body         ast.Node
 	}
 	base := func() shape {
-		return shape{lower: []Expr{aff(0, Term{16, "b"})}, upper: []Expr{aff(15, Term{16, "b"})}, l1Dim: ps, l1Level: 1,
-			mid: func(n Node) Node { return n }, l2Upper: aff(31, Term{32, "b"}), body: user()}
+		return shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"})}, l1Dim: ps, l1Level: 1,
+			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user()}
 	}
-	build := func(s shape) *For {
-		l2 := &For{Iter: "c2", Level: 2, Dim: ps, Lower: []Expr{aff(0, Term{32, "b"})}, Upper: []Expr{s.l2Upper}, Stride: 1, Body: s.body}
-		return &For{Iter: "c1", Level: s.l1Level, Dim: s.l1Dim, Parallel: s.l1Par, Lower: s.lower, Upper: s.upper, Stride: 1, Body: s.mid(l2)}
+	build := func(s shape) *ast.For {
+		l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{aff(0, ast.Term{Coef: 32, Var: "b"})}, Upper: []ast.Expr{s.l2Upper}, Stride: 1, Body: s.body}
+		return &ast.For{Iter: "c1", Level: s.l1Level, Dim: s.l1Dim, Parallel: s.l1Par, Lower: s.lower, Upper: s.upper, Stride: 1, Body: s.mid(l2)}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -468,31 +469,33 @@ func TestReusableShapes(t *testing.T) {
 	}{
 		{name: "base", wantU: 4},
 		{name: "marks and lets", edit: func(s *shape, _ *kernelGen) {
-			s.mid = func(n Node) Node {
-				return &Mark{Label: "m", Body: &Let{Var: "q", Value: VarE("b"), Body: &Block{Stmts: []Node{n}}}}
+			s.mid = func(n ast.Node) ast.Node {
+				return &ast.Mark{Label: "m", Body: &ast.Let{Var: "q", Value: ast.VarE("b"), Body: &ast.Block{Stmts: []ast.Node{n}}}}
 			}
 		}, wantU: 4},
-		{name: "two statements", edit: func(s *shape, _ *kernelGen) { s.body = &Block{Stmts: []Node{user(), user()}} }},
+		{name: "two statements", edit: func(s *shape, _ *kernelGen) { s.body = &ast.Block{Stmts: []ast.Node{user(), user()}} }},
 		{name: "a loop in the body", edit: func(s *shape, _ *kernelGen) {
-			s.body = &For{Iter: "c9", Level: -1, Lower: []Expr{Const(0)}, Upper: []Expr{Const(1)}, Stride: 1, Body: user()}
+			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user()}
 		}},
 		{name: "not independent", indep: -1},
 		{name: "parallel, not a point loop", edit: func(s *shape, _ *kernelGen) { s.l1Par = true; s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }, wantU: 4},
 		{name: "not parallel, not a point loop", edit: func(s *shape, _ *kernelGen) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
 		{name: "partial tile", noFull: true},
-		{name: "trip not divisible", edit: func(s *shape, _ *kernelGen) { s.upper = []Expr{aff(14, Term{16, "b"})} }},
-		{name: "trip not constant", edit: func(s *shape, _ *kernelGen) { s.upper = []Expr{aff(15, Term{17, "b"})} }},
-		{name: "two lower bounds", edit: func(s *shape, _ *kernelGen) { s.lower = append(s.lower, Const(1)) }},
+		{name: "trip not divisible", edit: func(s *shape, _ *kernelGen) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
+		{name: "trip not constant", edit: func(s *shape, _ *kernelGen) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
+		{name: "two lower bounds", edit: func(s *shape, _ *kernelGen) { s.lower = append(s.lower, ast.Const(1)) }},
 		{name: "U = 1", edit: func(_ *shape, g *kernelGen) { g.kn.block = [3]int{32, 16, 1} }},
 		{name: "U = 32", edit: func(s *shape, g *kernelGen) {
-			s.upper = []Expr{aff(127, Term{16, "b"})}
+			s.upper = []ast.Expr{aff(127, ast.Term{Coef: 16, Var: "b"})}
 			g.kn.block = [3]int{32, 4, 1}
 		}},
 		{name: "U = 16", edit: func(s *shape, g *kernelGen) { g.kn.block = [3]int{32, 1, 1} }, wantU: 16},
 		{name: "let uses L1", edit: func(s *shape, _ *kernelGen) {
-			s.mid = func(n Node) Node { return &Let{Var: "q", Value: aff(1, Term{1, "c1"}), Body: n} }
+			s.mid = func(n ast.Node) ast.Node {
+				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
+			}
 		}},
-		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, Term{1, "c1"}) }},
+		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
 		{name: "L1 on x", edit: func(s *shape, _ *kernelGen) { s.l1Level = 2 }},
 		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.reuse = false }},
 		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &stagePlan{} }},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -109,9 +110,9 @@ type streamWindow struct {
 
 // streamPlan is a loop nest printed streaming.
 type streamPlan struct {
-	l1    *For
+	l1    *ast.For
 	a1    int
-	user  *User
+	user  *ast.User
 	wins  []*streamWindow
 	regs  map[*frontend.ArrayRef]string // window read -> register
 	reads int                           // array reads of the right-hand side
@@ -120,7 +121,7 @@ type streamPlan struct {
 
 // streamable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that streaming applies to.
-func (g *kernelGen) streamable(n *For, used [3]bool) *streamPlan {
+func (g *kernelGen) streamable(n *ast.For, used [3]bool) *streamPlan {
 	if g.stream != nil {
 		return nil
 	}
@@ -132,7 +133,7 @@ func (g *kernelGen) streamable(n *For, used [3]bool) *streamPlan {
 // kernel kn (the axes in used already distributed, inside a "full tile"
 // Mark when full, in a tile staged in shared memory when staged) is an L1
 // that streaming applies to, else nil.
-func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, staged bool) *streamPlan {
+func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full, staged bool) *streamPlan {
 	if !cs.reuse || !full || !staged {
 		return nil
 	}
@@ -148,7 +149,7 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, st
 	if !cs.independent(n) || n.Stride != 1 || len(n.Lower) == 0 || len(n.Upper) == 0 {
 		return nil
 	}
-	for _, e := range append(append([]Expr(nil), n.Lower...), n.Upper...) {
+	for _, e := range append(append([]ast.Expr(nil), n.Lower...), n.Upper...) {
 		if exprUses(e, n.Iter) {
 			return nil
 		}
@@ -159,10 +160,10 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, st
 	axes := used
 	axes[a1] = true
 	loops := 0
-	var u *User
+	var u *ast.User
 	for m := n.Body; u == nil; {
 		switch x := skipWrappers(m, n.Iter, true).(type) {
-		case *For:
+		case *ast.For:
 			a, ok := kn.axis[x.Level]
 			if !ok || axes[a] || kn.block[a] < 1 || !cs.independent(x) {
 				return nil
@@ -173,7 +174,7 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, st
 			axes[a] = true
 			loops++
 			m = x.Body
-		case *User:
+		case *ast.User:
 			u = x
 		default:
 			return nil
@@ -195,12 +196,12 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *For, used [3]bool, full, st
 
 // streamPrinter returns the printer of statement instance u with L1's
 // counter iter replaced by iter + d (subscripts canonical where affine).
-func (cs *cudaScop) streamPrinter(u *User, iter string, d int64, emu bool, stage *stagePlan) *flatPrinter {
-	subst, env := map[string]string{}, map[string]Expr{}
+func (cs *cudaScop) streamPrinter(u *ast.User, iter string, d int64, emu bool, stage *stagePlan) *flatPrinter {
+	subst, env := map[string]string{}, map[string]ast.Expr{}
 	for i, it := range u.Stmt.Iters {
 		e := shiftVar(u.Args[i], iter, d)
-		s := ExprString(e)
-		if _, ok := e.(*Aff); ok && !isIdent(s) {
+		s := ast.ExprString(e)
+		if _, ok := e.(*ast.Aff); ok && !isIdent(s) {
 			s = "(" + s + ")"
 		}
 		subst[it], env[it] = s, e
@@ -214,7 +215,7 @@ func (cs *cudaScop) streamPrinter(u *User, iter string, d int64, emu bool, stage
 
 // streamWindows groups the reads of u's right-hand side along iter and
 // returns the plan's windows, or nil when none has two registers.
-func (cs *cudaScop) streamWindows(u *User, iter string) *streamPlan {
+func (cs *cudaScop) streamWindows(u *ast.User, iter string) *streamPlan {
 	a := u.Stmt.Body
 	var reads []*frontend.ArrayRef
 	var walk func(e frontend.Expr)
@@ -327,7 +328,7 @@ func (g *kernelGen) threadStream(p *streamPlan, depth int, used [3]bool) {
 	g.line(depth, fmt.Sprintf("{ /* streaming: %s in blocks of consecutive iterations per thread, %d window(s) of registers along %s: %d memory reads per instance instead of %d */",
 		p.l1.Iter, len(p.wins), p.l1.Iter, p.plain+len(p.wins), p.reads))
 	d := depth + 1
-	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.cs.it, boundString(p.l1.Lower, true), boundString(p.l1.Upper, false)))
+	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.cs.it, ast.BoundString(p.l1.Lower, true), ast.BoundString(p.l1.Upper, false)))
 	g.line(d, fmt.Sprintf("const %s hx_ck = (hx_hi - hx_lo + %d) / %d;", g.cs.it, b, b))
 	g.line(d, fmt.Sprintf("const %s hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.cs.it, g.tid[p.a1]))
 	used[p.a1] = true
@@ -340,7 +341,7 @@ func (g *kernelGen) threadStream(p *streamPlan, depth int, used [3]bool) {
 // userStream prints the thread's range b0 .. b1 of L1 for one iteration
 // of the loops around u: the window preloads, then the loop that loads
 // the newest element of every window, stores the instance and rotates.
-func (g *kernelGen) userStream(u *User, guard []string, depth int) {
+func (g *kernelGen) userStream(u *ast.User, guard []string, depth int) {
 	p, cs := g.stream, g.cs
 	iter := p.l1.Iter
 	g.line(depth, "if ("+strings.Join(append(append([]string(nil), guard...), "hx_b0 <= hx_b1"), " && ")+") {")

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/internal/testlong"
+	"hextile/internal/testsched"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -26,7 +28,7 @@ import (
 // cudaCompile runs the pipeline on file with the given tiling.
 func cudaCompile(t *testing.T, file string, kind schedule.Kind, sizes []int64) *Compilation {
 	t.Helper()
-	c, err := Run(Request{File: file, Tile: kind, Sizes: sizes, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: file, Tile: kind, Sizes: sizes, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatalf("%s %s %v: %v", file, kind, sizes, err)
 	}
@@ -99,7 +101,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 				if ki > 0 && !variant(ki) {
 					continue
 				}
-				sizes, err := sizeChoices(sc, deps, kind)
+				sizes, err := testsched.Sizes(sc, deps, kind)
 				if err != nil || len(sizes) == 0 {
 					t.Logf("%s: %s refused by the scheduler", name, kind)
 					continue
@@ -120,10 +122,10 @@ func TestCUDAEmuMatrix(t *testing.T) {
 						// Fewer threads than iterations: the cyclic distribution.
 						opt.Block = []int{32, 2, 2}
 					}
-					emuRun(t, cc, dir, tag, c, opt, problemSizes(sc.Params))
+					emuRun(t, cc, dir, tag, c, opt, testsched.ProblemSizes(sc.Params))
 					if kind == schedule.Hybrid && i == 0 && variant(0) {
 						// The time tiles staged in shared memory.
-						emuRun(t, cc, dir, tag+"_shared", c, CUDAOptions{Shared: true}, problemSizes(sc.Params))
+						emuRun(t, cc, dir, tag+"_shared", c, CUDAOptions{Shared: true}, testsched.ProblemSizes(sc.Params))
 					}
 				}
 			}
@@ -220,7 +222,7 @@ func TestCUDAClang(t *testing.T) {
 
 // clangOne generates the CUDA files of f under kind and compiles the kernels.
 func clangOne(t *testing.T, dir, f, name string, kind schedule.Kind) {
-	c, err := Run(Request{File: f, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: f, Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		return // refused by the scheduler
 	}

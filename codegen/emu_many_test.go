@@ -2,12 +2,12 @@ package codegen
 
 import (
 	"fmt"
-	"hextile/internal/testlong"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )

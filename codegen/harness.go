@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -38,7 +39,7 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		s := sc.Scop
 		for _, p := range s.Params {
 			if _, ok := params[p]; !ok {
-				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Pos), p, p)
+				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(s.Pos), p, p)
 			}
 		}
 		scops = append(scops, s)
@@ -65,7 +66,7 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		}
 		fmt.Fprintf(&b, "static long hx_count_%d(%s)\n{\n  long hx_n = 0;\n", k, strings.Join(psig, ", "))
 		if sc.Orig != nil {
-			cp := &Printer{Indent: "  ", Decl: "long", User: func(*User, *Printer) string { return "hx_n++;" }, Loop: countLoop}
+			cp := &ast.Printer{Indent: "  ", Decl: "long", User: func(*ast.User, *ast.Printer) string { return "hx_n++;" }, Loop: countLoop}
 			b.WriteString(cp.Print(sc.Orig.Root, 1))
 		} else {
 			b.WriteString("  hx_n = -1;\n")
@@ -75,7 +76,7 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 	b.WriteString("int main(int argc, char **argv)\n{\n  int hx_fail = 0;\n  double hx_maxdiff = 0, hx_torig = 0, hx_ttiled = 0;\n  long hx_updates = 0;\n")
 	for k, sc := range codes {
 		s := sc.Scop
-		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, posString(s.Pos))
+		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, ast.PosString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
 			fmt.Fprintf(&b, "    long %s = hx_arg(argc, argv, \"%s\", %dL);\n", p, p, params[p])
@@ -192,7 +193,7 @@ func checkOpenArrays(scops []*frontend.Scop) error {
 	for _, s := range scops {
 		for _, a := range s.Arrays {
 			if len(a.Extents) > 0 && a.Extents[0] == nil && a.Outer == nil {
-				return fmt.Errorf("%s: error: %s is a pointer to an array whose first extent is unknown, and the rows the scop accesses are not bounded by a constant or a parameter plus a constant: a verified run needs its size; declare the array with its first extent", posString(a.Pos), a.Name)
+				return fmt.Errorf("%s: error: %s is a pointer to an array whose first extent is unknown, and the rows the scop accesses are not bounded by a constant or a parameter plus a constant: a verified run needs its size; declare the array with its first extent", ast.PosString(a.Pos), a.Name)
 			}
 		}
 	}
@@ -222,9 +223,9 @@ func harnessIndex(a *frontend.Array) (decl, format, args string) {
 
 // countLoop prints an innermost loop whose body is one unguarded statement
 // as the addition of its trip count.
-func countLoop(f *For, _ *Printer) (string, bool) {
-	if _, ok := f.Body.(*User); !ok || f.Stride != 1 {
+func countLoop(f *ast.For, _ *ast.Printer) (string, bool) {
+	if _, ok := f.Body.(*ast.User); !ok || f.Stride != 1 {
 		return "", false
 	}
-	return fmt.Sprintf("hx_n += hx_max(0, (%s) - (%s) + 1);", boundString(f.Upper, false), boundString(f.Lower, true)), true
+	return fmt.Sprintf("hx_n += hx_max(0, (%s) - (%s) + 1);", ast.BoundString(f.Upper, false), ast.BoundString(f.Lower, true)), true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -179,7 +180,7 @@ type llvmKernel struct {
 	// Shared-memory staging, as in kernelGen: the uniform variables and
 	// Lets in scope, the tile being staged.
 	vars    []string
-	lets    []*Let
+	lets    []*ast.Let
 	stage   *llvmStage
 	noStage bool
 	// Register reuse (llvm_reuse.go), as in kernelGen: full is set inside
@@ -402,14 +403,14 @@ func (k *llvmKernel) let(v string, x value.Value, body func()) {
 }
 
 // seqFor lowers a sequential AST loop with body.
-func (k *llvmKernel) seqFor(n *For, body func()) {
+func (k *llvmKernel) seqFor(n *ast.For, body func()) {
 	closeLoop := k.loopOpen(n.Iter, k.bound(n.Lower, true), k.bound(n.Upper, false), k.ic(n.Stride))
 	body()
 	closeLoop()
 }
 
 // uniform mirrors kernelGen.uniform (without shared-memory staging).
-func (k *llvmKernel) uniform(n Node) (work, tb bool) {
+func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 	if full, ok := k.stageable(n); ok && hasWork(n) {
 		w, t, err := k.stageTile(n, full)
 		if err == nil {
@@ -425,7 +426,7 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 	switch n := n.(type) {
 	case nil:
 		return false, true
-	case *Block:
+	case *ast.Block:
 		pending := false
 		tb = true
 		for _, s := range n.Stmts {
@@ -444,13 +445,13 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 			tb = false
 		}
 		return work, tb
-	case *Mark:
+	case *ast.Mark:
 		saved := k.full
 		k.full = n.Label == "full tile"
 		work, tb = k.uniform(n.Body)
 		k.full = saved
 		return work, tb
-	case *Let:
+	case *ast.Let:
 		if !hasWork(n) {
 			return false, true
 		}
@@ -458,7 +459,7 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 		k.let(n.Var, k.expr(n.Value), func() { work, tb = k.uniform(n.Body) })
 		k.lets = k.lets[:len(k.lets)-1]
 		return work, tb
-	case *If:
+	case *ast.If:
 		if !hasWork(n) {
 			return false, true
 		}
@@ -470,7 +471,7 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 		}
 		k.ifElse(k.cond(n.Cond), func() { w1, t1 = k.uniform(n.Then) }, els)
 		return w1 || w2, t1 && t2
-	case *For:
+	case *ast.For:
 		if !hasWork(n) {
 			return false, true
 		}
@@ -488,7 +489,7 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 			}
 		})
 		return work, true
-	case *User:
+	case *ast.User:
 		k.thread(n, [3]bool{})
 		return true, false
 	}
@@ -496,7 +497,7 @@ func (k *llvmKernel) uniform(n Node) (work, tb bool) {
 }
 
 // isThread mirrors kernelGen.isThread.
-func (k *llvmKernel) isThread(f *For) bool {
+func (k *llvmKernel) isThread(f *ast.For) bool {
 	if _, ok := k.kn.axis[f.Level]; ok {
 		return true
 	}
@@ -505,27 +506,27 @@ func (k *llvmKernel) isThread(f *For) bool {
 
 // thread mirrors kernelGen.thread: per-thread code, used[a] when axis a
 // distributes an enclosing loop already.
-func (k *llvmKernel) thread(n Node, used [3]bool) {
+func (k *llvmKernel) thread(n ast.Node, used [3]bool) {
 	switch n := n.(type) {
 	case nil:
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			k.thread(s, used)
 		}
-	case *Mark:
+	case *ast.Mark:
 		saved := k.full
 		k.full = n.Label == "full tile"
 		k.thread(n.Body, used)
 		k.full = saved
-	case *Let:
+	case *ast.Let:
 		k.let(n.Var, k.expr(n.Value), func() { k.thread(n.Body, used) })
-	case *If:
+	case *ast.If:
 		var els func()
 		if n.Else != nil {
 			els = func() { k.thread(n.Else, used) }
 		}
 		k.ifElse(k.cond(n.Cond), func() { k.thread(n.Then, used) }, els)
-	case *For:
+	case *ast.For:
 		if k.stream == nil && !k.wide() {
 			if p := k.cs.streamPlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
 				k.threadStream(p, used)
@@ -557,7 +558,7 @@ func (k *llvmKernel) thread(n Node, used [3]bool) {
 			return
 		}
 		k.seqFor(n, func() { k.thread(n.Body, used) })
-	case *User:
+	case *ast.User:
 		var c value.Value
 		for a := 0; a < 3; a++ {
 			if !used[a] && k.kn.block[a] > 1 {

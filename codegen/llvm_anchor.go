@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -58,7 +59,7 @@ type llvmAnchors struct {
 	// env and subst are the current instance's statement iterators: their
 	// AST values (subscriptAff) and printed values (cexpr of a non-affine
 	// subscript).
-	env    map[string]Expr
+	env    map[string]ast.Expr
 	subst  map[string]string
 	groups map[string]*anchorGroup
 }
@@ -77,14 +78,14 @@ func newAnchors() *llvmAnchors {
 
 // bind sets the instance whose accesses are lowered next: iterator it of
 // st is args[i] (shifted by shift along variable v when shift != 0).
-func (an *llvmAnchors) bind(st *frontend.Stmt, args []Expr, v string, shift int64) {
-	an.env, an.subst = map[string]Expr{}, map[string]string{}
+func (an *llvmAnchors) bind(st *frontend.Stmt, args []ast.Expr, v string, shift int64) {
+	an.env, an.subst = map[string]ast.Expr{}, map[string]string{}
 	for i, it := range st.Iters {
 		if i >= len(args) {
 			continue
 		}
 		e := shiftVar(args[i], v, shift)
-		s := ExprString(e)
+		s := ast.ExprString(e)
 		if !isIdent(s) {
 			s = "(" + s + ")"
 		}
@@ -100,7 +101,7 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 	for d, x := range r.Index {
 		if a, ok := subscriptAff(x, an.env); ok {
 			consts[d] = a.Const
-			b.WriteString("|a:" + affString(&Aff{Terms: a.Terms}))
+			b.WriteString("|a:" + ast.AffString(&ast.Aff{Terms: a.Terms}))
 			continue
 		}
 		s, _ := cexpr(x, an.subst)

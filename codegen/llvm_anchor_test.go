@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/schedule"
@@ -123,9 +124,9 @@ func TestLLVMAnchorGroups(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := prog.Scops[0].Stmts[0]
-			var args []Expr
+			var args []ast.Expr
 			for _, it := range st.Iters {
-				args = append(args, VarE("c_"+it))
+				args = append(args, ast.VarE("c_"+it))
 			}
 			an := newAnchors()
 			an.bind(st, args, "", 0)
@@ -148,7 +149,7 @@ func TestLLVMAnchorInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := prog.Scops[0].Stmts[0]
-	args := []Expr{VarE("c0"), VarE("c1"), VarE("c2")}
+	args := []ast.Expr{ast.VarE("c0"), ast.VarE("c1"), ast.VarE("c2")}
 	an := newAnchors()
 	seen, consts := map[string]string{}, map[string][]int64{}
 	var got []string

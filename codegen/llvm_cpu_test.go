@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -152,7 +153,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 				continue
 			}
 			tag := strings.TrimSuffix(filepath.Base(file), ".c") + "_" + string(kind)
-			c, err := Run(Request{File: file, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: file, Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				continue // refused by the scheduler (TestLLVMAcceptedByLLC logs why)
 			}
@@ -206,7 +207,7 @@ func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 			continue // by default fdtd2d stands for the staged tiles
 		}
 		tag := fmt.Sprintf("%s_%s_%v_shared%v", tc.file, tc.kind, tc.block, tc.shared)
-		c, err := Run(Request{File: filepath.Join("..", "testdata", tc.file+".c"), Tile: tc.kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: filepath.Join("..", "testdata", tc.file+".c"), Tile: tc.kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -17,14 +18,14 @@ import (
 // bodies (C semantics) to LLVM IR.
 
 // bound is max(es) (lower) or min(es) (upper).
-func (k *llvmKernel) bound(es []Expr, lower bool) value.Value {
+func (k *llvmKernel) bound(es []ast.Expr, lower bool) value.Value {
 	if len(es) == 1 {
 		return k.expr(es[0])
 	}
 	if lower {
-		return k.expr(&Max{Args: es})
+		return k.expr(&ast.Max{Args: es})
 	}
-	return k.expr(&Min{Args: es})
+	return k.expr(&ast.Min{Args: es})
 }
 
 // variable is the value of a name: a loop counter, Let, parameter, host
@@ -36,7 +37,7 @@ func (k *llvmKernel) variable(name string) value.Value {
 	if v, ok := k.cs.sc.Scop.Defines[name]; ok {
 		return k.ic(v)
 	}
-	k.fail("%s: kernel %s: unknown variable %s in the loop AST", posString(k.cs.sc.Scop.Pos), k.kn.name, name)
+	k.fail("%s: kernel %s: unknown variable %s in the loop AST", ast.PosString(k.cs.sc.Scop.Pos), k.kn.name, name)
 	return k.ic(0)
 }
 
@@ -55,9 +56,9 @@ func (k *llvmKernel) floorDivIR(x value.Value, d int64) value.Value {
 // expr lowers an AST integer expression. Its sums and products carry nsw:
 // the CUDA code computes the same terms in int, where signed overflow is
 // undefined.
-func (k *llvmKernel) expr(e Expr) value.Value {
+func (k *llvmKernel) expr(e ast.Expr) value.Value {
 	switch e := e.(type) {
-	case *Aff:
+	case *ast.Aff:
 		var acc value.Value
 		for _, t := range e.Terms {
 			var v value.Value = k.variable(t.Var)
@@ -77,7 +78,7 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 			acc = nsw(k.cur.NewAdd(acc, k.ic(e.Const)))
 		}
 		return acc
-	case *Sum:
+	case *ast.Sum:
 		var acc value.Value
 		for _, a := range e.Args {
 			v := k.expr(a)
@@ -91,15 +92,15 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 			return k.ic(0)
 		}
 		return acc
-	case *Scale:
+	case *ast.Scale:
 		return nsw(k.cur.NewMul(k.ic(e.K), k.expr(e.X)))
-	case *FloorDiv:
+	case *ast.FloorDiv:
 		return k.floorDivIR(k.expr(e.X), e.D)
-	case *CeilDiv:
+	case *ast.CeilDiv:
 		// ceil(x/d) = -floor(-x/d)
 		x := k.cur.NewSub(k.ic(0), k.expr(e.X))
 		return k.cur.NewSub(k.ic(0), k.floorDivIR(x, e.D))
-	case *Mod:
+	case *ast.Mod:
 		x := k.expr(e.X)
 		if e.D == 1 {
 			return k.ic(0)
@@ -107,13 +108,13 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 		r := k.cur.NewSRem(x, k.ic(e.D))
 		neg := k.cur.NewICmp(enum.IPredSLT, r, k.ic(0))
 		return k.cur.NewSelect(neg, k.cur.NewAdd(r, k.ic(e.D)), r)
-	case *Min, *Max:
-		var args []Expr
+	case *ast.Min, *ast.Max:
+		var args []ast.Expr
 		pred := enum.IPredSLT
-		if m, ok := e.(*Min); ok {
+		if m, ok := e.(*ast.Min); ok {
 			args = m.Args
 		} else {
-			args = e.(*Max).Args
+			args = e.(*ast.Max).Args
 			pred = enum.IPredSGT
 		}
 		var acc value.Value
@@ -128,22 +129,22 @@ func (k *llvmKernel) expr(e Expr) value.Value {
 		}
 		return acc
 	}
-	k.fail("%s: kernel %s: unsupported AST expression %T", posString(k.cs.sc.Scop.Pos), k.kn.name, e)
+	k.fail("%s: kernel %s: unsupported AST expression %T", ast.PosString(k.cs.sc.Scop.Pos), k.kn.name, e)
 	return k.ic(0)
 }
 
 // cond lowers a conjunction of guard conditions to an i1.
-func (k *llvmKernel) cond(cs []Cond) value.Value {
+func (k *llvmKernel) cond(cs []ast.Cond) value.Value {
 	var acc value.Value
 	for _, c := range cs {
 		x := k.expr(c.X)
 		var v value.Value
 		switch c.Kind {
-		case GE0:
+		case ast.GE0:
 			v = k.cur.NewICmp(enum.IPredSGE, x, k.ic(0))
-		case EQ0:
+		case ast.EQ0:
 			v = k.cur.NewICmp(enum.IPredEQ, x, k.ic(0))
-		case DivBy:
+		case ast.DivBy:
 			v = k.cur.NewICmp(enum.IPredEQ, k.cur.NewSRem(x, k.ic(c.D)), k.ic(0))
 		}
 		if acc == nil {
@@ -160,7 +161,7 @@ func (k *llvmKernel) cond(cs []Cond) value.Value {
 
 // user lowers one statement instance: the statement's iterators are bound
 // to the AST's argument values, then the body runs with C semantics.
-func (k *llvmKernel) user(u *User) {
+func (k *llvmKernel) user(u *ast.User) {
 	st := u.Stmt
 	if st.Body == nil {
 		return
@@ -194,12 +195,12 @@ func (k *llvmKernel) user(u *User) {
 	a := st.Body
 	ref, ok := a.LHS.(*frontend.ArrayRef)
 	if !ok || len(ref.Index) == 0 {
-		k.fail("%s: the LLVM target supports assignments to array elements only", posString(a.Pos))
+		k.fail("%s: the LLVM target supports assignments to array elements only", ast.PosString(a.Pos))
 		return
 	}
 	arr := k.arrs[ref.Name]
 	if arr == nil {
-		k.fail("%s: unknown array %s", posString(ref.P), ref.Name)
+		k.fail("%s: unknown array %s", ast.PosString(ref.P), ref.Name)
 		return
 	}
 	rhs, rt := k.body(a.RHS)
@@ -251,12 +252,12 @@ func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 		for _, x := range r.Index {
 			v, t := k.body(x)
 			if t != frontend.IntT {
-				k.fail("%s: subscript of %s is not an integer", posString(x.Position()), r.Name)
+				k.fail("%s: subscript of %s is not an integer", ast.PosString(x.Position()), r.Name)
 			}
 			ix = append(ix, v)
 		}
 		if len(r.Index) != len(a.Extents) {
-			k.fail("%s: %s has %d subscripts, the array %d dimensions", posString(r.P), r.Name, len(r.Index), len(a.Extents))
+			k.fail("%s: %s has %d subscripts, the array %d dimensions", ast.PosString(r.P), r.Name, len(r.Index), len(a.Extents))
 			return k.ptrs[r.Name], nil
 		}
 		gep := k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.flatIndex64(a, ix))
@@ -267,7 +268,7 @@ func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 	for i, x := range r.Index {
 		v, t := k.body(x)
 		if t != frontend.IntT {
-			k.fail("%s: subscript of %s is not an integer", posString(x.Position()), r.Name)
+			k.fail("%s: subscript of %s is not an integer", ast.PosString(x.Position()), r.Name)
 		}
 		if i == 0 {
 			idx = v
@@ -282,7 +283,7 @@ func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 		idx = nsw(k.cur.NewAdd(nsw(k.cur.NewMul(idx, ext)), v))
 	}
 	if len(r.Index) != len(a.Extents) {
-		k.fail("%s: %s has %d subscripts, the array %d dimensions", posString(r.P), r.Name, len(r.Index), len(a.Extents))
+		k.fail("%s: %s has %d subscripts, the array %d dimensions", ast.PosString(r.P), r.Name, len(r.Index), len(a.Extents))
 	}
 	gep := k.cur.NewGetElementPtr(llvmType(a.Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
 	gep.InBounds = true
@@ -394,7 +395,7 @@ func (k *llvmKernel) arith(op string, x value.Value, xt frontend.Type, y value.V
 			return k.cur.NewFDiv(x, y), t
 		}
 	}
-	k.fail("%s: operator %s on %s is not supported by the LLVM target", posString(pos), op, t)
+	k.fail("%s: operator %s on %s is not supported by the LLVM target", ast.PosString(pos), op, t)
 	return x, t
 }
 
@@ -418,7 +419,7 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 	case *frontend.ArrayRef:
 		a := k.arrs[e.Name]
 		if a == nil {
-			k.fail("%s: unknown array %s", posString(e.P), e.Name)
+			k.fail("%s: unknown array %s", ast.PosString(e.P), e.Name)
 			return i32(0), frontend.IntT
 		}
 		if len(e.Index) == 0 {
@@ -456,7 +457,7 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 	case *frontend.Call:
 		return k.call(e)
 	}
-	k.fail("%s: unsupported expression %T", posString(e.Position()), e)
+	k.fail("%s: unsupported expression %T", ast.PosString(e.Position()), e)
 	return i32(0), frontend.IntT
 }
 
@@ -478,7 +479,7 @@ func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
 	t := frontend.Double
 	if name == "abs" {
 		if len(e.Args) != 1 {
-			k.fail("%s: abs takes one argument", posString(e.P))
+			k.fail("%s: abs takes one argument", ast.PosString(e.P))
 			return i32(0), frontend.IntT
 		}
 		x, xt := k.body(e.Args[0])
@@ -493,11 +494,11 @@ func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
 	}
 	m, ok := llvmMath[base]
 	if !ok {
-		k.fail("%s: %s has no NVPTX intrinsic (it needs libdevice, which the LLVM target does not link); supported: sqrt, fabs, floor, ceil, fmin, fmax, fma and their f forms, abs", posString(e.P), name)
+		k.fail("%s: %s has no NVPTX intrinsic (it needs libdevice, which the LLVM target does not link); supported: sqrt, fabs, floor, ceil, fmin, fmax, fma and their f forms, abs", ast.PosString(e.P), name)
 		return i32(0), t
 	}
 	if len(e.Args) != m.arity {
-		k.fail("%s: %s takes %d argument(s)", posString(e.P), name, m.arity)
+		k.fail("%s: %s takes %d argument(s)", ast.PosString(e.P), name, m.arity)
 		return i32(0), t
 	}
 	lt := llvmType(t)

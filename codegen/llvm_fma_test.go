@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"hextile/codegen/ast"
 )
 
 // TestLLVMNoContraction: llc's default contraction fuses nothing in
@@ -19,7 +21,7 @@ func TestLLVMNoContraction(t *testing.T) {
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")
 	}
-	c, err := Run(Request{File: filepath.Join("..", "testdata", "heat2d.c"), Tile: "hybrid", Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: filepath.Join("..", "testdata", "heat2d.c"), Tile: "hybrid", Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

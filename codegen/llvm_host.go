@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -45,7 +46,7 @@ type GPUScop struct {
 	Scop    *frontend.Scop
 	Kernels []GPUKernel
 	cs      *cudaScop
-	site    map[Node]int // launch site -> kernel
+	site    map[ast.Node]int // launch site -> kernel
 }
 
 // Written reports whether a kernel of the scop writes array name (the
@@ -68,7 +69,7 @@ func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
 	}
 	var out []*GPUScop
 	for _, cs := range css {
-		g := &GPUScop{Scop: cs.sc.Scop, cs: cs, site: map[Node]int{}}
+		g := &GPUScop{Scop: cs.sc.Scop, cs: cs, site: map[ast.Node]int{}}
 		for i, kn := range cs.kernels {
 			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.name, Block: kn.block, Smem: kn.smem, Host: kn.host, Int64: cs.it != "int"})
 			if len(kn.grid) > 0 {
@@ -89,7 +90,7 @@ func (g *GPUScop) Launches(params map[string]int64, f func(GPULaunch) error) err
 	for _, p := range g.Scop.Params {
 		v, ok := params[p]
 		if !ok {
-			return fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(g.Scop.Pos), p, p)
+			return fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(g.Scop.Pos), p, p)
 		}
 		env[p] = v
 	}
@@ -108,43 +109,43 @@ type hostWalk struct {
 	f   func(GPULaunch) error
 }
 
-func (w *hostWalk) eval(e Expr) (int64, error) {
-	v, ok := EvalExpr(e, w.env)
+func (w *hostWalk) eval(e ast.Expr) (int64, error) {
+	v, ok := ast.EvalExpr(e, w.env)
 	if !ok {
-		return 0, fmt.Errorf("%s: host expression %s uses an unbound variable", posString(w.g.Scop.Pos), ExprString(e))
+		return 0, fmt.Errorf("%s: host expression %s uses an unbound variable", ast.PosString(w.g.Scop.Pos), ast.ExprString(e))
 	}
 	return v, nil
 }
 
-func (w *hostWalk) bound(es []Expr, lower bool) (int64, error) {
+func (w *hostWalk) bound(es []ast.Expr, lower bool) (int64, error) {
 	if lower {
-		return w.eval(&Max{Args: es})
+		return w.eval(&ast.Max{Args: es})
 	}
-	return w.eval(&Min{Args: es})
+	return w.eval(&ast.Min{Args: es})
 }
 
 // holds evaluates a conjunction of conditions.
-func (w *hostWalk) holds(cs []Cond) (bool, error) {
+func (w *hostWalk) holds(cs []ast.Cond) (bool, error) {
 	return condsHold(cs, w.eval)
 }
 
 // condsHold evaluates a conjunction of conditions with eval.
-func condsHold(cs []Cond, eval func(Expr) (int64, error)) (bool, error) {
+func condsHold(cs []ast.Cond, eval func(ast.Expr) (int64, error)) (bool, error) {
 	for _, c := range cs {
 		x, err := eval(c.X)
 		if err != nil {
 			return false, err
 		}
 		switch c.Kind {
-		case GE0:
+		case ast.GE0:
 			if x < 0 {
 				return false, nil
 			}
-		case EQ0:
+		case ast.EQ0:
 			if x != 0 {
 				return false, nil
 			}
-		case DivBy:
+		case ast.DivBy:
 			if x%c.D != 0 {
 				return false, nil
 			}
@@ -167,18 +168,18 @@ func (w *hostWalk) bind(v string, x int64, body func() error) error {
 }
 
 // node mirrors hostGen.node.
-func (w *hostWalk) node(n Node) error {
+func (w *hostWalk) node(n ast.Node) error {
 	switch n := n.(type) {
 	case nil:
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			if err := w.node(s); err != nil {
 				return err
 			}
 		}
-	case *Mark:
+	case *ast.Mark:
 		return w.node(n.Body)
-	case *Let:
+	case *ast.Let:
 		if !hasWork(n) {
 			return nil
 		}
@@ -187,7 +188,7 @@ func (w *hostWalk) node(n Node) error {
 			return err
 		}
 		return w.bind(n.Var, x, func() error { return w.node(n.Body) })
-	case *If:
+	case *ast.If:
 		if !hasGridLoop(n) && hasWork(n) {
 			return w.launch(n, nil)
 		}
@@ -199,12 +200,12 @@ func (w *hostWalk) node(n Node) error {
 			return w.node(n.Then)
 		}
 		return w.node(n.Else)
-	case *For:
+	case *ast.For:
 		if isGridLoop(n) {
-			grid := []*For{n}
+			grid := []*ast.For{n}
 			body := n.Body
 			for len(grid) < 3 {
-				f, ok := unwrap(body).(*For)
+				f, ok := unwrap(body).(*ast.For)
 				if !ok || !isGridLoop(f) {
 					break
 				}
@@ -217,14 +218,14 @@ func (w *hostWalk) node(n Node) error {
 			return w.launch(n, nil)
 		}
 		return w.loop(n, func() error { return w.node(n.Body) })
-	case *User:
+	case *ast.User:
 		return w.launch(n, nil)
 	}
 	return nil
 }
 
 // loop runs body for every value of f's counter.
-func (w *hostWalk) loop(f *For, body func() error) error {
+func (w *hostWalk) loop(f *ast.For, body func() error) error {
 	lo, err := w.bound(f.Lower, true)
 	if err != nil {
 		return err
@@ -242,7 +243,7 @@ func (w *hostWalk) loop(f *For, body func() error) error {
 }
 
 // trip is ub - lb + 1 of f (as the host code computes the grid).
-func (w *hostWalk) trip(f *For) (int64, error) {
+func (w *hostWalk) trip(f *ast.For) (int64, error) {
 	lo, err := w.bound(f.Lower, true)
 	if err != nil {
 		return 0, err
@@ -252,14 +253,14 @@ func (w *hostWalk) trip(f *For) (int64, error) {
 }
 
 // launch mirrors hostGen.launch.
-func (w *hostWalk) launch(body Node, grid []*For) error {
+func (w *hostWalk) launch(body ast.Node, grid []*ast.For) error {
 	key := body
 	if len(grid) > 0 {
 		key = grid[0]
 	}
 	k, ok := w.g.site[key]
 	if !ok {
-		return fmt.Errorf("%s: internal error: a launch site of the host schedule has no kernel", posString(w.g.Scop.Pos))
+		return fmt.Errorf("%s: internal error: a launch site of the host schedule has no kernel", ast.PosString(w.g.Scop.Pos))
 	}
 	ext := [3]int64{1, 1, 1} // by grid loop, outermost first
 	ng := len(grid)
@@ -309,7 +310,7 @@ func (w *hostWalk) launch(body Node, grid []*For) error {
 	for _, v := range w.g.Kernels[k].Host {
 		x, ok := w.env[v]
 		if !ok {
-			return fmt.Errorf("%s: host counter %s of %s is unbound", posString(w.g.Scop.Pos), v, w.g.Kernels[k].Name)
+			return fmt.Errorf("%s: host counter %s of %s is unbound", ast.PosString(w.g.Scop.Pos), v, w.g.Kernels[k].Name)
 		}
 		l.Host = append(l.Host, x)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -28,7 +29,7 @@ func TestGPULaunchesMatchEmulator(t *testing.T) {
 				continue // by default hybrid and one other kind per stencil, in turn
 			}
 			tag := name + "_" + string(kind)
-			c, err := Run(Request{File: filepath.Join("..", "testdata", name+".c"), Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: filepath.Join("..", "testdata", name+".c"), Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", tag, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -61,10 +62,10 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 				return nil, err
 			}
 			if v.i <= 0 {
-				return nil, fmt.Errorf("%s: %s has extent %d", posString(a.Pos), a.Name, v.i)
+				return nil, fmt.Errorf("%s: %s has extent %d", ast.PosString(a.Pos), a.Name, v.i)
 			}
 			if n > (1<<60)/v.i {
-				return nil, fmt.Errorf("%s: %s has more than 2^60 elements", posString(a.Pos), a.Name)
+				return nil, fmt.Errorf("%s: %s has more than 2^60 elements", ast.PosString(a.Pos), a.Name)
 			}
 			h.Dims = append(h.Dims, v.i)
 			n *= v.i
@@ -96,7 +97,7 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 func RunReference(c *Compilation, k int, params map[string]int64, arrays map[string]*HostArray) (updates, flops int64, err error) {
 	sc := c.Scops[k].Code
 	if sc.Orig == nil {
-		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", posString(sc.Scop.Pos))
+		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", ast.PosString(sc.Scop.Pos))
 	}
 	r := &refRun{env: map[string]int64{}, arrays: arrays}
 	for k, v := range sc.Scop.Defines {
@@ -133,21 +134,21 @@ type rv struct {
 	wide bool
 }
 
-func (r *refRun) node(n Node) error {
+func (r *refRun) node(n ast.Node) error {
 	switch n := n.(type) {
 	case nil:
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			if err := r.node(s); err != nil {
 				return err
 			}
 		}
-	case *Mark:
+	case *ast.Mark:
 		return r.node(n.Body)
-	case *Let:
-		v, ok := EvalExpr(n.Value, r.env)
+	case *ast.Let:
+		v, ok := ast.EvalExpr(n.Value, r.env)
 		if !ok {
-			return fmt.Errorf("unbound variable in %s", ExprString(n.Value))
+			return fmt.Errorf("unbound variable in %s", ast.ExprString(n.Value))
 		}
 		old, had := r.env[n.Var]
 		r.env[n.Var] = v
@@ -158,7 +159,7 @@ func (r *refRun) node(n Node) error {
 			delete(r.env, n.Var)
 		}
 		return err
-	case *If:
+	case *ast.If:
 		w := &hostWalk{env: r.env}
 		ok, err := w.holdsRef(n.Cond)
 		if err != nil {
@@ -168,9 +169,9 @@ func (r *refRun) node(n Node) error {
 			return r.node(n.Then)
 		}
 		return r.node(n.Else)
-	case *For:
-		lo, ok1 := EvalExpr(&Max{Args: n.Lower}, r.env)
-		hi, ok2 := EvalExpr(&Min{Args: n.Upper}, r.env)
+	case *ast.For:
+		lo, ok1 := ast.EvalExpr(&ast.Max{Args: n.Lower}, r.env)
+		hi, ok2 := ast.EvalExpr(&ast.Min{Args: n.Upper}, r.env)
 		if !ok1 || !ok2 {
 			return fmt.Errorf("unbound variable in the bounds of %s", n.Iter)
 		}
@@ -193,24 +194,24 @@ func (r *refRun) node(n Node) error {
 		} else {
 			delete(r.env, n.Iter)
 		}
-	case *User:
+	case *ast.User:
 		return r.user(n)
 	}
 	return nil
 }
 
 // holdsRef evaluates conditions without a scop (the reference's env only).
-func (w *hostWalk) holdsRef(cs []Cond) (bool, error) {
-	return condsHold(cs, func(e Expr) (int64, error) {
-		x, ok := EvalExpr(e, w.env)
+func (w *hostWalk) holdsRef(cs []ast.Cond) (bool, error) {
+	return condsHold(cs, func(e ast.Expr) (int64, error) {
+		x, ok := ast.EvalExpr(e, w.env)
 		if !ok {
-			return 0, fmt.Errorf("unbound variable in %s", ExprString(e))
+			return 0, fmt.Errorf("unbound variable in %s", ast.ExprString(e))
 		}
 		return x, nil
 	})
 }
 
-func (r *refRun) user(u *User) error {
+func (r *refRun) user(u *ast.User) error {
 	st := u.Stmt
 	if st.Body == nil {
 		return nil
@@ -222,9 +223,9 @@ func (r *refRun) user(u *User) error {
 	}
 	saved := map[string]int64{}
 	for i, it := range st.Iters {
-		v, ok := EvalExpr(u.Args[i], r.env)
+		v, ok := ast.EvalExpr(u.Args[i], r.env)
 		if !ok {
-			return fmt.Errorf("unbound variable in %s", ExprString(u.Args[i]))
+			return fmt.Errorf("unbound variable in %s", ast.ExprString(u.Args[i]))
 		}
 		saved[it] = r.env[it]
 		r.env[it] = v
@@ -237,7 +238,7 @@ func (r *refRun) user(u *User) error {
 	a := st.Body
 	ref, ok := a.LHS.(*frontend.ArrayRef)
 	if !ok {
-		return fmt.Errorf("%s: assignment to a scalar", posString(a.Pos))
+		return fmt.Errorf("%s: assignment to a scalar", ast.PosString(a.Pos))
 	}
 	rhs, err := r.eval(a.RHS)
 	if err != nil {
@@ -251,7 +252,7 @@ func (r *refRun) user(u *User) error {
 		old := r.load(h, off)
 		rhs, err = refArith(a.Op[:1], old, rhs)
 		if err != nil {
-			return fmt.Errorf("%s: %v", posString(a.Pos), err)
+			return fmt.Errorf("%s: %v", ast.PosString(a.Pos), err)
 		}
 	}
 	r.store(h, off, refConvert(rhs, h.Arr.Elem))
@@ -263,7 +264,7 @@ func (r *refRun) user(u *User) error {
 func (r *refRun) elem(e *frontend.ArrayRef) (*HostArray, int64, error) {
 	h := r.arrays[e.Name]
 	if h == nil || len(e.Index) != len(h.Dims) {
-		return nil, 0, fmt.Errorf("%s: bad access to %s", posString(e.P), e.Name)
+		return nil, 0, fmt.Errorf("%s: bad access to %s", ast.PosString(e.P), e.Name)
 	}
 	var off int64
 	for i, x := range e.Index {
@@ -272,7 +273,7 @@ func (r *refRun) elem(e *frontend.ArrayRef) (*HostArray, int64, error) {
 			return nil, 0, err
 		}
 		if v.i < 0 || v.i >= h.Dims[i] {
-			return nil, 0, fmt.Errorf("%s: %s subscript %d = %d out of [0, %d)", posString(e.P), e.Name, i, v.i, h.Dims[i])
+			return nil, 0, fmt.Errorf("%s: %s subscript %d = %d out of [0, %d)", ast.PosString(e.P), e.Name, i, v.i, h.Dims[i])
 		}
 		off = off*h.Dims[i] + v.i
 	}
@@ -383,7 +384,7 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 		}
 		v, ok := r.env[e.Name]
 		if !ok {
-			return rv{}, fmt.Errorf("%s: unbound %s", posString(e.P), e.Name)
+			return rv{}, fmt.Errorf("%s: unbound %s", ast.PosString(e.P), e.Name)
 		}
 		return rv{t: frontend.IntT, i: v, wide: true}, nil
 	case *frontend.ArrayRef:
@@ -403,7 +404,7 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 		}
 		v, err := refArith(e.Op, x, y)
 		if err != nil {
-			return rv{}, fmt.Errorf("%s: %v", posString(e.P), err)
+			return rv{}, fmt.Errorf("%s: %v", ast.PosString(e.P), err)
 		}
 		return v, nil
 	case *frontend.Unary:
@@ -430,7 +431,7 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 	case *frontend.Call:
 		return r.call(e)
 	}
-	return rv{}, fmt.Errorf("%s: unsupported expression %T", posString(e.Position()), e)
+	return rv{}, fmt.Errorf("%s: unsupported expression %T", ast.PosString(e.Position()), e)
 }
 
 // call evaluates the math functions that the LLVM target lowers
@@ -475,7 +476,7 @@ func (r *refRun) call(e *frontend.Call) (rv, error) {
 	case name == "fmax" && len(xs) == 2:
 		f = math.Max(xs[0].f, xs[1].f)
 	default:
-		return rv{}, fmt.Errorf("%s: %s is not supported by the Go reference", posString(e.P), e.Fun)
+		return rv{}, fmt.Errorf("%s: %s is not supported by the Go reference", ast.PosString(e.P), e.Fun)
 	}
 	if t == frontend.Float {
 		f = float64(float32(f))
@@ -495,14 +496,14 @@ func floatLiteral(e *frontend.Number) float64 {
 
 // loneUser is the statement that n runs once, unguarded, through Let and
 // Mark nodes only (the body of an innermost loop); nil otherwise.
-func loneUser(n Node) *User {
+func loneUser(n ast.Node) *ast.User {
 	for {
 		switch x := n.(type) {
-		case *User:
+		case *ast.User:
 			return x
-		case *Let:
+		case *ast.Let:
 			n = x.Body
-		case *Mark:
+		case *ast.Mark:
 			n = x.Body
 		default:
 			return nil
@@ -517,7 +518,7 @@ func loneUser(n Node) *User {
 func CountReference(c *Compilation, k int, params map[string]int64) (updates, flops int64, err error) {
 	sc := c.Scops[k].Code
 	if sc.Orig == nil {
-		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", posString(sc.Scop.Pos))
+		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", ast.PosString(sc.Scop.Pos))
 	}
 	r := &refRun{env: map[string]int64{}, countOnly: true}
 	for k, v := range sc.Scop.Defines {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hextile/codegen/ast"
 )
 
 // TestReferenceMatchesC: the Go reference run of the original program is
@@ -26,7 +28,7 @@ func TestReferenceMatchesC(t *testing.T) {
 	dir := t.TempDir()
 	for _, file := range llvmTestFiles(t) {
 		tag := strings.TrimSuffix(filepath.Base(file), ".c")
-		c, err := Run(Request{File: file, Tile: "none", Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: file, Tile: "none", Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			continue
 		}
@@ -103,7 +105,7 @@ func TestLLVMCountReference(t *testing.T) {
 	t.Parallel()
 	for _, file := range llvmTestFiles(t) {
 		tag := strings.TrimSuffix(filepath.Base(file), ".c")
-		c, err := Run(Request{File: file, Tile: "none", Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: file, Tile: "none", Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"hextile/codegen/ast"
 	"hextile/schedule"
 )
 
@@ -34,7 +35,7 @@ void kernel(void)
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Run(Request{File: file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: file, Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

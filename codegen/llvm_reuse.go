@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/value"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -66,13 +67,13 @@ func (k *llvmKernel) threadReuse(p *reusePlan, used [3]bool) {
 // userReuse lowers the U instances of u (kernelGen.userReuse and
 // cudaScop.reuseLines): per instance its new loads, its computation and its
 // store.
-func (k *llvmKernel) userReuse(u *User) {
+func (k *llvmKernel) userReuse(u *ast.User) {
 	p := k.reuse
 	st := u.Stmt
 	a := st.Body
 	ref, ok := a.LHS.(*frontend.ArrayRef)
 	if !ok || k.arrs[ref.Name] == nil {
-		k.fail("%s: register reuse: the left-hand side is not an array element", posString(a.Pos))
+		k.fail("%s: register reuse: the left-hand side is not an array element", ast.PosString(a.Pos))
 		return
 	}
 	et := k.arrs[ref.Name].Elem
@@ -83,15 +84,15 @@ func (k *llvmKernel) userReuse(u *User) {
 	defer func() { k.anch = savedAnch }()
 	for j := int64(0); j < p.u; j++ {
 		k.anch.bind(st, u.Args, p.l1.Iter, j)
-		subst, env := map[string]string{}, map[string]Expr{}
+		subst, env := map[string]string{}, map[string]ast.Expr{}
 		saved, had := map[string]value.Value{}, map[string]bool{}
 		for i, it := range st.Iters {
 			if i >= len(u.Args) {
 				continue
 			}
 			e := shiftVar(u.Args[i], p.l1.Iter, j)
-			s := ExprString(e)
-			if _, ok := e.(*Aff); ok && !isIdent(s) {
+			s := ast.ExprString(e)
+			if _, ok := e.(*ast.Aff); ok && !isIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it], env[it] = s, e

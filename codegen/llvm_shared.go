@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -50,17 +51,17 @@ func sharedPtr(t types.Type) *types.PointerType {
 }
 
 // stageable mirrors kernelGen.stageable.
-func (k *llvmKernel) stageable(n Node) (Node, bool) {
+func (k *llvmKernel) stageable(n ast.Node) (ast.Node, bool) {
 	if !k.cs.shared || k.stage != nil || k.noStage {
 		return nil, false
 	}
-	var full Node
+	var full ast.Node
 	switch m := n.(type) {
-	case *If:
-		if mk, ok := m.Then.(*Mark); ok && mk.Label == "full tile" {
+	case *ast.If:
+		if mk, ok := m.Then.(*ast.Mark); ok && mk.Label == "full tile" {
 			full = mk.Body
 		}
-	case *Mark:
+	case *ast.Mark:
 		if m.Label == "full tile" {
 			full = m.Body
 		}
@@ -69,8 +70,8 @@ func (k *llvmKernel) stageable(n Node) (Node, bool) {
 		return nil, false
 	}
 	hasTime := false
-	Walk(full, func(x Node) bool {
-		if f, ok := x.(*For); ok && f.Dim.Role == schedule.RolePointTime {
+	ast.Walk(full, func(x ast.Node) bool {
+		if f, ok := x.(*ast.For); ok && f.Dim.Role == schedule.RolePointTime {
 			hasTime = true
 		}
 		return !hasTime
@@ -153,7 +154,7 @@ func (lm *llvmModule) writtenTableGlobal(kernel string, tab *writtenTable) (*ir.
 }
 
 // stageTile mirrors kernelGen.stageTile.
-func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
+func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 	plan, err := k.cs.planShared(full, k.vars, k.lets)
 	if err != nil {
 		return false, false, err
@@ -171,7 +172,7 @@ func (k *llvmKernel) stageTile(n, full Node) (bool, bool, error) {
 	}
 	// The full / partial split and, with a table, the full-tile condition
 	// (hx_full) computed once.
-	ifn, _ := n.(*If)
+	ifn, _ := n.(*ast.If)
 	tab := plan.tab
 	var fullV value.Value
 	var tabG *ir.Global

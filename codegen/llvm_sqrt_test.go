@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
 	"hextile/schedule"
 )
 
@@ -42,7 +43,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 		if err := os.WriteFile(file, []byte(strings.ReplaceAll(sqrtProgram, "FN", fn)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := Run(Request{File: file, Tile: schedule.Hybrid, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: file, Tile: schedule.Hybrid, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", fn, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/value"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -61,7 +62,7 @@ func (k *llvmKernel) threadStream(p *streamPlan, used [3]bool) {
 
 // streamLoad loads the element of window w's first read for the instance
 // of u with L1's counter at c + d (the anchors of k.anch).
-func (k *llvmKernel) streamLoad(u *User, w *streamWindow, c value.Value, d int64) value.Value {
+func (k *llvmKernel) streamLoad(u *ast.User, w *streamWindow, c value.Value, d int64) value.Value {
 	iter := k.stream.l1.Iter
 	st := u.Stmt
 	var v value.Value
@@ -94,7 +95,7 @@ func (k *llvmKernel) streamLoad(u *User, w *streamWindow, c value.Value, d int64
 
 // userStream mirrors kernelGen.userStream: the thread's range b0 .. b1 of
 // L1 for one iteration of the loops around u.
-func (k *llvmKernel) userStream(u *User) {
+func (k *llvmKernel) userStream(u *ast.User) {
 	p := k.stream
 	if u.Stmt.Body == nil {
 		return
@@ -142,7 +143,7 @@ func (k *llvmKernel) userStream(u *User) {
 	for r, name := range p.regs {
 		v, ok := regs[name]
 		if !ok {
-			k.fail("%s: streaming: no register %s", posString(r.P), name)
+			k.fail("%s: streaming: no register %s", ast.PosString(r.P), name)
 			return
 		}
 		wins[r] = v

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"hextile/codegen/ast"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
@@ -44,7 +45,7 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 				continue // by default none and classical on a fourth of the stencils each
 			}
 			tag := strings.TrimSuffix(filepath.Base(file), ".c") + "_" + string(kind)
-			c, err := Run(Request{File: file, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: file, Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Logf("%s: refused by the pipeline: %v", tag, firstLine(err.Error()))
 				continue
@@ -114,7 +115,7 @@ func firstLine(s string) string {
 // TestLLVMGolden fixes the IR of a small kernel: heat1d-like asymmetric1d
 // without tiling (one kernel, no barriers beyond the time loop).
 func TestLLVMGolden(t *testing.T) {
-	c, err := Run(Request{File: "../testdata/jacobi1d_mod2.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: "../testdata/jacobi1d_mod2.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -128,7 +129,7 @@ void kernel(void)
 			if tc.long && os.Getenv("HEXTILE_LONG") == "" {
 				t.Skip("HEXTILE_LONG=1 runs it")
 			}
-			c, err := Run(Request{File: tc.file, Frontend: frontend.Options{Defines: tc.defs}, Tile: tc.kind, Sizes: []int64{3, 16}, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: tc.file, Frontend: frontend.Options{Defines: tc.defs}, Tile: tc.kind, Sizes: []int64{3, 16}, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +189,7 @@ func TestLLVMWideForced(t *testing.T) {
 // GPU form takes int32 arguments; with T near 2^31 they are i64 and take
 // int64 arguments, and llc accepts the module.
 func TestLLVMNarrowKept(t *testing.T) {
-	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.Hybrid, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.Hybrid, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

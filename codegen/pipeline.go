@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -18,7 +19,7 @@ type Request struct {
 	Frontend frontend.Options
 	Tile     schedule.Kind
 	Sizes    []int64
-	Gen      Options
+	Gen      ast.Options
 }
 
 // Compilation is the state the stages build, one entry per scop.
@@ -118,12 +119,12 @@ func stageAST(c *Compilation) error {
 		opts.Prefix = CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
-		a, err := Generate(s.Scop, s.Sched, opts)
+		a, err := ast.Generate(s.Scop, s.Sched, opts)
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
 		// The original schedule, for counting instances in the harness.
-		orig, err := Generate(s.Scop, OriginalSchedule(s.Scop), Options{Prefix: opts.Prefix})
+		orig, err := ast.Generate(s.Scop, OriginalSchedule(s.Scop), ast.Options{Prefix: opts.Prefix})
 		if err != nil {
 			orig = nil
 		}
@@ -146,7 +147,7 @@ func atScop(scop *frontend.Scop, err error) error {
 	if strings.HasPrefix(err.Error(), scop.Pos.File+":") {
 		return err // already positioned (e.g. at the offending statement)
 	}
-	return fmt.Errorf("%s: error: %v", posString(scop.Pos), err)
+	return fmt.Errorf("%s: error: %v", ast.PosString(scop.Pos), err)
 }
 
 // OriginalSchedule is the scop's textual schedule (the union of the
@@ -171,19 +172,19 @@ func (c *Compilation) Codes() []*ScopCode {
 
 func dumpScop(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# scop %s (function %s)\n%s\n", posString(s.Scop.Pos), s.Scop.Func, s.Scop.String())
+		fmt.Fprintf(w, "# scop %s (function %s)\n%s\n", ast.PosString(s.Scop.Pos), s.Scop.Func, s.Scop.String())
 	}
 }
 
 func dumpDeps(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# dependences of scop %s\n%s\n", posString(s.Scop.Pos), s.Deps.String())
+		fmt.Fprintf(w, "# dependences of scop %s\n%s\n", ast.PosString(s.Scop.Pos), s.Deps.String())
 	}
 }
 
 func dumpSchedule(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# %s schedule of scop %s, sizes %v\n%s\n", s.Sched.Kind, posString(s.Scop.Pos), s.Sched.Sizes, s.Sched.Map.String())
+		fmt.Fprintf(w, "# %s schedule of scop %s, sizes %v\n%s\n", s.Sched.Kind, ast.PosString(s.Scop.Pos), s.Sched.Sizes, s.Sched.Map.String())
 		var ds []string
 		for i, d := range s.Sched.Dims {
 			par := ""
@@ -198,7 +199,11 @@ func dumpSchedule(c *Compilation, w io.Writer) {
 
 func dumpAST(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# AST of scop %s (%s)\n", posString(s.Scop.Pos), s.Code.Note)
-		fmt.Fprint(w, (&Printer{Comments: true}).Print(s.Code.AST.Root, 0))
+		fmt.Fprintf(w, "# AST of scop %s (%s)\n", ast.PosString(s.Scop.Pos), s.Code.Note)
+		fmt.Fprint(w, (&ast.Printer{Comments: true}).Print(s.Code.AST.Root, 0))
 	}
 }
+
+// Options are the AST generator's options (ast.Options), kept here for the
+// callers of the pipeline.
+type Options = ast.Options

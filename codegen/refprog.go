@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -19,7 +20,7 @@ func RefProgram(c *Compilation, params map[string]int64) (string, error) {
 	for _, s := range c.Scops {
 		for _, p := range s.Scop.Params {
 			if _, ok := params[p]; !ok {
-				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", posString(s.Scop.Pos), p, p)
+				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(s.Scop.Pos), p, p)
 			}
 		}
 		scops = append(scops, s.Scop)
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
   switch (hx_k) {
 `)
 	for k, s := range scops {
-		fmt.Fprintf(&b, "  case %d: { /* %s */\n", k, posString(s.Pos))
+		fmt.Fprintf(&b, "  case %d: { /* %s */\n", k, ast.PosString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
 			fmt.Fprintf(&b, "    long %s = %dL;\n", p, params[p])

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -781,7 +782,7 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 			return fb.String()
 		}
 		orig := string(prog.Source[s.Start:s.End])
-		fmt.Fprintf(&b, "\n/* hextile: scop %d (%s) as written, in %s */\n", k, posString(s.Pos), s.Func)
+		fmt.Fprintf(&b, "\n/* hextile: scop %d (%s) as written, in %s */\n", k, ast.PosString(s.Pos), s.Func)
 		fmt.Fprintf(&b, "static void hx_ref_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(orig))
 		if tiled != nil {
 			fmt.Fprintf(&b, "static void hx_tiled_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(CCode(tiled[k], 2, "  ")))

@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"bytes"
-	"hextile/internal/testlong"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/ast"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -167,7 +168,7 @@ func TestRefStylesHarness(t *testing.T) {
 			if tf.long && !longTests() {
 				t.Skip("HEXTILE_LONG=1 runs it")
 			}
-			c, err := Run(Request{File: tf.file, Tile: schedule.Hybrid, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: tf.file, Tile: schedule.Hybrid, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +214,7 @@ func TestRefKeepsProgramTypes(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	const off = 3000000000
-	c, err := Run(Request{File: "testdata/ref/offset64.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: "testdata/ref/offset64.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

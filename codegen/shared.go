@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -33,11 +34,11 @@ import (
 // sharedArr is one array's box in shared memory.
 type sharedArr struct {
 	arr  *frontend.Array
-	ext  []int64 // box extents
-	orig []*Aff  // box origin per dimension, affine in the uniform variables
-	off  int64   // byte offset of the data in the dynamic shared memory
-	foff int64   // byte offset of the written flags
-	size int64   // elements
+	ext  []int64    // box extents
+	orig []*ast.Aff // box origin per dimension, affine in the uniform variables
+	off  int64      // byte offset of the data in the dynamic shared memory
+	foff int64      // byte offset of the written flags
+	size int64      // elements
 }
 
 // stagePlan is the staging of one tile.
@@ -69,21 +70,21 @@ func elemSize(t frontend.Type) int64 {
 // returns, per array and dimension, the smallest and largest index; when wr
 // is not nil it also appends the index tuple of every write (a statement's
 // left-hand side) to wr[array].
-func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budget *int) error {
+func footprint(n ast.Node, env map[string]int64, lo, hi, wr map[string][]int64, budget *int) error {
 	switch n := n.(type) {
 	case nil:
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			if err := footprint(s, env, lo, hi, wr, budget); err != nil {
 				return err
 			}
 		}
-	case *Mark:
+	case *ast.Mark:
 		return footprint(n.Body, env, lo, hi, wr, budget)
-	case *Let:
-		v, ok := EvalExpr(n.Value, env)
+	case *ast.Let:
+		v, ok := ast.EvalExpr(n.Value, env)
 		if !ok {
-			return fmt.Errorf("cannot evaluate %s", ExprString(n.Value))
+			return fmt.Errorf("cannot evaluate %s", ast.ExprString(n.Value))
 		}
 		old, had := env[n.Var]
 		env[n.Var] = v
@@ -94,29 +95,29 @@ func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budg
 			delete(env, n.Var)
 		}
 		return err
-	case *If:
+	case *ast.If:
 		ok := true
 		for _, c := range n.Cond {
-			v, good := EvalExpr(c.X, env)
+			v, good := ast.EvalExpr(c.X, env)
 			if !good {
 				return fmt.Errorf("cannot evaluate a condition")
 			}
 			switch c.Kind {
-			case GE0:
+			case ast.GE0:
 				ok = ok && v >= 0
-			case EQ0:
+			case ast.EQ0:
 				ok = ok && v == 0
-			case DivBy:
-				ok = ok && floorDiv(v, c.D)*c.D == v
+			case ast.DivBy:
+				ok = ok && ast.FloorDivInt(v, c.D)*c.D == v
 			}
 		}
 		if ok {
 			return footprint(n.Then, env, lo, hi, wr, budget)
 		}
 		return footprint(n.Else, env, lo, hi, wr, budget)
-	case *For:
-		l, ok1 := EvalExpr(&Max{Args: n.Lower}, env)
-		h, ok2 := EvalExpr(&Min{Args: n.Upper}, env)
+	case *ast.For:
+		l, ok1 := ast.EvalExpr(&ast.Max{Args: n.Lower}, env)
+		h, ok2 := ast.EvalExpr(&ast.Min{Args: n.Upper}, env)
 		if !ok1 || !ok2 {
 			return fmt.Errorf("cannot evaluate the bounds of %s", n.Iter)
 		}
@@ -132,7 +133,7 @@ func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budg
 		} else {
 			delete(env, n.Iter)
 		}
-	case *User:
+	case *ast.User:
 		*budget--
 		if *budget < 0 {
 			return fmt.Errorf("tile too large to analyse")
@@ -142,7 +143,7 @@ func footprint(n Node, env map[string]int64, lo, hi, wr map[string][]int64, budg
 		// for every instance dominated the planning time of 3-D tiles.
 		vals := make([]int64, len(n.Stmt.Iters))
 		for i := range n.Stmt.Iters {
-			v, ok := EvalExpr(n.Args[i], env)
+			v, ok := ast.EvalExpr(n.Args[i], env)
 			if !ok {
 				return fmt.Errorf("cannot evaluate an iterator")
 			}
@@ -284,10 +285,10 @@ func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
 // planShared computes the boxes of the tile whose guard-free code is full,
 // over the free uniform variables vars (the enclosing Lets, lets, are
 // recomputed from them).
-func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePlan, error) {
+func (cs *cudaScop) planShared(full ast.Node, vars []string, lets []*ast.Let) (*stagePlan, error) {
 	key := fmt.Sprintf("%p|%s", full, strings.Join(vars, ","))
 	for _, l := range lets {
-		key += fmt.Sprintf("|%s=%s", l.Var, ExprString(l.Value))
+		key += fmt.Sprintf("|%s=%s", l.Var, ast.ExprString(l.Value))
 	}
 	if m, ok := cs.plans[key]; ok {
 		return m.plan, m.err
@@ -301,7 +302,7 @@ func (cs *cudaScop) planShared(full Node, vars []string, lets []*Let) (*stagePla
 }
 
 // planSharedUncached is planShared without the memo.
-func (cs *cudaScop) planSharedUncached(full Node, vars []string, lets []*Let) (*stagePlan, error) {
+func (cs *cudaScop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let) (*stagePlan, error) {
 	base := map[string]int64{}
 	for i, v := range vars {
 		base[v] = 1000 + 37*int64(i)
@@ -319,7 +320,7 @@ func (cs *cudaScop) planSharedUncached(full Node, vars []string, lets []*Let) (*
 			env[k] = v
 		}
 		for _, l := range lets {
-			v, ok := EvalExpr(l.Value, env)
+			v, ok := ast.EvalExpr(l.Value, env)
 			if !ok {
 				return nil, nil, fmt.Errorf("cannot evaluate %s", l.Var)
 			}
@@ -401,10 +402,10 @@ func (cs *cudaScop) planSharedUncached(full Node, vars []string, lets []*Let) (*
 			e := hi0[arr.Name][k] - l[k] + 1
 			sa.ext = append(sa.ext, e)
 			sa.size *= e
-			o := &Aff{Const: l[k]}
+			o := &ast.Aff{Const: l[k]}
 			for _, v := range vars {
 				if c, ok := coef[v]; ok && c[arr.Name][k] != 0 {
-					o.Terms = append(o.Terms, Term{Coef: c[arr.Name][k], Var: v})
+					o.Terms = append(o.Terms, ast.Term{Coef: c[arr.Name][k], Var: v})
 					o.Const -= c[arr.Name][k] * base[v]
 				}
 			}
@@ -433,7 +434,7 @@ func (cs *cudaScop) planSharedUncached(full Node, vars []string, lets []*Let) (*
 			parts = append(parts, fmt.Sprintf("%s: %s %s + flags", sa.arr.Name, strings.Join(ext, "x"), sa.arr.Elem))
 		}
 		return nil, fmt.Errorf("%s: the tile's shared-memory footprint is %d bytes (%s), more than the %d bytes a block can have: use smaller tile sizes or no shared memory",
-			posString(cs.sc.Scop.Pos), plan.bytes, strings.Join(parts, ", "), MaxSharedBytes)
+			ast.PosString(cs.sc.Scop.Pos), plan.bytes, strings.Join(parts, ", "), MaxSharedBytes)
 	}
 	return plan, nil
 }
@@ -448,16 +449,16 @@ func copyEnv(m map[string]int64) map[string]int64 {
 
 // stageable reports whether n is where a tile's staging goes: the full /
 // partial tile split (or a full tile alone) around a point time loop.
-func (g *kernelGen) stageable(n Node) (full Node, ok bool) {
+func (g *kernelGen) stageable(n ast.Node) (full ast.Node, ok bool) {
 	if !g.cs.shared || g.stage != nil || g.noStage {
 		return nil, false
 	}
 	switch m := n.(type) {
-	case *If:
-		if mk, ok := m.Then.(*Mark); ok && mk.Label == "full tile" {
+	case *ast.If:
+		if mk, ok := m.Then.(*ast.Mark); ok && mk.Label == "full tile" {
 			full = mk.Body
 		}
-	case *Mark:
+	case *ast.Mark:
 		if m.Label == "full tile" {
 			full = m.Body
 		}
@@ -466,8 +467,8 @@ func (g *kernelGen) stageable(n Node) (full Node, ok bool) {
 		return nil, false
 	}
 	hasTime := false
-	Walk(full, func(x Node) bool {
-		if f, ok := x.(*For); ok && f.Dim.Role == schedule.RolePointTime {
+	ast.Walk(full, func(x ast.Node) bool {
+		if f, ok := x.(*ast.For); ok && f.Dim.Role == schedule.RolePointTime {
 			hasTime = true
 		}
 		return !hasTime
@@ -481,7 +482,7 @@ func (g *kernelGen) tidFlat() string {
 }
 
 // stageTile prints the staged tile n.
-func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
+func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	plan, err := g.cs.planShared(full, g.vars, g.lets)
 	if err != nil {
 		return false, false, err
@@ -491,7 +492,7 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 	}
 	// The full / partial split; with a table of the full tile's written
 	// set, the full tile runs without flags.
-	ifn, _ := n.(*If)
+	ifn, _ := n.(*ast.If)
 	if ifn != nil && g.isThread(ifn) {
 		plan.tab, plan.noTab = nil, "thread-mapped tile split"
 	}
@@ -509,7 +510,7 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 	d := depth + 1
 	for _, sa := range plan.arrs {
 		for k, o := range sa.orig {
-			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.cs.it, sa.arr.Name, k, ExprString(o)))
+			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.cs.it, sa.arr.Name, k, ast.ExprString(o)))
 		}
 		g.line(d, fmt.Sprintf("%s *hx_s_%s = (%s *)(hx_smem + %d);", sa.arr.Elem, sa.arr.Name, sa.arr.Elem, sa.off))
 		g.line(d, fmt.Sprintf("unsigned char *hx_w_%s = (unsigned char *)(hx_smem + %d);", sa.arr.Name, sa.foff))
@@ -525,7 +526,7 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 		}
 		c := "1"
 		if ifn != nil {
-			c = CondString(ifn.Cond)
+			c = ast.CondString(ifn.Cond)
 		}
 		g.line(d, fmt.Sprintf("const int hx_full = (%s);", c))
 		if check {
@@ -601,7 +602,7 @@ func (g *kernelGen) stageTile(n, full Node, depth int) (bool, bool, error) {
 	} else {
 		// What uniform prints for the split, with the condition computed
 		// once (hx_full) and the full tile's writes without flags.
-		var body Node = n
+		var body ast.Node = n
 		if ifn != nil {
 			g.line(d, "if (hx_full) {")
 			d++

@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"hextile/internal/testlong"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
 )
 
@@ -145,9 +146,9 @@ func (w *widthCheck) need(iv ival, what func() string) {
 
 // expr returns the range of e, checking every value its printed form
 // computes.
-func (w *widthCheck) expr(e Expr) ival {
+func (w *widthCheck) expr(e ast.Expr) ival {
 	r := w.exprIn(e)
-	w.need(r, func() string { return ExprString(e) })
+	w.need(r, func() string { return ast.ExprString(e) })
 	return r
 }
 
@@ -161,42 +162,42 @@ func (w *widthCheck) variable(name string) ival {
 	return unbounded
 }
 
-func (w *widthCheck) exprIn(e Expr) ival {
+func (w *widthCheck) exprIn(e ast.Expr) ival {
 	switch e := e.(type) {
-	case *Aff:
+	case *ast.Aff:
 		acc := ival{0, 0}
 		for _, t := range e.Terms {
 			v := w.variable(t.Var)
 			w.need(v, func() string { return t.Var })
 			acc = acc.add(v.scale(t.Coef))
-			w.need(acc, func() string { return affString(e) })
+			w.need(acc, func() string { return ast.AffString(e) })
 		}
 		return acc.add(ival{e.Const, e.Const})
-	case *Sum:
+	case *ast.Sum:
 		acc := ival{0, 0}
 		for _, a := range e.Args {
 			acc = acc.add(w.expr(a))
-			w.need(acc, func() string { return ExprString(e) })
+			w.need(acc, func() string { return ast.ExprString(e) })
 		}
 		return acc
-	case *Scale:
+	case *ast.Scale:
 		return w.expr(e.X).scale(e.K)
-	case *FloorDiv:
+	case *ast.FloorDiv:
 		x := w.expr(e.X)
-		return ival{floorDiv(x.lo, e.D), floorDiv(x.hi, e.D)}
-	case *CeilDiv:
+		return ival{ast.FloorDivInt(x.lo, e.D), ast.FloorDivInt(x.hi, e.D)}
+	case *ast.CeilDiv:
 		x := w.expr(e.X)
-		return ival{-floorDiv(-x.lo, e.D), -floorDiv(-x.hi, e.D)}
-	case *Mod:
+		return ival{-ast.FloorDivInt(-x.lo, e.D), -ast.FloorDivInt(-x.hi, e.D)}
+	case *ast.Mod:
 		w.expr(e.X)
 		return ival{0, e.D - 1}
-	case *Min, *Max:
-		var args []Expr
+	case *ast.Min, *ast.Max:
+		var args []ast.Expr
 		isMin := false
-		if m, ok := e.(*Min); ok {
+		if m, ok := e.(*ast.Min); ok {
 			args, isMin = m.Args, true
 		} else {
-			args = e.(*Max).Args
+			args = e.(*ast.Max).Args
 		}
 		var out ival
 		for i, a := range args {
@@ -215,32 +216,32 @@ func (w *widthCheck) exprIn(e Expr) ival {
 	return unbounded
 }
 
-func (w *widthCheck) bound(es []Expr, lower bool) ival {
+func (w *widthCheck) bound(es []ast.Expr, lower bool) ival {
 	if lower {
-		return w.expr(&Max{Args: es})
+		return w.expr(&ast.Max{Args: es})
 	}
-	return w.expr(&Min{Args: es})
+	return w.expr(&ast.Min{Args: es})
 }
 
 // node checks n with the ranges of the enclosing variables in w.env.
-func (w *widthCheck) node(n Node) {
+func (w *widthCheck) node(n ast.Node) {
 	switch n := n.(type) {
-	case *Block:
+	case *ast.Block:
 		for _, s := range n.Stmts {
 			w.node(s)
 		}
-	case *Mark:
+	case *ast.Mark:
 		w.node(n.Body)
-	case *Let:
+	case *ast.Let:
 		v := w.expr(n.Value)
 		w.with(n.Var, v, func() { w.node(n.Body) })
-	case *If:
+	case *ast.If:
 		for _, c := range n.Cond {
 			w.expr(c.X)
 		}
 		w.node(n.Then)
 		w.node(n.Else)
-	case *For:
+	case *ast.For:
 		lo := w.bound(n.Lower, true)
 		hi := w.bound(n.Upper, false)
 		it := ival{lo.lo, hi.hi}
@@ -253,7 +254,7 @@ func (w *widthCheck) node(n Node) {
 		span := ival{0, addSat(addSat(hi.hi, -lo.lo), 1)}
 		w.need(it.add(span).join(it), func() string { return n.Iter + " (loop bounds)" })
 		w.with(n.Iter, it, func() { w.node(n.Body) })
-	case *User:
+	case *ast.User:
 		w.user(n)
 	}
 }
@@ -271,7 +272,7 @@ func (w *widthCheck) with(name string, v ival, f func()) {
 
 // user checks a statement instance: its iterators' values and every
 // subscript of its body.
-func (w *widthCheck) user(u *User) {
+func (w *widthCheck) user(u *ast.User) {
 	st := u.Stmt
 	saved := map[string]ival{}
 	had := map[string]bool{}

@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"hextile/internal/testlong"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -89,7 +90,7 @@ func TestWidthOffsetStencilC(t *testing.T) {
 			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			comp, err := Run(Request{File: file, Tile: c.kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			comp, err := Run(Request{File: file, Tile: c.kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +152,7 @@ func TestDecideWidth(t *testing.T) {
 			comp := comps[c.file]
 			if comp == nil {
 				var err error
-				comp, err = Run(Request{File: "../testdata/" + c.file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+				comp, err = Run(Request{File: "../testdata/" + c.file, Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -181,7 +182,7 @@ func TestWidthUnknownParameter(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	comp, err := Run(Request{File: file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: file, Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestWidthUnknownParameter(t *testing.T) {
 // loops; with T = 2^31 - 10 the loops, parameters and helpers are long
 // long too; with small N all stays int and the host checks the sizes.
 func TestWidthCUDA(t *testing.T) {
-	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func TestWidthNarrowCheck(t *testing.T) {
 // indices in i64 (and keep i32 loops); with N = 32 the index is i32,
 // sign-extended; loops past 32 bits get i64 kernels.
 func TestWidthLLVM(t *testing.T) {
-	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +387,7 @@ func TestWidthNarrowCheckC(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	comp, err := Run(Request{File: file, Tile: schedule.None, Frontend: frontend.Options{Defines: map[string]string{"OFF": "1000"}}, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: file, Tile: schedule.None, Frontend: frontend.Options{Defines: map[string]string{"OFF": "1000"}}, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,31 +1,16 @@
-package codegen
+package ast
 
 import (
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"hextile/frontend"
 	"hextile/internal/testlong"
-	"hextile/runtime"
+	"hextile/internal/testsched"
 	"hextile/schedule"
 )
-
-func loadScop(t *testing.T, file string) (*frontend.Program, *frontend.Scop, *frontend.Deps) {
-	t.Helper()
-	prog, err := frontend.ParseFile(file, frontend.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := prog.Scops[0]
-	deps, err := frontend.ComputeDeps(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return prog, sc, deps
-}
 
 // pointLoopGuards counts the If nodes inside the point loops of full-tile
 // code and the number of full-tile regions.
@@ -62,7 +47,7 @@ func pointLoopGuards(root Node) (guards, fullTiles int) {
 // several tile sizes.
 func TestFullTilesGuardFree(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob("../testdata/*.c")
+	files, _ := filepath.Glob("../../testdata/*.c")
 	sort.Strings(files)
 	checked := 0
 	for fi, f := range files {
@@ -75,8 +60,8 @@ func TestFullTilesGuardFree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for ki, kind := range e2eKinds {
-			scheds, err := scheduleChoices(sc, deps, kind)
+		for ki, kind := range testsched.Kinds {
+			scheds, err := testsched.Schedules(sc, deps, kind)
 			if err != nil || len(scheds) == 0 {
 				continue // refused by the scheduler (Gauss-Seidel)
 			}
@@ -117,7 +102,7 @@ func TestFullTilesGuardFree(t *testing.T) {
 // TestUnrollFullTiles: unrolled constant-trip point loops still execute
 // every instance once, in order.
 func TestUnrollFullTiles(t *testing.T) {
-	_, sc, deps := loadScop(t, "../testdata/jacobi2d_mod2.c")
+	_, sc, deps := testsched.LoadScop(t, "../../testdata/jacobi2d_mod2.c")
 	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.None, Sizes: []int64{1, 4, 4}})
 	if err != nil {
 		t.Fatal(err)
@@ -138,49 +123,5 @@ func TestUnrollFullTiles(t *testing.T) {
 	}
 	for _, sz := range []map[string]int64{{"T": 3, "N": 11}, {"T": 2, "N": 4}} {
 		checkAST(t, sc, sched, a, sz)
-	}
-}
-
-// TestHarnessDetectsWrongCode: a harness around deliberately broken code
-// (the partial tiles dropped) reports verify: FAILED and exits 1.
-func TestHarnessDetectsWrongCode(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
-	if !cc.Available() {
-		t.Skip("no C compiler")
-	}
-	prog, sc, deps := loadScop(t, "../testdata/jacobi1d_mod2.c")
-	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Hybrid})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Generate(sc, sched, Options{SeparateFullTiles: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dropped := 0
-	Walk(a.Root, func(n Node) bool {
-		if f, ok := n.(*If); ok && f.Else != nil {
-			f.Else = nil
-			dropped++
-		}
-		return true
-	})
-	if dropped == 0 {
-		t.Fatal("no partial-tile code to drop")
-	}
-	src, err := Harness(prog, []*ScopCode{{Scop: sc, AST: a}}, sc.Defines)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, _, err := cc.Compile(src, t.TempDir(), "broken")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := runtime.RunHarness(exe, nil, time.Minute, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.OK || r.ExitCode != 1 || r.Failure == "" {
-		t.Fatalf("broken code passed verification: %+v", r)
 	}
 }

@@ -1,4 +1,4 @@
-package codegen
+package ast
 
 import (
 	"hextile/frontend"
@@ -221,13 +221,13 @@ func EvalExpr(e Expr, env map[string]int64) (v int64, ok bool) {
 		return e.K * x, ok
 	case *FloorDiv:
 		x, ok := EvalExpr(e.X, env)
-		return floorDiv(x, e.D), ok
+		return FloorDivInt(x, e.D), ok
 	case *CeilDiv:
 		x, ok := EvalExpr(e.X, env)
-		return -floorDiv(-x, e.D), ok
+		return -FloorDivInt(-x, e.D), ok
 	case *Mod:
 		x, ok := EvalExpr(e.X, env)
-		return x - e.D*floorDiv(x, e.D), ok
+		return x - e.D*FloorDivInt(x, e.D), ok
 	case *Min, *Max:
 		var args []Expr
 		isMin := false
@@ -250,7 +250,8 @@ func EvalExpr(e Expr, env map[string]int64) (v int64, ok bool) {
 	return 0, false
 }
 
-func floorDiv(a, b int64) int64 {
+// FloorDivInt is floor(a / b) for b != 0.
+func FloorDivInt(a, b int64) int64 {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--

@@ -1,9 +1,8 @@
-package codegen
+package ast
 
 import (
 	"errors"
 	"fmt"
-	"hextile/internal/testlong"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"hextile/frontend"
+	"hextile/internal/testlong"
+	"hextile/internal/testsched"
 	"hextile/schedule"
 )
 
@@ -274,8 +275,8 @@ func TestFMBudgetRandom(t *testing.T) {
 		spec := randomStencil(rng, fmt.Sprintf("rand%d_%dd", it, d), d)
 		t.Run(spec.name, func(t *testing.T) {
 			sc, deps := parseStencil(t, spec)
-			for _, kind := range e2eKinds {
-				scheds, err := scheduleChoices(sc, deps, kind)
+			for _, kind := range testsched.Kinds {
+				scheds, err := testsched.Schedules(sc, deps, kind)
 				if err != nil || len(scheds) == 0 {
 					continue
 				}

@@ -1,4 +1,4 @@
-package codegen
+package ast
 
 import (
 	"fmt"
@@ -45,6 +45,9 @@ func (p *Printer) Print(n Node, depth int) string {
 }
 
 func (p *Printer) f() cfmt { return cfmt{wide: p.Wide} }
+
+// Expr prints e as C, with the printer's integer width.
+func (p *Printer) Expr(e Expr) string { return p.f().expr(e) }
 
 func (p *Printer) line(depth int, s string) {
 	p.b.WriteString(strings.Repeat(p.Indent, depth))
@@ -141,7 +144,7 @@ func (p *Printer) forNode(f *For, depth int) {
 	p.line(depth, "}")
 }
 
-func boundString(es []Expr, lower bool) string { return cfmt{}.bound(es, lower) }
+func BoundString(es []Expr, lower bool) string { return cfmt{}.bound(es, lower) }
 
 // cfmt prints integer expressions in C; wide: for 64-bit code (see
 // Printer.Wide).
@@ -219,7 +222,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-func affString(a *Aff) string { return cfmt{}.aff(a) }
+func AffString(a *Aff) string { return cfmt{}.aff(a) }
 
 func (f cfmt) aff(a *Aff) string {
 	var b strings.Builder

@@ -1,4 +1,4 @@
-package codegen
+package ast
 
 import (
 	"errors"
@@ -111,7 +111,7 @@ func normIneq(r row) row {
 		return r
 	}
 	r = r.clone()
-	r[0] = floorDiv(r[0], g)
+	r[0] = FloorDivInt(r[0], g)
 	for i := 1; i < len(r); i++ {
 		r[i] /= g
 	}

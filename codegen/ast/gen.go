@@ -1,4 +1,4 @@
-package codegen
+package ast
 
 import (
 	"fmt"
@@ -73,11 +73,11 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 	defer func() {
 		if r := recover(); r != nil {
 			if r == errOverflow {
-				err = fmt.Errorf("%s: %v", posString(scop.Pos), errOverflow)
+				err = fmt.Errorf("%s: %v", PosString(scop.Pos), errOverflow)
 				return
 			}
 			if ge, ok := r.(genError); ok {
-				err = fmt.Errorf("%s: %w", posString(scop.Pos), ge.err)
+				err = fmt.Errorf("%s: %w", PosString(scop.Pos), ge.err)
 				return
 			}
 			panic(r)
@@ -91,7 +91,7 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 	m := -1
 	for _, b := range sched.Map.Basics {
 		if m >= 0 && b.Out.Arity() != m {
-			return nil, fmt.Errorf("%s: schedule ranges have different lengths (%d and %d)", posString(scop.Pos), m, b.Out.Arity())
+			return nil, fmt.Errorf("%s: schedule ranges have different lengths (%d and %d)", PosString(scop.Pos), m, b.Out.Arity())
 		}
 		m = b.Out.Arity()
 	}
@@ -137,7 +137,7 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 	for _, b := range scop.Context.Basics {
 		cols, err := paramCols(scop.Context.Params, paramCol)
 		if err != nil {
-			return nil, fmt.Errorf("%s: context: %v", posString(scop.Pos), err)
+			return nil, fmt.Errorf("%s: context: %v", PosString(scop.Pos), err)
 		}
 		ctxConjs = append(ctxConjs, b.C)
 		ctxCols = append(ctxCols, cols)
@@ -172,7 +172,7 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 						if pos.Line == 0 {
 							pos = scop.Pos
 						}
-						return nil, fmt.Errorf("%s: %v", posString(pos), err)
+						return nil, fmt.Errorf("%s: %v", PosString(pos), err)
 					}
 					if empty {
 						continue
@@ -193,7 +193,7 @@ func Generate(scop *frontend.Scop, sched *schedule.Schedule, opts Options) (ast 
 	return &AST{Root: block(body), Iters: iters, Params: append([]string(nil), scop.Params...)}, nil
 }
 
-func posString(p frontend.Pos) string {
+func PosString(p frontend.Pos) string {
 	if p.File == "" {
 		return fmt.Sprintf("%d:%d", p.Line, p.Col)
 	}
@@ -809,7 +809,7 @@ func foldConst(es []Expr, min bool) []Expr {
 			}
 			continue
 		}
-		k := kind + affString(&Aff{Terms: a.Terms})
+		k := kind + AffString(&Aff{Terms: a.Terms})
 		if i, dup := idx[k]; dup {
 			b, _ := monoAff(out[i])
 			if (min && a.Const < b.Const) || (!min && a.Const > b.Const) {
