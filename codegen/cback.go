@@ -1,55 +1,17 @@
 package codegen
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
 // The C/OpenMP back end: the input file with each scop replaced by its
 // generated loops (everything else byte for byte as written), and an
 // optional verification harness.
-
-// ScopCode is one scop with its generated AST.
-type ScopCode struct {
-	Scop *frontend.Scop
-	AST  *ast.AST
-	// Orig is the AST of the scop's original schedule (used by the harness
-	// to count statement instances cheaply); may be nil.
-	Orig *ast.AST
-	// Note is a one-line description printed above the code (the schedule).
-	Note string
-}
-
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-
-// CounterPrefix returns a loop-counter prefix whose names (prefix0,
-// prefix1, ...) do not occur in src.
-func CounterPrefix(src []byte) string {
-	used := map[string]bool{}
-	for _, id := range identRE.FindAll(src, -1) {
-		used[string(id)] = true
-	}
-	for _, p := range []string{"c", "hx_c", "hx_c_"} {
-		clash := false
-		// The generator names prefix0, prefix1, ..., prefix4b (strided
-		// bases) and prefix_d0, ... (divisions).
-		for id := range used {
-			rest := strings.TrimPrefix(id, p)
-			if rest != id && rest != "" && (rest[0] >= '0' && rest[0] <= '9' || strings.HasPrefix(rest, "_d")) {
-				clash = true
-				break
-			}
-		}
-		if !clash {
-			return p
-		}
-	}
-	return "hx_cc"
-}
 
 // userC prints a statement instance: its body with the iterators replaced
 // by their values.
@@ -58,7 +20,7 @@ func userC(u *ast.User, p *ast.Printer) string {
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
 			s := p.Expr(u.Args[i])
-			if _, ok := u.Args[i].(*ast.Aff); ok && !isIdent(s) {
+			if _, ok := u.Args[i].(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it] = s
@@ -67,11 +29,7 @@ func userC(u *ast.User, p *ast.Printer) string {
 	if u.Stmt.Body == nil {
 		return "/* " + u.Stmt.Name + ": no body */;"
 	}
-	return CAssign(u.Stmt.Body, subst)
-}
-
-func isIdent(s string) bool {
-	return identRE.MatchString(s) && identRE.FindString(s) == s || (len(s) > 0 && strings.Trim(s, "0123456789") == "")
+	return cexpr.CAssign(u.Stmt.Body, subst)
 }
 
 // CCode prints the generated code of one scop as a C block at the given
@@ -80,7 +38,7 @@ func isIdent(s string) bool {
 // The loop counters are int where the width analysis proves (for the
 // scop's parameter values) that 32 bits suffice, with a run-time check of
 // the parameters against the proven range first; else long long.
-func CCode(sc *ScopCode, depth int, indent string) string {
+func CCode(sc *ast.ScopCode, depth int, indent string) string {
 	w := DecideWidth(sc, nil)
 	p := &ast.Printer{Indent: indent, User: userC, Pragmas: true, Decl: w.IntType(), Wide: w.Wide}
 	var b strings.Builder
@@ -103,14 +61,14 @@ func CCode(sc *ScopCode, depth int, indent string) string {
 // EmitC returns the source of prog with every scop replaced by its code and
 // the helper prelude inserted before the first line that is not a comment,
 // preprocessor line or blank (so the helpers follow the #includes).
-func EmitC(prog *frontend.Program, codes []*ScopCode) string {
+func EmitC(prog *frontend.Program, codes []*ast.ScopCode) string {
 	src := string(prog.Source)
 	var b strings.Builder
 	last := 0
 	sort.Slice(codes, func(i, j int) bool { return codes[i].Scop.Start < codes[j].Scop.Start })
 	ins := preludeOffset(src, codes)
 	b.WriteString(src[:ins])
-	b.WriteString(cPreludeFor(src, src[:ins]))
+	b.WriteString(cexpr.PreludeFor(src, src[:ins]))
 	last = ins
 	for _, sc := range codes {
 		s := sc.Scop
@@ -137,7 +95,7 @@ func EmitC(prog *frontend.Program, codes []*ScopCode) string {
 
 // preludeOffset is the start of the first line after the leading comments,
 // blank lines and preprocessor lines, and never after the first scop.
-func preludeOffset(src string, codes []*ScopCode) int {
+func preludeOffset(src string, codes []*ast.ScopCode) int {
 	off := 0
 	inComment := false
 	for off < len(src) {

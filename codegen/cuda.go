@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -80,7 +81,7 @@ type cudaKernel struct {
 // cudaScop is the CUDA form of one scop.
 type cudaScop struct {
 	k       int
-	sc      *ScopCode
+	sc      *ast.ScopCode
 	sched   *schedule.Schedule
 	kernels []*cudaKernel
 	host    string // the host loop code (launches included), at depth 1
@@ -208,14 +209,14 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 
 // buildCUDA splits the scop's AST into host code and kernels, with the
 // integer width of its own parameter values.
-func buildCUDA(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
+func buildCUDA(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
 	w := DecideWidth(sc, opt.Params)
 	return buildCUDAWidth(k, sc, sched, opt, w, w.IntType(), w.WideIndex)
 }
 
 // buildCUDAWidth is buildCUDA with the width decision w and the integer
 // type it of the code.
-func buildCUDAWidth(k int, sc *ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *Width, it string, wideIdx bool) (*cudaScop, error) {
+func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *Width, it string, wideIdx bool) (*cudaScop, error) {
 	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared,
 		pdl: !opt.NoPDL, reuse: !opt.NoReuse, width: w, it: it, wideIdx: wideIdx}
 	for _, st := range sc.Scop.Stmts {
@@ -812,7 +813,7 @@ func (cs *cudaScop) userCUDAWins(u *ast.User, emu bool, stage *stagePlan, wins m
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
 			s := ast.ExprString(u.Args[i])
-			if _, ok := u.Args[i].(*ast.Aff); ok && !isIdent(s) {
+			if _, ok := u.Args[i].(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it] = s
@@ -832,7 +833,7 @@ func (cs *cudaScop) userCUDAWins(u *ast.User, emu bool, stage *stagePlan, wins m
 		sa := stage.byName[r.Name]
 		var ix []string
 		for _, x := range r.Index {
-			s, _ := cexpr(x, subst)
+			s, _ := cexpr.ExprPrec(x, subst)
 			ix = append(ix, s)
 		}
 		mode := 1
@@ -872,15 +873,15 @@ type flatPrinter struct {
 }
 
 func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
-	s, _ := p.cexpr(e, readToo, write)
+	s, _ := p.exprPrec(e, readToo, write)
 	return s
 }
 
-func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) {
+func (p *flatPrinter) exprPrec(e frontend.Expr, readToo, write bool) (string, int) {
 	switch e := e.(type) {
 	case *frontend.ArrayRef:
 		if r, ok := p.wins[e]; ok && !write {
-			return r, precPostfix
+			return r, cexpr.PrecPostfix
 		}
 		var ix []string
 		for _, x := range e.Index {
@@ -888,7 +889,7 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 		}
 		idx := fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", "))
 		if len(ix) == 0 {
-			return e.Name, precPostfix
+			return e.Name, cexpr.PrecPostfix
 		}
 		if p.stage != nil && p.stage.byName[e.Name] != nil {
 			sidx := p.sharedRef(p.stage.byName[e.Name], ix)
@@ -902,7 +903,7 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 				}
 				sidx = fmt.Sprintf("hx_chk(hx_s_%s, %s, %d)", e.Name, sidx, mode)
 			}
-			return "hx_s_" + e.Name + "[" + sidx + "]", precPostfix
+			return "hx_s_" + e.Name + "[" + sidx + "]", cexpr.PrecPostfix
 		}
 		key := e.Name + "[" + idx + "]"
 		if p.emu {
@@ -916,13 +917,13 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 			idx = fmt.Sprintf("hx_chk(%s, %s, %d)", e.Name, idx, mode)
 		}
 		if p.regs != nil && !write {
-			return p.regs.load(key, p.arrays[e.Name], e.Name+"["+idx+"]"), precPostfix
+			return p.regs.load(key, p.arrays[e.Name], e.Name+"["+idx+"]"), cexpr.PrecPostfix
 		}
-		return e.Name + "[" + idx + "]", precPostfix
+		return e.Name + "[" + idx + "]", cexpr.PrecPostfix
 	case *frontend.Binary:
-		pr := prec(e.Op)
-		l, lp := p.cexpr(e.X, false, false)
-		r, rp := p.cexpr(e.Y, false, false)
+		pr := cexpr.Prec(e.Op)
+		l, lp := p.exprPrec(e.X, false, false)
+		r, rp := p.exprPrec(e.Y, false, false)
 		if lp < pr {
 			l = "(" + l + ")"
 		}
@@ -931,61 +932,29 @@ func (p *flatPrinter) cexpr(e frontend.Expr, readToo, write bool) (string, int) 
 		}
 		return l + " " + e.Op + " " + r, pr
 	case *frontend.Unary:
-		x, xp := p.cexpr(e.X, false, false)
-		if xp < precUnary || strings.HasPrefix(x, e.Op) {
+		x, xp := p.exprPrec(e.X, false, false)
+		if xp < cexpr.PrecUnary || strings.HasPrefix(x, e.Op) {
 			x = "(" + x + ")"
 		}
-		return e.Op + x, precUnary
+		return e.Op + x, cexpr.PrecUnary
 	case *frontend.Call:
 		args := make([]string, len(e.Args))
 		for i, a := range e.Args {
-			args[i], _ = p.cexpr(a, false, false)
+			args[i], _ = p.exprPrec(a, false, false)
 			if CDoubleMath(e.Fun) {
 				// C's sqrt(x) computes in double; C++ would pick sqrt(float).
 				args[i] = "(double)(" + args[i] + ")"
 			}
 		}
-		return e.Fun + "(" + strings.Join(args, ", ") + ")", precPostfix
+		return e.Fun + "(" + strings.Join(args, ", ") + ")", cexpr.PrecPostfix
 	case *frontend.Cast:
-		x, xp := p.cexpr(e.X, false, false)
-		if xp < precUnary {
+		x, xp := p.exprPrec(e.X, false, false)
+		if xp < cexpr.PrecUnary {
 			x = "(" + x + ")"
 		}
-		return "(" + string(e.To) + ")" + x, precUnary
+		return "(" + string(e.To) + ")" + x, cexpr.PrecUnary
 	}
-	return cexpr(e, p.subst)
-}
-
-// flopCount counts the floating-point operations of a statement body:
-// binary + - * / and calls count one each (subscripts excluded); a compound
-// assignment adds one.
-func flopCount(a *frontend.Assign) int {
-	var cnt func(e frontend.Expr) int
-	cnt = func(e frontend.Expr) int {
-		switch e := e.(type) {
-		case *frontend.Binary:
-			return 1 + cnt(e.X) + cnt(e.Y)
-		case *frontend.Unary:
-			return cnt(e.X)
-		case *frontend.Call:
-			n := 1
-			for _, x := range e.Args {
-				n += cnt(x)
-			}
-			return n
-		case *frontend.Cast:
-			return cnt(e.X)
-		}
-		return 0
-	}
-	if a == nil {
-		return 0
-	}
-	n := cnt(a.RHS)
-	if a.Op != "=" {
-		n++
-	}
-	return n
+	return cexpr.ExprPrec(e, p.subst)
 }
 
 // idxMacros defines the flat index macro of every array.
@@ -1008,7 +977,7 @@ func idxMacros(s *frontend.Scop, wide bool) string {
 			e = "((long long)(i0))"
 		}
 		for i := 1; i < n; i++ {
-			e = fmt.Sprintf("(%s * (%s) + (i%d))", e, CExpr(a.Extents[i], nil), i)
+			e = fmt.Sprintf("(%s * (%s) + (i%d))", e, cexpr.CExpr(a.Extents[i], nil), i)
 		}
 		fmt.Fprintf(&b, "#define HX_IDX_%s(%s) (%s)\n", a.Name, strings.Join(ps, ", "), e)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -99,7 +100,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 		return nil, err
 	}
 	if harness {
-		if err := checkOpenArrays(cssScops(css)); err != nil {
+		if err := cexpr.CheckOpenArrays(cssScops(css)); err != nil {
 			return nil, err
 		}
 	}
@@ -162,7 +163,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	var out strings.Builder
 	codes := append([]*cudaScop(nil), css...)
 	sort.Slice(codes, func(i, j int) bool { return codes[i].sc.Scop.Start < codes[j].sc.Scop.Start })
-	var scs []*ScopCode
+	var scs []*ast.ScopCode
 	for _, cs := range codes {
 		scs = append(scs, cs.sc)
 	}
@@ -289,18 +290,7 @@ __host__ __device__ static inline int hx_max(int a, int b) { return a > b ? a : 
 const cudaHostHelpers = `#ifndef HX_EMU
 static inline dim3 hx_dim3(long x, long y, long z) { return dim3((unsigned)x, (unsigned)y, (unsigned)z); }
 #endif
-` + hxNarrowC + `
-`
-
-// hxNarrowC is hx_narrow, the run-time check of a parameter against the
-// range for which the 32-bit code was proven (width.go).
-const hxNarrowC = `static inline void hx_narrow(long long v, long long lo, long long hi, const char *name)
-{
-  if (v < lo || v > hi) {
-    fprintf(stderr, "hextile: %s = %lld is outside [%lld, %lld], the range for which the generated code was proven to fit 32-bit int: generate it again with -D %s=%lld\n", name, v, lo, hi, name, v);
-    exit(2);
-  }
-}
+` + cexpr.HxNarrowC + `
 `
 
 // hostSig is the parameter list of hx_gpu_K.
@@ -411,7 +401,7 @@ func refFile(c *Compilation, css []*cudaScop, params map[string]int64) (string, 
 	var b strings.Builder
 	b.WriteString("/* hextile: the reference of the CUDA harness: " + c.Prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
-	b.WriteString(CPrelude)
+	b.WriteString(cexpr.CPrelude)
 	ru, err := BuildRefUnit(c.Prog, cssScops(css), nil, params, false)
 	if err != nil {
 		return "", err
@@ -557,7 +547,7 @@ static double hx_median(double *v, int n)
 		b.WriteString("    hx_tk += hx_median(hx_ks, hx_nrec);\n    hx_tw += hx_median(hx_ws, hx_nrec);\n")
 		fmt.Fprintf(&b, "    long hx_per[%d];\n    long hx_u = hx_count_%d(%s);\n    hx_updates += hx_u;\n", len(s.Stmts)+1, k, strings.Join(append(append([]string(nil), args...), "hx_per"), ", "))
 		for i, st := range s.Stmts {
-			fmt.Fprintf(&b, "    hx_flops += %d.0 * hx_per[%d]; /* %s: %d flops */\n", flopCount(st.Body), i, st.Name, flopCount(st.Body))
+			fmt.Fprintf(&b, "    hx_flops += %d.0 * hx_per[%d]; /* %s: %d flops */\n", cexpr.FlopCount(st.Body), i, st.Name, cexpr.FlopCount(st.Body))
 		}
 		for _, a := range s.Arrays {
 			if cs.written[a.Name] && len(a.Extents) > 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 	"hextile/poly"
 	"hextile/schedule"
@@ -288,7 +289,7 @@ func (cs *cudaScop) reuseLines(u *ast.User, iter string, n int64, emu bool) []st
 			}
 			e := shiftVar(u.Args[i], iter, k)
 			s := ast.ExprString(e)
-			if _, ok := e.(*ast.Aff); ok && !isIdent(s) {
+			if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it], env[it] = s, e
@@ -348,7 +349,7 @@ func (p *flatPrinter) index(x frontend.Expr) string {
 			return ast.AffString(a)
 		}
 	}
-	s, _ := cexpr(x, p.subst)
+	s, _ := cexpr.ExprPrec(x, p.subst)
 	return s
 }
 

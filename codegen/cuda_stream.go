@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -201,7 +202,7 @@ func (cs *cudaScop) streamPrinter(u *ast.User, iter string, d int64, emu bool, s
 	for i, it := range u.Stmt.Iters {
 		e := shiftVar(u.Args[i], iter, d)
 		s := ast.ExprString(e)
-		if _, ok := e.(*ast.Aff); ok && !isIdent(s) {
+		if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 			s = "(" + s + ")"
 		}
 		subst[it], env[it] = s, e

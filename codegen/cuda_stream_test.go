@@ -247,7 +247,7 @@ func TestEmuDetectsStreamErrors(t *testing.T) {
 func TestStreamWindows(t *testing.T) {
 	arrs := []*frontend.Array{{Name: "A", Elem: frontend.Float, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}},
 		{Name: "B", Elem: frontend.Double, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}}}
-	cs := &cudaScop{sc: &ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
+	cs := &cudaScop{sc: &ast.ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
 	num := func(k int64) frontend.Expr { return &frontend.Number{Int: k, Type: frontend.IntT} }
 	v := func(n string) frontend.Expr { return &frontend.VarRef{Name: n} }
 	add := func(x frontend.Expr, k int64) frontend.Expr {
@@ -375,7 +375,7 @@ func TestStreamableShapes(t *testing.T) {
 	} {
 		s := shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"}), aff(-3, ast.Term{Coef: 1, Var: "c0"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"}), aff(9, ast.Term{Coef: -1, Var: "c0"})}, stride: 1, l1Level: 1,
 			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user(st2)}
-		cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+		cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
 		g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 1}, axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &stagePlan{byName: map[string]*sharedArr{}},
 			tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
@@ -386,7 +386,7 @@ func TestStreamableShapes(t *testing.T) {
 		}
 	}
 	// Not the outermost thread loop.
-	cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+	cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
 	g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 2}, axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &stagePlan{byName: map[string]*sharedArr{}}}
 	l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: user(st2)}
 	if g.streamable(&ast.For{Iter: "c1", Level: 1, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {

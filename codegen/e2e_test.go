@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/internal/testsched"
@@ -49,7 +50,7 @@ func TestEndToEndMatrix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			orig, err := ast.Generate(sc, OriginalSchedule(sc), ast.Options{Prefix: CounterPrefix(prog.Source)})
+			orig, err := ast.Generate(sc, OriginalSchedule(sc), ast.Options{Prefix: cexpr.CounterPrefix(prog.Source)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,14 +77,14 @@ func TestEndToEndMatrix(t *testing.T) {
 				// tile size choice (as if they were separate scops), so the
 				// C compiler runs once for all of them.
 				t0 := time.Now()
-				var codes []*ScopCode
+				var codes []*ast.ScopCode
 				var sizes []string
 				for _, sched := range scheds {
-					a, err := ast.Generate(sc, sched, ast.Options{SeparateFullTiles: true, Unroll: 4, Prefix: CounterPrefix(prog.Source)})
+					a, err := ast.Generate(sc, sched, ast.Options{SeparateFullTiles: true, Unroll: 4, Prefix: cexpr.CounterPrefix(prog.Source)})
 					if err != nil {
 						t.Fatalf("%s %s %v: %v", name, kind, sched.Sizes, err)
 					}
-					codes = append(codes, &ScopCode{Scop: sc, AST: a, Orig: orig})
+					codes = append(codes, &ast.ScopCode{Scop: sc, AST: a, Orig: orig})
 					sizes = append(sizes, fmt.Sprint(sched.Sizes))
 				}
 				gen := time.Since(t0)

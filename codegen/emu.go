@@ -3,6 +3,8 @@ package codegen
 import (
 	"strconv"
 	"strings"
+
+	"hextile/codegen/cexpr"
 )
 
 // The emulator: the CUDA program translated to C that runs on the CPU.
@@ -34,14 +36,14 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	if err != nil {
 		return "", err
 	}
-	if err := checkOpenArrays(cssScops(css)); err != nil {
+	if err := cexpr.CheckOpenArrays(cssScops(css)); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + c.Prog.File + " */\n")
 	b.WriteString(emuPrelude)
 	b.WriteString(cudaHelpersText(false, wideScops(css)))
-	b.WriteString(hxNarrowC)
+	b.WriteString(cexpr.HxNarrowC)
 	b.WriteString(scopDefines(c, css))
 	for _, cs := range css {
 		b.WriteString(idxMacros(cs.sc.Scop, wideIndex(css)))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -27,12 +28,12 @@ import (
 
 // Harness returns the harness program for the scops of prog. params gives
 // every parameter's value.
-func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64) (string, error) {
+func Harness(prog *frontend.Program, codes []*ast.ScopCode, params map[string]int64) (string, error) {
 	var b strings.Builder
 	b.WriteString("/* hextile verification harness for " + prog.File + " */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n#include <stdint.h>\n#include <time.h>\n")
 	b.WriteString("#ifdef _OPENMP\n#include <omp.h>\n#endif\n\n")
-	b.WriteString(CPrelude)
+	b.WriteString(cexpr.CPrelude)
 	b.WriteString(harnessRuntime)
 	var scops []*frontend.Scop
 	for _, sc := range codes {
@@ -44,7 +45,7 @@ func Harness(prog *frontend.Program, codes []*ScopCode, params map[string]int64)
 		}
 		scops = append(scops, s)
 	}
-	if err := checkOpenArrays(scops); err != nil {
+	if err := cexpr.CheckOpenArrays(scops); err != nil {
 		return "", err
 	}
 	// The user's file, hx_orig_K (the scop as written) and hx_tiled_K
@@ -181,23 +182,9 @@ func harnessSize(a *frontend.Array) string {
 		if e == nil {
 			e = a.Outer // the rows the scop accesses (checkOpenArrays)
 		}
-		parts = append(parts, "(size_t)("+CExpr(e, nil)+")")
+		parts = append(parts, "(size_t)("+cexpr.CExpr(e, nil)+")")
 	}
 	return strings.Join(parts, " * ")
-}
-
-// checkOpenArrays refuses the arrays of scops whose first extent is unknown
-// (pointers to arrays) when no size for their copies could be derived
-// (frontend.Array.Outer): harnesses, references and device buffers need one.
-func checkOpenArrays(scops []*frontend.Scop) error {
-	for _, s := range scops {
-		for _, a := range s.Arrays {
-			if len(a.Extents) > 0 && a.Extents[0] == nil && a.Outer == nil {
-				return fmt.Errorf("%s: error: %s is a pointer to an array whose first extent is unknown, and the rows the scop accesses are not bounded by a constant or a parameter plus a constant: a verified run needs its size; declare the array with its first extent", ast.PosString(a.Pos), a.Name)
-			}
-		}
-	}
-	return nil
 }
 
 // harnessIndex declares the multi-index of flat element i of a and returns
@@ -210,7 +197,7 @@ func harnessIndex(a *frontend.Array) (decl, format, args string) {
 	var b, f, as strings.Builder
 	b.WriteString("        size_t r = i;\n")
 	for d := n - 1; d >= 1; d-- {
-		e := CExpr(a.Extents[d], nil)
+		e := cexpr.CExpr(a.Extents[d], nil)
 		fmt.Fprintf(&b, "        size_t i%d = r %% (size_t)(%s); r /= (size_t)(%s);\n", d, e, e)
 	}
 	b.WriteString("        size_t i0 = r;\n") // the first extent bounds nothing here (and may be unknown)

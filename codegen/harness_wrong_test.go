@@ -37,7 +37,7 @@ func TestHarnessDetectsWrongCode(t *testing.T) {
 	if dropped == 0 {
 		t.Fatal("no partial-tile code to drop")
 	}
-	src, err := Harness(prog, []*ScopCode{{Scop: sc, AST: a}}, sc.Defines)
+	src, err := Harness(prog, []*ast.ScopCode{{Scop: sc, AST: a}}, sc.Defines)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -86,7 +87,7 @@ func (an *llvmAnchors) bind(st *frontend.Stmt, args []ast.Expr, v string, shift 
 		}
 		e := shiftVar(args[i], v, shift)
 		s := ast.ExprString(e)
-		if !isIdent(s) {
+		if !cexpr.IsIdent(s) {
 			s = "(" + s + ")"
 		}
 		an.env[it], an.subst[it] = e, s
@@ -104,7 +105,7 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 			b.WriteString("|a:" + ast.AffString(&ast.Aff{Terms: a.Terms}))
 			continue
 		}
-		s, _ := cexpr(x, an.subst)
+		s, _ := cexpr.ExprPrec(x, an.subst)
 		b.WriteString("|t:" + s)
 	}
 	return b.String(), consts

@@ -10,6 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -290,25 +291,6 @@ func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 	return gep, idx
 }
 
-// rank orders C arithmetic types for the usual conversions.
-func rank(t frontend.Type) int {
-	switch t {
-	case frontend.Double:
-		return 2
-	case frontend.Float:
-		return 1
-	}
-	return 0
-}
-
-// common is the type of x op y under C's usual arithmetic conversions.
-func common(x, y frontend.Type) frontend.Type {
-	if rank(x) >= rank(y) {
-		return x
-	}
-	return y
-}
-
 // convert converts v of type from to type to (C conversion rules).
 func (k *llvmKernel) convert(v value.Value, from, to frontend.Type) value.Value {
 	if from == to {
@@ -319,7 +301,7 @@ func (k *llvmKernel) convert(v value.Value, from, to frontend.Type) value.Value 
 		return k.cur.NewSIToFP(v, llvmType(to))
 	case to == frontend.IntT:
 		return k.cur.NewFPToSI(v, types.I32)
-	case rank(to) > rank(from):
+	case cexpr.TypeRank(to) > cexpr.TypeRank(from):
 		return k.cur.NewFPExt(v, llvmType(to))
 	}
 	return k.cur.NewFPTrunc(v, llvmType(to))
@@ -366,7 +348,7 @@ func (k *llvmKernel) storeConv(v value.Value, from, to frontend.Type) value.Valu
 
 // arith lowers x op y after the usual conversions.
 func (k *llvmKernel) arith(op string, x value.Value, xt frontend.Type, y value.Value, yt frontend.Type, pos frontend.Pos) (value.Value, frontend.Type) {
-	t := common(xt, yt)
+	t := cexpr.ArithType(xt, yt)
 	x, y = k.convert(x, xt, t), k.convert(y, yt, t)
 	if t == frontend.IntT {
 		x, y = k.sameInt(x, y)
@@ -408,7 +390,7 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 		case frontend.IntT:
 			return i32(e.Int), frontend.IntT
 		case frontend.Float:
-			return constant.NewFloat(types.Float, floatLiteral(e)), frontend.Float
+			return constant.NewFloat(types.Float, cexpr.FloatLiteral(e)), frontend.Float
 		}
 		return constant.NewFloat(types.Double, e.Float), frontend.Double
 	case *frontend.VarRef:
@@ -461,17 +443,6 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 	return i32(0), frontend.IntT
 }
 
-// llvmMath maps C math functions (without the f suffix) to the intrinsics
-// that the NVPTX back end lowers to single instructions, with their arity.
-var llvmMath = map[string]struct {
-	intr  string
-	arity int
-}{
-	"sqrt": {"llvm.sqrt", 1}, "fabs": {"llvm.fabs", 1}, "floor": {"llvm.floor", 1},
-	"ceil": {"llvm.ceil", 1}, "fmin": {"llvm.minnum", 2}, "fmax": {"llvm.maxnum", 2},
-	"fma": {"llvm.fma", 3},
-}
-
 // call lowers a math call: sqrtf (float) and sqrt (double) take their
 // arguments converted as C converts them to the prototype's type.
 func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
@@ -488,17 +459,17 @@ func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
 		return k.cur.NewSelect(neg, k.cur.NewSub(zeroOf(x), x), x), frontend.IntT
 	}
 	base := name
-	if _, ok := llvmMath[name]; !ok && strings.HasSuffix(name, "f") {
+	if _, ok := cexpr.MathFuncs[name]; !ok && strings.HasSuffix(name, "f") {
 		base = strings.TrimSuffix(name, "f")
 		t = frontend.Float
 	}
-	m, ok := llvmMath[base]
+	m, ok := cexpr.MathFuncs[base]
 	if !ok {
 		k.fail("%s: %s has no NVPTX intrinsic (it needs libdevice, which the LLVM target does not link); supported: sqrt, fabs, floor, ceil, fmin, fmax, fma and their f forms, abs", ast.PosString(e.P), name)
 		return i32(0), t
 	}
-	if len(e.Args) != m.arity {
-		k.fail("%s: %s takes %d argument(s)", ast.PosString(e.P), name, m.arity)
+	if len(e.Args) != m.Arity {
+		k.fail("%s: %s takes %d argument(s)", ast.PosString(e.P), name, m.Arity)
 		return i32(0), t
 	}
 	lt := llvmType(t)
@@ -509,7 +480,7 @@ func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
 		args = append(args, k.convert(x, xt, t))
 		ps = append(ps, lt)
 	}
-	f := k.lm.decl(m.intr+"."+map[frontend.Type]string{frontend.Float: "f32", frontend.Double: "f64"}[t], lt, ps...)
+	f := k.lm.decl(m.Intr+"."+map[frontend.Type]string{frontend.Float: "f32", frontend.Double: "f64"}[t], lt, ps...)
 	return k.cur.NewCall(f, args...), t
 }
 

@@ -4,10 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -54,7 +53,7 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 			if e == nil {
 				// A pointer to an array: the rows the scop accesses.
 				if e = a.Outer; e == nil {
-					return nil, checkOpenArrays([]*frontend.Scop{s})
+					return nil, cexpr.CheckOpenArrays([]*frontend.Scop{s})
 				}
 			}
 			v, err := r.eval(e)
@@ -178,7 +177,7 @@ func (r *refRun) node(n ast.Node) error {
 		if u := loneUser(n.Body); u != nil && r.countOnly && n.Stride == 1 {
 			if hi >= lo && u.Stmt.Body != nil {
 				r.updates += hi - lo + 1
-				r.flops += (hi - lo + 1) * int64(flopCount(u.Stmt.Body))
+				r.flops += (hi - lo + 1) * int64(cexpr.FlopCount(u.Stmt.Body))
 			}
 			return nil
 		}
@@ -218,7 +217,7 @@ func (r *refRun) user(u *ast.User) error {
 	}
 	if r.countOnly {
 		r.updates++
-		r.flops += int64(flopCount(st.Body))
+		r.flops += int64(cexpr.FlopCount(st.Body))
 		return nil
 	}
 	saved := map[string]int64{}
@@ -257,7 +256,7 @@ func (r *refRun) user(u *ast.User) error {
 	}
 	r.store(h, off, refConvert(rhs, h.Arr.Elem))
 	r.updates++
-	r.flops += int64(flopCount(a))
+	r.flops += int64(cexpr.FlopCount(a))
 	return nil
 }
 
@@ -323,7 +322,7 @@ func refConvert(v rv, t frontend.Type) rv {
 
 // refArith is x op y after the usual arithmetic conversions.
 func refArith(op string, x, y rv) (rv, error) {
-	t := common(x.t, y.t)
+	t := cexpr.ArithType(x.t, y.t)
 	x, y = refConvert(x, t), refConvert(y, t)
 	if t == frontend.IntT {
 		var v int64
@@ -375,7 +374,7 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 		case frontend.IntT:
 			return rv{t: frontend.IntT, i: e.Int}, nil
 		case frontend.Float:
-			return rv{t: frontend.Float, f: floatLiteral(e)}, nil
+			return rv{t: frontend.Float, f: cexpr.FloatLiteral(e)}, nil
 		}
 		return rv{t: frontend.Double, f: e.Float}, nil
 	case *frontend.VarRef:
@@ -439,7 +438,7 @@ func (r *refRun) eval(e frontend.Expr) (rv, error) {
 func (r *refRun) call(e *frontend.Call) (rv, error) {
 	t := frontend.Double
 	name := e.Fun
-	if _, ok := llvmMath[name]; !ok && name != "abs" && len(name) > 1 && name[len(name)-1] == 'f' {
+	if _, ok := cexpr.MathFuncs[name]; !ok && name != "abs" && len(name) > 1 && name[len(name)-1] == 'f' {
 		name, t = name[:len(name)-1], frontend.Float
 	}
 	var xs []rv
@@ -482,16 +481,6 @@ func (r *refRun) call(e *frontend.Call) (rv, error) {
 		f = float64(float32(f))
 	}
 	return rv{t: t, f: f}, nil
-}
-
-// floatLiteral is the float value of an f-suffixed literal, parsed from its
-// text as C does (no rounding through double).
-func floatLiteral(e *frontend.Number) float64 {
-	v, err := strconv.ParseFloat(strings.TrimRight(e.Text, "fF"), 32)
-	if err != nil {
-		return float64(float32(e.Float))
-	}
-	return v
 }
 
 // loneUser is the statement that n runs once, unguarded, through Let and

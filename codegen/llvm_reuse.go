@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -92,7 +93,7 @@ func (k *llvmKernel) userReuse(u *ast.User) {
 			}
 			e := shiftVar(u.Args[i], p.l1.Iter, j)
 			s := ast.ExprString(e)
-			if _, ok := e.(*ast.Aff); ok && !isIdent(s) {
+			if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"
 			}
 			subst[it], env[it] = s, e

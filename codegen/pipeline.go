@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -34,7 +35,7 @@ type ScopState struct {
 	Scop  *frontend.Scop
 	Deps  *frontend.Deps
 	Sched *schedule.Schedule
-	Code  *ScopCode
+	Code  *ast.ScopCode
 }
 
 // Stage is one step of the pipeline.
@@ -116,7 +117,7 @@ func stageSchedule(c *Compilation) error {
 func stageAST(c *Compilation) error {
 	opts := c.Req.Gen
 	if opts.Prefix == "" {
-		opts.Prefix = CounterPrefix(c.Prog.Source)
+		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
 		a, err := ast.Generate(s.Scop, s.Sched, opts)
@@ -136,7 +137,7 @@ func stageAST(c *Compilation) error {
 			}
 			note += " with sizes " + strings.Join(sz, ",")
 		}
-		s.Code = &ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
+		s.Code = &ast.ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
 	}
 	return nil
 }
@@ -162,8 +163,8 @@ func OriginalSchedule(s *frontend.Scop) *schedule.Schedule {
 }
 
 // Codes returns the generated code of every scop.
-func (c *Compilation) Codes() []*ScopCode {
-	var out []*ScopCode
+func (c *Compilation) Codes() []*ast.ScopCode {
+	var out []*ast.ScopCode
 	for _, s := range c.Scops {
 		out = append(out, s.Code)
 	}
@@ -207,3 +208,6 @@ func dumpAST(c *Compilation, w io.Writer) {
 // Options are the AST generator's options (ast.Options), kept here for the
 // callers of the pipeline.
 type Options = ast.Options
+
+// ScopCode is one scop with its generated AST (ast.ScopCode).
+type ScopCode = ast.ScopCode

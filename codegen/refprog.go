@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -25,13 +26,13 @@ func RefProgram(c *Compilation, params map[string]int64) (string, error) {
 		}
 		scops = append(scops, s.Scop)
 	}
-	if err := checkOpenArrays(scops); err != nil {
+	if err := cexpr.CheckOpenArrays(scops); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("/* hextile: the reference of " + c.Prog.File + " (its scops as written) for hextile run --device=gpu */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n#include <stdint.h>\n\n")
-	b.WriteString(CPrelude)
+	b.WriteString(cexpr.CPrelude)
 	ru, err := BuildRefUnit(c.Prog, scops, nil, params, true)
 	if err != nil {
 		return "", err

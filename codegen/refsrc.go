@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -637,9 +638,9 @@ type refParam struct {
 }
 
 // BuildRefUnit builds the reference unit for the scops of prog; tiled
-// holds the ScopCode of each scop to emit hx_tiled_K too (nil: reference
+// holds the ast.ScopCode of each scop to emit hx_tiled_K too (nil: reference
 // only); params gives the build-time value of every parameter.
-func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopCode, params map[string]int64, static bool) (*RefUnit, error) {
+func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ast.ScopCode, params map[string]int64, static bool) (*RefUnit, error) {
 	src := string(prog.Source)
 	f := scanFile(src)
 	isParam := map[string]bool{}
@@ -767,7 +768,7 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ScopC
 				}
 				var ext strings.Builder
 				for _, e := range a.Extents[1:] {
-					ext.WriteString("[" + CExpr(e, nil) + "]")
+					ext.WriteString("[" + cexpr.CExpr(e, nil) + "]")
 				}
 				fmt.Fprintf(&fb, "    %s (*%s)%s = (%s (*)%s)hx_av[%d];\n", a.Elem, a.Name, ext.String(), a.Elem, ext.String(), j)
 			}

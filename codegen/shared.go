@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -565,7 +566,7 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 				}
 				for k := 0; k < nd; k++ {
 					gs = append(gs, fmt.Sprintf("hx_g%d", k))
-					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, CExpr(a.Extents[k], nil)))
+					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, cexpr.CExpr(a.Extents[k], nil)))
 				}
 				gidx := fmt.Sprintf("HX_IDX_%s(%s)", a.Name, strings.Join(gs, ", "))
 				flag := fmt.Sprintf("hx_w_%s[%s]", a.Name, chk("hx_w_"+a.Name, "hx_i", 0))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
 
@@ -302,7 +303,7 @@ func (w *widthCheck) body(e frontend.Expr) {
 	case *frontend.ArrayRef:
 		for _, x := range e.Index {
 			v := w.sub(x)
-			w.need(v, func() string { return "a subscript of " + e.Name + ": " + CExpr(x, nil) })
+			w.need(v, func() string { return "a subscript of " + e.Name + ": " + cexpr.CExpr(x, nil) })
 		}
 	case *frontend.Binary:
 		w.body(e.X)
@@ -374,14 +375,14 @@ func (w *widthCheck) sub(e frontend.Expr) ival {
 		w.body(e)
 		r = unbounded
 	}
-	w.need(r, func() string { return CExpr(e, nil) })
+	w.need(r, func() string { return cexpr.CExpr(e, nil) })
 	return r
 }
 
 // DecideWidth returns the integer width of sc's generated code for the
 // parameter values params (missing ones are taken from the scop's
 // defines; a parameter with neither has no bound).
-func DecideWidth(sc *ScopCode, params map[string]int64) *Width {
+func DecideWidth(sc *ast.ScopCode, params map[string]int64) *Width {
 	s := sc.Scop
 	wd := &Width{Box: map[string][2]int64{}, Params: append([]string(nil), s.Params...)}
 	w := &widthCheck{scop: s, env: map[string]ival{}}

@@ -94,7 +94,7 @@ func TestWidthOffsetStencilC(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var codes []*ScopCode
+			var codes []*ast.ScopCode
 			for _, s := range comp.Scops {
 				codes = append(codes, s.Code)
 			}
