@@ -126,32 +126,7 @@ func (w *hostWalk) bound(es []ast.Expr, lower bool) (int64, error) {
 
 // holds evaluates a conjunction of conditions.
 func (w *hostWalk) holds(cs []ast.Cond) (bool, error) {
-	return condsHold(cs, w.eval)
-}
-
-// condsHold evaluates a conjunction of conditions with eval.
-func condsHold(cs []ast.Cond, eval func(ast.Expr) (int64, error)) (bool, error) {
-	for _, c := range cs {
-		x, err := eval(c.X)
-		if err != nil {
-			return false, err
-		}
-		switch c.Kind {
-		case ast.GE0:
-			if x < 0 {
-				return false, nil
-			}
-		case ast.EQ0:
-			if x != 0 {
-				return false, nil
-			}
-		case ast.DivBy:
-			if x%c.D != 0 {
-				return false, nil
-			}
-		}
-	}
-	return true, nil
+	return ast.CondsHold(cs, w.eval)
 }
 
 // bind runs body with v bound to x.

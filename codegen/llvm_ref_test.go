@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/interp"
 )
 
 // TestReferenceMatchesC: the Go reference run of the original program is
@@ -43,7 +44,7 @@ func TestReferenceMatchesC(t *testing.T) {
 			params[p] = v
 			pargs = append(pargs, fmt.Sprint(v))
 		}
-		arrs, err := NewHostArrays(s, params)
+		arrs, err := interp.NewHostArrays(s, params)
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -118,7 +119,7 @@ func TestLLVMCountReference(t *testing.T) {
 					params[p] = n/2 + 1
 				}
 			}
-			arrs, err := NewHostArrays(s, params)
+			arrs, err := interp.NewHostArrays(s, params)
 			if err != nil {
 				t.Fatalf("%s: %v", tag, err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/interp"
 	"hextile/schedule"
 )
 
@@ -41,7 +42,7 @@ void kernel(void)
 	}
 	for _, off := range []int64{3000000000, -7000000001, 12} {
 		params := map[string]int64{"N": 40, "OFF": off}
-		arrs, err := NewHostArrays(c.Scops[0].Scop, params)
+		arrs, err := interp.NewHostArrays(c.Scops[0].Scop, params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/interp"
 	"hextile/schedule"
 )
 
@@ -54,7 +55,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 	for fn, c := range comp {
 		s := c.Scops[0].Scop
 		params := map[string]int64{"N": 64, "T": 8}
-		arrs, err := NewHostArrays(s, params)
+		arrs, err := interp.NewHostArrays(s, params)
 		if err != nil {
 			t.Fatal(err)
 		}

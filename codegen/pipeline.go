@@ -204,10 +204,3 @@ func dumpAST(c *Compilation, w io.Writer) {
 		fmt.Fprint(w, (&ast.Printer{Comments: true}).Print(s.Code.AST.Root, 0))
 	}
 }
-
-// Options are the AST generator's options (ast.Options), kept here for the
-// callers of the pipeline.
-type Options = ast.Options
-
-// ScopCode is one scop with its generated AST (ast.ScopCode).
-type ScopCode = ast.ScopCode

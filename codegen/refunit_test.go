@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/interp"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -317,7 +318,7 @@ func TestRefProgramMatchesInterpreter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			arrs, err := NewHostArrays(s, params)
+			arrs, err := interp.NewHostArrays(s, params)
 			if err != nil {
 				t.Fatal(err)
 			}

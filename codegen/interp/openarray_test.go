@@ -1,4 +1,4 @@
-package codegen
+package interp
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // accesses (Array.Outer), as the harnesses do; it used to dereference the
 // missing extent and crash the GPU run.
 func TestHostArraysPointerToArray(t *testing.T) {
-	prog, err := frontend.ParseFile("../testdata/real/an5d_j2d5pt.c", frontend.Options{})
+	prog, err := frontend.ParseFile("../../testdata/real/an5d_j2d5pt.c", frontend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

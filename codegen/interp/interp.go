@@ -1,4 +1,4 @@
-package codegen
+package interp
 
 import (
 	"encoding/binary"
@@ -90,11 +90,10 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 	return out, nil
 }
 
-// RunReference executes scop k of c in its original order on arrays and
-// returns the number of statement instances and of floating-point
-// operations (flopCount per instance).
-func RunReference(c *Compilation, k int, params map[string]int64, arrays map[string]*HostArray) (updates, flops int64, err error) {
-	sc := c.Scops[k].Code
+// runScop executes the scop of sc in its original order (sc.Orig) on
+// arrays and returns the number of statement instances and of
+// floating-point operations (cexpr.FlopCount per instance).
+func RunScop(sc *ast.ScopCode, params map[string]int64, arrays map[string]*HostArray) (updates, flops int64, err error) {
 	if sc.Orig == nil {
 		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", ast.PosString(sc.Scop.Pos))
 	}
@@ -159,8 +158,7 @@ func (r *refRun) node(n ast.Node) error {
 		}
 		return err
 	case *ast.If:
-		w := &hostWalk{env: r.env}
-		ok, err := w.holdsRef(n.Cond)
+		ok, err := r.holds(n.Cond)
 		if err != nil {
 			return err
 		}
@@ -199,10 +197,10 @@ func (r *refRun) node(n ast.Node) error {
 	return nil
 }
 
-// holdsRef evaluates conditions without a scop (the reference's env only).
-func (w *hostWalk) holdsRef(cs []ast.Cond) (bool, error) {
-	return condsHold(cs, func(e ast.Expr) (int64, error) {
-		x, ok := ast.EvalExpr(e, w.env)
+// holds evaluates conditions without a scop (the reference's env only).
+func (r *refRun) holds(cs []ast.Cond) (bool, error) {
+	return ast.CondsHold(cs, func(e ast.Expr) (int64, error) {
+		x, ok := ast.EvalExpr(e, r.env)
 		if !ok {
 			return 0, fmt.Errorf("unbound variable in %s", ast.ExprString(e))
 		}
@@ -500,12 +498,11 @@ func loneUser(n ast.Node) *ast.User {
 	}
 }
 
-// CountReference returns what RunReference returns as counts (statement
-// instances and floating-point operations of scop k of c) without
-// executing anything: an innermost loop around one statement adds its trip
-// count, so a benchmark-size count takes one pass over the outer loops.
-func CountReference(c *Compilation, k int, params map[string]int64) (updates, flops int64, err error) {
-	sc := c.Scops[k].Code
+// countScop returns what runScop returns as counts (statement instances
+// and floating-point operations of sc's scop) without executing anything:
+// an innermost loop around one statement adds its trip count, so a
+// benchmark-size count takes one pass over the outer loops.
+func CountScop(sc *ast.ScopCode, params map[string]int64) (updates, flops int64, err error) {
 	if sc.Orig == nil {
 		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", ast.PosString(sc.Scop.Pos))
 	}

@@ -1,0 +1,47 @@
+package codegen
+
+import (
+	"hextile/codegen/ast"
+	"hextile/codegen/interp"
+	"hextile/frontend"
+)
+
+// The entry points that callers of the pipeline (cmd/hextile, distribute)
+// use, forwarded to the stage packages that implement them.
+
+// Options are the AST generator's options (ast.Options), kept here for the
+// callers of the pipeline.
+type Options = ast.Options
+
+// ScopCode is one scop with its generated AST (ast.ScopCode).
+type ScopCode = ast.ScopCode
+
+// RunReference executes scop k of c in its original order on arrays (the
+// reference interpreter, interp.RunScop) and returns the number of
+// statement instances and of floating-point operations.
+func RunReference(c *Compilation, k int, params map[string]int64, arrays map[string]*HostArray) (updates, flops int64, err error) {
+	return interp.RunScop(c.Scops[k].Code, params, arrays)
+}
+
+// CountReference returns what RunReference returns as counts without
+// executing anything (interp.CountScop).
+func CountReference(c *Compilation, k int, params map[string]int64) (updates, flops int64, err error) {
+	return interp.CountScop(c.Scops[k].Code, params)
+}
+
+// HostArray is an array's host copy (interp.HostArray).
+type HostArray = interp.HostArray
+
+// NewHostArrays allocates the host copies of s's arrays (interp.NewHostArrays).
+func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostArray, error) {
+	return interp.NewHostArrays(s, params)
+}
+
+// ElemSize is the size in bytes of an element of type t (interp.ElemSize).
+func ElemSize(t frontend.Type) int { return interp.ElemSize(t) }
+
+// CheckAccessBounds checks that every access of every scop stays inside its
+// array for the parameter values params (interp.CheckAccessBounds).
+func CheckAccessBounds(scops []*frontend.Scop, params map[string]int64) error {
+	return interp.CheckAccessBounds(scops, params)
+}
