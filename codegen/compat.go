@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"hextile/codegen/ast"
+	"hextile/codegen/cprint"
+	"hextile/codegen/harness"
 	"hextile/codegen/interp"
 	"hextile/frontend"
 )
@@ -45,3 +47,28 @@ func ElemSize(t frontend.Type) int { return interp.ElemSize(t) }
 func CheckAccessBounds(scops []*frontend.Scop, params map[string]int64) error {
 	return interp.CheckAccessBounds(scops, params)
 }
+
+// Harness returns the C target's self-checking program for the scops of
+// prog (harness.C over the C printer's code of each scop). params gives
+// every parameter's value.
+func Harness(prog *frontend.Program, codes []*ast.ScopCode, params map[string]int64) (string, error) {
+	tiled := make([]string, len(codes))
+	for k, sc := range codes {
+		tiled[k] = cprint.CCode(sc, 2, "  ")
+	}
+	return harness.Program(prog, codes, tiled, params)
+}
+
+// RefProgram is the compiled-C reference of hextile run --device=gpu
+// --backend=ptx (harness.RefProgram).
+func RefProgram(c *Compilation, params map[string]int64) (string, error) {
+	var scops []*frontend.Scop
+	for _, s := range c.Scops {
+		scops = append(scops, s.Scop)
+	}
+	return harness.RefProgram(c.Prog, scops, params)
+}
+
+// EmitC returns the C/OpenMP program: prog's source with each scop replaced
+// by its generated code (cprint.EmitC).
+func EmitC(prog *frontend.Program, codes []*ast.ScopCode) string { return cprint.EmitC(prog, codes) }

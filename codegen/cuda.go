@@ -7,6 +7,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/width"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -99,7 +100,7 @@ type cudaScop struct {
 	// type of loop counters, tile coordinates and parameters: "int", or
 	// "long long" when any scop of the compilation needs 64 bits (the
 	// helpers of the header are shared).
-	width   *Width
+	width   *width.Width
 	it      string
 	wideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
 	// plans memoises planShared per full-tile node and printing context
@@ -210,13 +211,13 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 // buildCUDA splits the scop's AST into host code and kernels, with the
 // integer width of its own parameter values.
 func buildCUDA(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
-	w := DecideWidth(sc, opt.Params)
+	w := width.Decide(sc, opt.Params)
 	return buildCUDAWidth(k, sc, sched, opt, w, w.IntType(), w.WideIndex)
 }
 
 // buildCUDAWidth is buildCUDA with the width decision w and the integer
 // type it of the code.
-func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *Width, it string, wideIdx bool) (*cudaScop, error) {
+func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *width.Width, it string, wideIdx bool) (*cudaScop, error) {
 	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared,
 		pdl: !opt.NoPDL, reuse: !opt.NoReuse, width: w, it: it, wideIdx: wideIdx}
 	for _, st := range sc.Scop.Stmts {

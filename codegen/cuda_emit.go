@@ -9,6 +9,8 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/harness"
+	"hextile/codegen/width"
 	"hextile/frontend"
 )
 
@@ -39,9 +41,9 @@ type CUDAResult struct {
 func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
 	var out []*cudaScop
 	it, wideIdx := "int", false
-	var ws []*Width
+	var ws []*width.Width
 	for _, s := range c.Scops {
-		w := DecideWidth(s.Code, opt.Params)
+		w := width.Decide(s.Code, opt.Params)
 		ws = append(ws, w)
 		if w.Wide {
 			it = "long long"
@@ -167,7 +169,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	for _, cs := range codes {
 		scs = append(scs, cs.sc)
 	}
-	ins := preludeOffset(src, scs)
+	ins := cexpr.PreludeOffset(src, scs)
 	out.WriteString(src[:ins])
 	out.WriteString(hb.String())
 	last := ins
@@ -191,9 +193,9 @@ func scopDefines(c *Compilation, css []*cudaScop) string {
 		}
 	}
 	var b strings.Builder
-	for _, d := range fileDefines(string(c.Prog.Source)) {
-		if !isParam[d.name] {
-			b.WriteString("#ifndef " + d.name + "\n" + d.text + "\n#endif\n")
+	for _, d := range harness.FileDefines(string(c.Prog.Source)) {
+		if !isParam[d.Name] {
+			b.WriteString("#ifndef " + d.Name + "\n" + d.Text + "\n#endif\n")
 		}
 	}
 	return b.String()
@@ -322,7 +324,7 @@ func (cs *cudaScop) hostFunc() string {
 	}
 	// 32-bit code runs only on the sizes it was proven for.
 	if cs.it == "int" {
-		for _, c := range cs.width.checks(narrowCheckC) {
+		for _, c := range cs.width.Checks(width.NarrowCheckC) {
 			b.WriteString("  " + c + "\n")
 		}
 	}
@@ -331,7 +333,7 @@ func (cs *cudaScop) hostFunc() string {
 			fmt.Fprintf(&b, "  (void)%s;\n", a.Name)
 			continue
 		}
-		fmt.Fprintf(&b, "  %s *hx_d_%s = NULL;\n  size_t hx_n_%s = %s;\n", a.Elem, a.Name, a.Name, harnessSize(a))
+		fmt.Fprintf(&b, "  %s *hx_d_%s = NULL;\n  size_t hx_n_%s = %s;\n", a.Elem, a.Name, a.Name, harness.ArraySize(a))
 		fmt.Fprintf(&b, "  HX_CHECK(cudaMalloc((void **)&hx_d_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
 		fmt.Fprintf(&b, "  HX_NAME(hx_d_%s, \"%s\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
 		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_d_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
@@ -402,12 +404,12 @@ func refFile(c *Compilation, css []*cudaScop, params map[string]int64) (string, 
 	b.WriteString("/* hextile: the reference of the CUDA harness: " + c.Prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
 	b.WriteString(cexpr.CPrelude)
-	ru, err := BuildRefUnit(c.Prog, cssScops(css), nil, params, false)
+	ru, err := harness.BuildRefUnit(c.Prog, cssScops(css), nil, params, false)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(constantDefines(c.Prog, cssScops(css)))
+	b.WriteString(harness.ConstantDefines(c.Prog, cssScops(css)))
 	for _, cs := range css {
 		b.WriteString(cs.countFunc())
 	}
@@ -464,7 +466,7 @@ func (cs *cudaScop) countFunc() string {
 // first GPU run with the reference, medians of the kernel and total times.
 func cudaMain(c *Compilation, css []*cudaScop, params map[string]int64, reps int) (string, error) {
 	var b strings.Builder
-	b.WriteString(harnessRuntime)
+	b.WriteString(harness.RuntimeC)
 	b.WriteString(`
 static int hx_cmpd(const void *a, const void *b)
 {
@@ -498,14 +500,14 @@ static double hx_median(double *v, int n)
 		}
 		if cs.it == "int" {
 			// Before the allocation: 32-bit code runs only on the sizes it was proven for.
-			for _, c := range cs.width.checks(narrowCheckC) {
+			for _, c := range cs.width.Checks(width.NarrowCheckC) {
 				b.WriteString("    " + c + "\n")
 			}
 		}
 		argsO := append([]string(nil), args...)
 		argsG := append([]string(nil), args...)
 		for ai, a := range s.Arrays {
-			fmt.Fprintf(&b, "    size_t hx_n_%s = %s;\n", a.Name, harnessSize(a))
+			fmt.Fprintf(&b, "    size_t hx_n_%s = %s;\n", a.Name, harness.ArraySize(a))
 			fmt.Fprintf(&b, "    %s *%s_i = (%s *)malloc(sizeof(%s) * hx_n_%s + 1), *%s_o = (%s *)malloc(sizeof(%s) * hx_n_%s + 1), *%s_g = (%s *)malloc(sizeof(%s) * hx_n_%s + 1);\n",
 				a.Elem, a.Name, a.Elem, a.Elem, a.Name, a.Name, a.Elem, a.Elem, a.Name, a.Name, a.Elem, a.Elem, a.Name)
 			fmt.Fprintf(&b, "    if (!%s_i || !%s_o || !%s_g) { fprintf(stderr, \"out of memory\\n\"); return 2; }\n", a.Name, a.Name, a.Name)
@@ -537,7 +539,7 @@ static double hx_median(double *v, int n)
 			fmt.Fprintf(&b, "          double d = fabs((double)%s_o[i] - (double)%s_g[i]);\n          if (d > hx_maxdiff || d != d) hx_maxdiff = d;\n", a.Name, a.Name)
 			fmt.Fprintf(&b, "          hx_e2 += d * d; hx_r2 += (double)%s_o[i] * (double)%s_o[i];\n", a.Name, a.Name)
 			fmt.Fprintf(&b, "          if (memcmp(&%s_o[i], &%s_g[i], sizeof(%s)) != 0 && !hx_fail) {\n            hx_fail = 1;\n", a.Name, a.Name, a.Elem)
-			idx, f, fargs := harnessIndex(a)
+			idx, f, fargs := harness.ElemIndex(a)
 			b.WriteString(strings.ReplaceAll(idx, "        ", "            "))
 			fmt.Fprintf(&b, "            printf(\"verify: FAILED: %s%s: original %%.17g, gpu %%.17g\\n\"%s, (double)%s_o[i], (double)%s_g[i]);\n",
 				a.Name, f, fargs, a.Name, a.Name)

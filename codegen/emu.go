@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/cexpr"
+	"hextile/codegen/harness"
 )
 
 // The emulator: the CUDA program translated to C that runs on the CPU.
@@ -61,12 +62,12 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	}
 	// The reference in the same C file: the user's file with hx_orig_K,
 	// the scop as written over the enclosing function's declarations.
-	ru, err := BuildRefUnit(c.Prog, cssScops(css), nil, params, true)
+	ru, err := harness.BuildRefUnit(c.Prog, cssScops(css), nil, params, true)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(constantDefines(c.Prog, cssScops(css)))
+	b.WriteString(harness.ConstantDefines(c.Prog, cssScops(css)))
 	for _, cs := range css {
 		b.WriteString("static " + cs.countFunc())
 	}

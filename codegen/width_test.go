@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cprint"
+	"hextile/codegen/width"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -98,7 +100,7 @@ func TestWidthOffsetStencilC(t *testing.T) {
 			for _, s := range comp.Scops {
 				codes = append(codes, s.Code)
 			}
-			tiled := EmitC(comp.Prog, codes)
+			tiled := cprint.EmitC(comp.Prog, codes)
 			if got := wideCounter.MatchString(tiled) && !intCounter.MatchString(tiled); got != c.wide {
 				t.Errorf("64-bit counters: %v, want %v\n%s", got, c.wide, tiled)
 			}
@@ -158,7 +160,7 @@ func TestDecideWidth(t *testing.T) {
 				}
 				comps[c.file] = comp
 			}
-			w := DecideWidth(comp.Scops[0].Code, c.params)
+			w := width.Decide(comp.Scops[0].Code, c.params)
 			if w.Wide != c.wide || w.WideIndex != c.wideIdx || !strings.Contains(w.WhyIndex, c.why) {
 				t.Errorf("64-bit loops %v (%s), indices %v (%s); want %v, %v (%s)", w.Wide, w.Why, w.WideIndex, w.WhyIndex, c.wide, c.wideIdx, c.why)
 			}
@@ -186,11 +188,11 @@ func TestWidthUnknownParameter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := DecideWidth(comp.Scops[0].Code, nil)
+	w := width.Decide(comp.Scops[0].Code, nil)
 	if !w.Wide || !strings.Contains(w.Why, "no value") {
 		t.Errorf("wide %v (%s), want 64-bit for a parameter without a value", w.Wide, w.Why)
 	}
-	w = DecideWidth(comp.Scops[0].Code, map[string]int64{"n": 1000})
+	w = width.Decide(comp.Scops[0].Code, map[string]int64{"n": 1000})
 	if w.Wide {
 		t.Errorf("n = 1000: 64-bit (%s), want 32-bit", w.Why)
 	}
@@ -391,7 +393,7 @@ func TestWidthNarrowCheckC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tiled := EmitC(comp.Prog, comp.Codes())
+	tiled := cprint.EmitC(comp.Prog, comp.Codes())
 	if !intCounter.MatchString(tiled) || !strings.Contains(tiled, `hx_narrow(OFF, -512LL, 1000LL, "OFF");`) {
 		t.Fatalf("not 32-bit code with a check of OFF:\n%s", tiled)
 	}

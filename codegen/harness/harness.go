@@ -1,4 +1,4 @@
-package codegen
+package harness
 
 import (
 	"fmt"
@@ -26,15 +26,16 @@ import (
 // the parameter values it was generated with, so one build checks several
 // problem sizes.
 
-// Harness returns the harness program for the scops of prog. params gives
-// every parameter's value.
-func Harness(prog *frontend.Program, codes []*ast.ScopCode, params map[string]int64) (string, error) {
+// program returns the harness program for the scops of prog: tiled[k] is
+// the generated code of codes[k] as a C block at depth 2 with indent "  "
+// (the C printer's CCode). params gives every parameter's value.
+func Program(prog *frontend.Program, codes []*ast.ScopCode, tiled []string, params map[string]int64) (string, error) {
 	var b strings.Builder
 	b.WriteString("/* hextile verification harness for " + prog.File + " */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n#include <stdint.h>\n#include <time.h>\n")
 	b.WriteString("#ifdef _OPENMP\n#include <omp.h>\n#endif\n\n")
 	b.WriteString(cexpr.CPrelude)
-	b.WriteString(harnessRuntime)
+	b.WriteString(RuntimeC)
 	var scops []*frontend.Scop
 	for _, sc := range codes {
 		s := sc.Scop
@@ -50,12 +51,12 @@ func Harness(prog *frontend.Program, codes []*ast.ScopCode, params map[string]in
 	}
 	// The user's file, hx_orig_K (the scop as written) and hx_tiled_K
 	// (the generated code) over the same declarations.
-	ru, err := BuildRefUnit(prog, scops, codes, params, true)
+	ru, err := BuildRefUnit(prog, scops, tiled, params, true)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(constantDefines(prog, scops))
+	b.WriteString(ConstantDefines(prog, scops))
 	for k, sc := range codes {
 		s := sc.Scop
 		var psig []string
@@ -87,7 +88,7 @@ func Harness(prog *frontend.Program, codes []*ast.ScopCode, params map[string]in
 		argsO := append([]string(nil), args...)
 		argsT := append([]string(nil), args...)
 		for ai, a := range s.Arrays {
-			fmt.Fprintf(&b, "    size_t hx_n_%s = %s;\n", a.Name, harnessSize(a))
+			fmt.Fprintf(&b, "    size_t hx_n_%s = %s;\n", a.Name, ArraySize(a))
 			fmt.Fprintf(&b, "    %s *%s_o = malloc(sizeof(%s) * hx_n_%s + 1), *%s_t = malloc(sizeof(%s) * hx_n_%s + 1);\n",
 				a.Elem, a.Name, a.Elem, a.Name, a.Name, a.Elem, a.Name)
 			fmt.Fprintf(&b, "    if (!%s_o || !%s_t) { fprintf(stderr, \"out of memory\\n\"); return 2; }\n", a.Name, a.Name)
@@ -108,7 +109,7 @@ func Harness(prog *frontend.Program, codes []*ast.ScopCode, params map[string]in
 			fmt.Fprintf(&b, "    for (size_t i = 0; i < hx_n_%s; i++) {\n", a.Name)
 			fmt.Fprintf(&b, "      double d = fabs((double)%s_o[i] - (double)%s_t[i]);\n      if (d > hx_maxdiff || d != d) hx_maxdiff = d;\n", a.Name, a.Name)
 			fmt.Fprintf(&b, "      if (memcmp(&%s_o[i], &%s_t[i], sizeof(%s)) != 0 && !hx_fail) {\n        hx_fail = 1;\n", a.Name, a.Name, a.Elem)
-			idx, f, fargs := harnessIndex(a)
+			idx, f, fargs := ElemIndex(a)
 			b.WriteString(idx)
 			which := ""
 			if len(codes) > 1 {
@@ -141,7 +142,7 @@ const harnessTail = `  if (!hx_fail) printf("verify: ok\n");
 }
 `
 
-const harnessRuntime = `
+const RuntimeC = `
 static double hx_now(void)
 {
 #ifdef _OPENMP
@@ -173,7 +174,7 @@ static double hx_rand(void)
 }
 `
 
-func harnessSize(a *frontend.Array) string {
+func ArraySize(a *frontend.Array) string {
 	if len(a.Extents) == 0 {
 		return "1"
 	}
@@ -189,7 +190,7 @@ func harnessSize(a *frontend.Array) string {
 
 // harnessIndex declares the multi-index of flat element i of a and returns
 // the printf format and arguments that print it.
-func harnessIndex(a *frontend.Array) (decl, format, args string) {
+func ElemIndex(a *frontend.Array) (decl, format, args string) {
 	n := len(a.Extents)
 	if n == 0 {
 		return "", "", ""

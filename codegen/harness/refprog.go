@@ -1,4 +1,4 @@
-package codegen
+package harness
 
 import (
 	"fmt"
@@ -9,36 +9,34 @@ import (
 	"hextile/frontend"
 )
 
-// RefProgram is the compiled-C reference of hextile run --device=gpu
+// refProgram is the compiled-C reference of hextile run --device=gpu
 // --backend=ptx: the user's file with hx_orig_K for every scop (see
 // BuildRefUnit) and a main that, for scop K (its first argument), reads
 // every array of the scop from standard input (Scop.Arrays order, the
 // bytes of NewHostArrays), runs the scop as written and writes every array
 // back to standard output in the same order. params gives every parameter's
 // value; the array sizes follow from them as in NewHostArrays.
-func RefProgram(c *Compilation, params map[string]int64) (string, error) {
-	var scops []*frontend.Scop
-	for _, s := range c.Scops {
-		for _, p := range s.Scop.Params {
+func RefProgram(prog *frontend.Program, scops []*frontend.Scop, params map[string]int64) (string, error) {
+	for _, s := range scops {
+		for _, p := range s.Params {
 			if _, ok := params[p]; !ok {
-				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(s.Scop.Pos), p, p)
+				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(s.Pos), p, p)
 			}
 		}
-		scops = append(scops, s.Scop)
 	}
 	if err := cexpr.CheckOpenArrays(scops); err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("/* hextile: the reference of " + c.Prog.File + " (its scops as written) for hextile run --device=gpu */\n")
+	b.WriteString("/* hextile: the reference of " + prog.File + " (its scops as written) for hextile run --device=gpu */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n#include <stdint.h>\n\n")
 	b.WriteString(cexpr.CPrelude)
-	ru, err := BuildRefUnit(c.Prog, scops, nil, params, true)
+	ru, err := BuildRefUnit(prog, scops, nil, params, true)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(constantDefines(c.Prog, scops))
+	b.WriteString(ConstantDefines(prog, scops))
 	b.WriteString(`
 static void hx_io(void *p, size_t n, int out)
 {
@@ -64,7 +62,7 @@ int main(int argc, char **argv)
 			args = append(args, p)
 		}
 		for _, a := range s.Arrays {
-			fmt.Fprintf(&b, "    size_t hx_n_%s = (%s) * sizeof(%s);\n", a.Name, harnessSize(a), a.Elem)
+			fmt.Fprintf(&b, "    size_t hx_n_%s = (%s) * sizeof(%s);\n", a.Name, ArraySize(a), a.Elem)
 			fmt.Fprintf(&b, "    void *%s_o = malloc(hx_n_%s + 1);\n", a.Name, a.Name)
 			fmt.Fprintf(&b, "    if (!%s_o) { fprintf(stderr, \"hextile reference: out of memory\\n\"); return 2; }\n", a.Name)
 			fmt.Fprintf(&b, "    hx_io(%s_o, hx_n_%s, 0);\n", a.Name, a.Name)

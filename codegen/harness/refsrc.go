@@ -1,4 +1,4 @@
-package codegen
+package harness
 
 import (
 	"fmt"
@@ -640,7 +640,7 @@ type refParam struct {
 // BuildRefUnit builds the reference unit for the scops of prog; tiled
 // holds the ast.ScopCode of each scop to emit hx_tiled_K too (nil: reference
 // only); params gives the build-time value of every parameter.
-func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ast.ScopCode, params map[string]int64, static bool) (*RefUnit, error) {
+func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []string, params map[string]int64, static bool) (*RefUnit, error) {
 	src := string(prog.Source)
 	f := scanFile(src)
 	isParam := map[string]bool{}
@@ -786,7 +786,7 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []*ast.S
 		fmt.Fprintf(&b, "\n/* hextile: scop %d (%s) as written, in %s */\n", k, ast.PosString(s.Pos), s.Func)
 		fmt.Fprintf(&b, "static void hx_ref_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(orig))
 		if tiled != nil {
-			fmt.Fprintf(&b, "static void hx_tiled_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(CCode(tiled[k], 2, "  ")))
+			fmt.Fprintf(&b, "static void hx_tiled_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(tiled[k]))
 		}
 		// The entry points.
 		var sig, pv, av []string
@@ -864,19 +864,19 @@ func declaredAnywhere(f *cFile, scops []*frontend.Scop, name string) bool {
 	return false
 }
 
-// cDefine is one #define directive of a file, continuation lines included.
-type cDefine struct{ name, text string }
+// Define is one #define directive of a file, continuation lines included.
+type Define struct{ Name, Text string }
 
 // fileDefines are the #define directives of src in order, each whole
 // (a multi-line macro with its continuation lines).
-func fileDefines(src string) []cDefine {
-	var out []cDefine
+func FileDefines(src string) []Define {
+	var out []Define
 	for _, t := range scanC(src) {
 		if t.kind != '#' {
 			continue
 		}
 		if m := directiveRE.FindStringSubmatch(t.text); m != nil && m[1] == "define" && m[2] != "" {
-			out = append(out, cDefine{m[2], strings.TrimSpace(t.text)})
+			out = append(out, Define{m[2], strings.TrimSpace(t.text)})
 		}
 	}
 	return out
@@ -886,7 +886,7 @@ func fileDefines(src string) []cDefine {
 // file's macros), the #defines of the constants the scops' extents and
 // bounds may name: those the model recorded (Scop.Defines) that are not
 // parameters.
-func constantDefines(prog *frontend.Program, scops []*frontend.Scop) string {
+func ConstantDefines(prog *frontend.Program, scops []*frontend.Scop) string {
 	want := map[string]bool{}
 	for _, s := range scops {
 		for n := range s.Defines {
@@ -900,10 +900,10 @@ func constantDefines(prog *frontend.Program, scops []*frontend.Scop) string {
 	}
 	var b strings.Builder
 	done := map[string]bool{}
-	for _, d := range fileDefines(string(prog.Source)) {
-		if want[d.name] && !done[d.name] {
-			done[d.name] = true
-			b.WriteString(d.text + "\n")
+	for _, d := range FileDefines(string(prog.Source)) {
+		if want[d.Name] && !done[d.Name] {
+			done[d.Name] = true
+			b.WriteString(d.Text + "\n")
 		}
 	}
 	return b.String()

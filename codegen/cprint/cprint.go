@@ -1,4 +1,4 @@
-package codegen
+package cprint
 
 import (
 	"sort"
@@ -6,6 +6,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/width"
 	"hextile/frontend"
 )
 
@@ -39,7 +40,7 @@ func userC(u *ast.User, p *ast.Printer) string {
 // scop's parameter values) that 32 bits suffice, with a run-time check of
 // the parameters against the proven range first; else long long.
 func CCode(sc *ast.ScopCode, depth int, indent string) string {
-	w := DecideWidth(sc, nil)
+	w := width.Decide(sc, nil)
 	p := &ast.Printer{Indent: indent, User: userC, Pragmas: true, Decl: w.IntType(), Wide: w.Wide}
 	var b strings.Builder
 	pad := strings.Repeat(indent, depth)
@@ -47,10 +48,10 @@ func CCode(sc *ast.ScopCode, depth int, indent string) string {
 		b.WriteString(pad + "/* hextile: " + sc.Note + " */\n")
 	}
 	if w.Wide {
-		b.WriteString(pad + "/* hextile: " + w.note() + " */\n")
+		b.WriteString(pad + "/* hextile: " + w.Note() + " */\n")
 	}
 	b.WriteString(pad + "{\n")
-	for _, c := range w.checks(narrowCheckC) {
+	for _, c := range w.Checks(width.NarrowCheckC) {
 		b.WriteString(pad + indent + c + "\n")
 	}
 	b.WriteString(p.Print(sc.AST.Root, depth+1))
@@ -66,7 +67,7 @@ func EmitC(prog *frontend.Program, codes []*ast.ScopCode) string {
 	var b strings.Builder
 	last := 0
 	sort.Slice(codes, func(i, j int) bool { return codes[i].Scop.Start < codes[j].Scop.Start })
-	ins := preludeOffset(src, codes)
+	ins := cexpr.PreludeOffset(src, codes)
 	b.WriteString(src[:ins])
 	b.WriteString(cexpr.PreludeFor(src, src[:ins]))
 	last = ins
@@ -91,40 +92,4 @@ func EmitC(prog *frontend.Program, codes []*ast.ScopCode) string {
 	}
 	b.WriteString(src[last:])
 	return b.String()
-}
-
-// preludeOffset is the start of the first line after the leading comments,
-// blank lines and preprocessor lines, and never after the first scop.
-func preludeOffset(src string, codes []*ast.ScopCode) int {
-	off := 0
-	inComment := false
-	for off < len(src) {
-		end := strings.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src) - off
-		}
-		line := strings.TrimSpace(src[off : off+end])
-		switch {
-		case inComment:
-			if strings.Contains(line, "*/") {
-				inComment = false
-			}
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//"):
-		case strings.HasPrefix(line, "/*"):
-			if !strings.Contains(line, "*/") {
-				inComment = true
-			}
-		default:
-			goto done
-		}
-		off += end + 1
-	}
-done:
-	if off > len(src) {
-		off = len(src)
-	}
-	if len(codes) > 0 && off > codes[0].Scop.Start {
-		off = strings.LastIndexByte(src[:codes[0].Scop.Start], '\n') + 1
-	}
-	return off
 }

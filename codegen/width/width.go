@@ -1,4 +1,4 @@
-package codegen
+package width
 
 import (
 	"fmt"
@@ -379,10 +379,10 @@ func (w *widthCheck) sub(e frontend.Expr) ival {
 	return r
 }
 
-// DecideWidth returns the integer width of sc's generated code for the
+// Decide returns the integer width of sc's generated code for the
 // parameter values params (missing ones are taken from the scop's
 // defines; a parameter with neither has no bound).
-func DecideWidth(sc *ast.ScopCode, params map[string]int64) *Width {
+func Decide(sc *ast.ScopCode, params map[string]int64) *Width {
 	s := sc.Scop
 	wd := &Width{Box: map[string][2]int64{}, Params: append([]string(nil), s.Params...)}
 	w := &widthCheck{scop: s, env: map[string]ival{}}
@@ -435,7 +435,7 @@ func DecideWidth(sc *ast.ScopCode, params map[string]int64) *Width {
 // checks prints, for a narrow scop, the run-time check of every parameter
 // against the box the 32-bit proof assumed: call(p, lo, hi) per parameter
 // (empty for a wide one).
-func (w *Width) checks(call func(p string, lo, hi int64) string) []string {
+func (w *Width) Checks(call func(p string, lo, hi int64) string) []string {
 	if w.Wide {
 		return nil
 	}
@@ -452,13 +452,13 @@ func (w *Width) checks(call func(p string, lo, hi int64) string) []string {
 
 // narrowCheckC is the C statement that stops the program when parameter p
 // leaves [lo, hi] (hx_narrow of CPrelude and of the CUDA helpers).
-func narrowCheckC(p string, lo, hi int64) string {
+func NarrowCheckC(p string, lo, hi int64) string {
 	return fmt.Sprintf("hx_narrow(%s, %dLL, %dLL, \"%s\");", p, lo, hi, p)
 }
 
 // widthNote is the one-line summary of a width decision (comments of the
 // generated code).
-func (w *Width) note() string {
+func (w *Width) Note() string {
 	if w.Wide {
 		return "64-bit loops (" + strings.ReplaceAll(w.Why, "*/", "* /") + " may exceed 32 bits)"
 	}
