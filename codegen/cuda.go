@@ -249,26 +249,25 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		axis[space[len(space)-1-a]] = a
 	}
 	cs.threads = threadShape(sched, opt, nmap)
-	h := &hostGen{cs: cs, axis: axis}
-	h.node(sc.AST.Root, 1, nil)
-	cs.host = h.b.String()
+	cs.collectKernels(sc.AST.Root, nil, axis)
 	if cs.shared {
 		// Plan the staging (and refuse footprints that do not fit).
 		for _, kn := range cs.kernels {
-			g := cs.kernelGenFor(kn, false)
-			g.print()
-			if g.err != nil {
-				return nil, g.err
+			if err := cs.planStaging(kn); err != nil {
+				return nil, err
 			}
 		}
 	}
+	h := &hostGen{cs: cs}
+	h.node(sc.AST.Root, 1, nil)
+	cs.host = h.b.String()
 	return cs, nil
 }
 
 // hostGen prints the host part and collects kernels.
 type hostGen struct {
 	cs   *cudaScop
-	axis map[int]int
+	next int // the next kernel of cs.kernels to launch
 	b    strings.Builder
 }
 
@@ -308,16 +307,7 @@ func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 		h.line(depth, "}")
 	case *ast.For:
 		if isGridLoop(n) {
-			grid := []*ast.For{n}
-			body := n.Body
-			for len(grid) < 3 {
-				f, ok := unwrap(body).(*ast.For)
-				if !ok || !isGridLoop(f) {
-					break
-				}
-				grid = append(grid, f)
-				body = f.Body
-			}
+			grid, body := gridLoops(n)
 			h.launch(body, grid, depth, vars)
 			return
 		}
@@ -343,18 +333,8 @@ func stepString(f *ast.For) string {
 // launch emits the launch of a new kernel for body under the grid loops.
 func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []string) {
 	cs := h.cs
-	kn := &cudaKernel{
-		name:  fmt.Sprintf("hx_kernel%d_%d", cs.k, len(cs.kernels)),
-		grid:  grid,
-		body:  body,
-		host:  append([]string(nil), vars...),
-		block: cs.threads,
-		axis:  h.axis,
-	}
-	if !hasThreadLoop(body, h.axis) {
-		kn.block = [3]int{1, 1, 1}
-	}
-	cs.kernels = append(cs.kernels, kn)
+	kn := cs.kernels[h.next]
+	h.next++
 	ng := len(grid)
 	h.line(depth, "{")
 	d := depth + 1
@@ -393,7 +373,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 	h.line(d+1, "if (hx_gx > 2147483647L) hx_gx = 2147483647L;")
 	h.line(d+1, "if (hx_gy > 65535) hx_gy = 65535;")
 	h.line(d+1, "if (hx_gz > 65535) hx_gz = 65535;")
-	args := cs.kernelArgs(kn, false)
+	args := kernelArgs(cs, kn, false)
 	smem := "0"
 	if cs.shared {
 		smem = "HX_SMEM_" + kn.name
@@ -419,7 +399,7 @@ func hasThreadLoop(n ast.Node, axis map[int]int) bool {
 }
 
 // kernelArgs lists a kernel's arguments (decl: with their types).
-func (cs *cudaScop) kernelArgs(kn *cudaKernel, decl bool) []string {
+func kernelArgs(cs *cudaScop, kn *cudaKernel, decl bool) []string {
 	var out []string
 	s := cs.sc.Scop
 	for _, p := range s.Params {
@@ -487,20 +467,20 @@ func (g *kernelGen) line(depth int, s string) {
 	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
-func (cs *cudaScop) kernelGenFor(kn *cudaKernel, emu bool) *kernelGen {
+func kernelGenFor(cs *cudaScop, kn *cudaKernel, emu bool) *kernelGen {
 	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
 // printKernel returns the kernel's definition.
-func (cs *cudaScop) printKernel(kn *cudaKernel, emu bool) string {
-	g := cs.kernelGenFor(kn, emu)
+func printKernel(cs *cudaScop, kn *cudaKernel, emu bool) string {
+	g := kernelGenFor(cs, kn, emu)
 	return g.print()
 }
 
 func (g *kernelGen) print() string {
 	cs, kn, emu := g.cs, g.kn, g.emu
 	g.vars = append(append([]string(nil), cs.sc.Scop.Params...), kn.host...)
-	args := strings.Join(cs.kernelArgs(kn, true), ", ")
+	args := strings.Join(kernelArgs(cs, kn, true), ", ")
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.name, args))
 		g.line(0, "{")
@@ -567,7 +547,7 @@ func (g *kernelGen) print() string {
 		g.line(4, "hx_emu_begin_block(hx_bx, hx_by, hx_bz);")
 		var call []string
 		call = append(call, "hx_grid", "hx_dim3(hx_bx, hx_by, hx_bz)")
-		for _, a := range cs.kernelArgs(kn, true) {
+		for _, a := range kernelArgs(cs, kn, true) {
 			f := strings.Fields(a)
 			call = append(call, f[len(f)-1])
 		}
@@ -686,22 +666,8 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 	return false, true
 }
 
-// isThread reports whether n starts thread work: a thread-mapped loop, or
-// a node whose thread work does not pass through a uniform loop first.
-func (g *kernelGen) isThread(n ast.Node) bool {
-	switch n := n.(type) {
-	case *ast.For:
-		if _, ok := g.kn.axis[n.Level]; ok {
-			return true
-		}
-		return n.Dim.Role == schedule.RolePointSpace
-	case *ast.If:
-		// An If whose conditions involve thread loop counters cannot occur
-		// above them; a uniform If stays uniform.
-		return false
-	}
-	return false
-}
+// isThread reports whether n starts thread work (cudaKernel.isThread).
+func (g *kernelGen) isThread(n ast.Node) bool { return g.kn.isThread(n) }
 
 func (g *kernelGen) barrier(depth int) {
 	g.line(depth, "__syncthreads();")
@@ -787,7 +753,7 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 			g.userStream(n, guard, depth)
 			return
 		}
-		s := g.cs.userCUDA(n, g.emu, g.stage)
+		s := userCUDA(g.cs, n, g.emu, g.stage)
 		if len(guard) > 0 {
 			s = "if (" + strings.Join(guard, " && ") + ") " + s
 		}
@@ -803,13 +769,13 @@ func (g *kernelGen) tidExpr(a int, stride int64) string {
 }
 
 // userCUDA prints a statement instance with flat array accesses.
-func (cs *cudaScop) userCUDA(u *ast.User, emu bool, stage *stagePlan) string {
-	return cs.userCUDAWins(u, emu, stage, nil)
+func userCUDA(cs *cudaScop, u *ast.User, emu bool, stage *stagePlan) string {
+	return userCUDAWins(cs, u, emu, stage, nil)
 }
 
 // userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
 // replaced by their registers (streaming, cuda_stream.go).
-func (cs *cudaScop) userCUDAWins(u *ast.User, emu bool, stage *stagePlan, wins map[*frontend.ArrayRef]string) string {
+func userCUDAWins(cs *cudaScop, u *ast.User, emu bool, stage *stagePlan, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {

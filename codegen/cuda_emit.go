@@ -120,7 +120,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 		h.WriteString(smemMacros(cs))
 		for _, kn := range cs.kernels {
 			nt := kn.block[0] * kn.block[1] * kn.block[2]
-			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.name, strings.Join(cs.kernelArgs(kn, true), ", "))
+			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.name, strings.Join(kernelArgs(cs, kn, true), ", "))
 		}
 	}
 	h.WriteString("#endif\n")
@@ -131,7 +131,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	for _, cs := range css {
 		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.k, ast.PosString(cs.sc.Scop.Pos), cs.sc.Note)
 		for _, kn := range cs.kernels {
-			kb.WriteString(cs.printKernel(kn, false))
+			kb.WriteString(printKernel(cs, kn, false))
 			kb.WriteString("\n")
 		}
 	}
@@ -141,11 +141,11 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	fmt.Fprintf(&hb, "#include \"%s.h\"\n#include <string.h>\n#include <stdint.h>\n#include <time.h>\n\n", name)
 	hb.WriteString(cudaHostHelpers)
 	for _, cs := range css {
-		hb.WriteString(cs.hostFunc())
+		hb.WriteString(hostFunc(cs))
 	}
 	if harness {
 		for _, cs := range css {
-			hb.WriteString(cs.refProto())
+			hb.WriteString(refProto(cs))
 		}
 		m, err := cudaMain(c, css, params, 5)
 		if err != nil {
@@ -176,7 +176,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	for _, cs := range codes {
 		s := cs.sc.Scop
 		out.WriteString(src[last:s.Start])
-		out.WriteString(cs.callText())
+		out.WriteString(callText(cs))
 		last = s.End
 	}
 	out.WriteString(src[last:])
@@ -296,7 +296,7 @@ static inline dim3 hx_dim3(long x, long y, long z) { return dim3((unsigned)x, (u
 `
 
 // hostSig is the parameter list of hx_gpu_K.
-func (cs *cudaScop) hostSig() string {
+func hostSig(cs *cudaScop) string {
 	var ps []string
 	s := cs.sc.Scop
 	for _, p := range s.Params {
@@ -314,11 +314,11 @@ func (cs *cudaScop) hostSig() string {
 }
 
 // hostFunc prints hx_gpu_K: device buffers, copies, the launches.
-func (cs *cudaScop) hostFunc() string {
+func hostFunc(cs *cudaScop) string {
 	var b strings.Builder
 	s := cs.sc.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, ast.PosString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
-	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, cs.hostSig())
+	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, hostSig(cs))
 	for _, p := range s.Params {
 		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.k, p, p, p, p)
 	}
@@ -360,7 +360,7 @@ func (cs *cudaScop) hostFunc() string {
 }
 
 // callText replaces the scop in the input file.
-func (cs *cudaScop) callText() string {
+func callText(cs *cudaScop) string {
 	var args []string
 	s := cs.sc.Scop
 	args = append(args, s.Params...)
@@ -376,7 +376,7 @@ func (cs *cudaScop) callText() string {
 }
 
 // refSig is the reference function's parameter list as seen from C++.
-func (cs *cudaScop) refProto() string {
+func refProto(cs *cudaScop) string {
 	var ps []string
 	s := cs.sc.Scop
 	for _, p := range s.Params {
@@ -411,7 +411,7 @@ func refFile(c *Compilation, css []*cudaScop, params map[string]int64) (string, 
 	b.WriteString(ru.Text)
 	b.WriteString(harness.ConstantDefines(c.Prog, cssScops(css)))
 	for _, cs := range css {
-		b.WriteString(cs.countFunc())
+		b.WriteString(countFunc(cs))
 	}
 	return b.String(), nil
 }
@@ -427,7 +427,7 @@ func cssScops(css []*cudaScop) []*frontend.Scop {
 
 // countFunc prints hx_count_K: the statement instances of the original
 // program, per statement into hx_per[], and their total.
-func (cs *cudaScop) countFunc() string {
+func countFunc(cs *cudaScop) string {
 	var b strings.Builder
 	s := cs.sc.Scop
 	var ps []string

@@ -249,7 +249,7 @@ func (g *kernelGen) threadReuse(p *reusePlan, depth int, used [3]bool) {
 // userReuse prints the U instances of p.user: the loads, then each
 // computation followed by its store.
 func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
-	lines := g.cs.reuseLines(u, g.reuse.l1.Iter, g.reuse.u, g.emu)
+	lines := reuseLines(g.cs, u, g.reuse.l1.Iter, g.reuse.u, g.emu)
 	if len(guard) > 0 {
 		g.line(depth, "if ("+strings.Join(guard, " && ")+") {")
 		depth++
@@ -264,7 +264,7 @@ func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
 
 // reuseLines returns the code of the instances of u with iter, iter + 1,
 // ..., iter + n - 1 in place of iter.
-func (cs *cudaScop) reuseLines(u *ast.User, iter string, n int64, emu bool) []string {
+func reuseLines(cs *cudaScop, u *ast.User, iter string, n int64, emu bool) []string {
 	arrays := map[string]*frontend.Array{}
 	for _, a := range cs.sc.Scop.Arrays {
 		arrays[a.Name] = a

@@ -197,7 +197,7 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full
 
 // streamPrinter returns the printer of statement instance u with L1's
 // counter iter replaced by iter + d (subscripts canonical where affine).
-func (cs *cudaScop) streamPrinter(u *ast.User, iter string, d int64, emu bool, stage *stagePlan) *flatPrinter {
+func streamPrinter(cs *cudaScop, u *ast.User, iter string, d int64, emu bool, stage *stagePlan) *flatPrinter {
 	subst, env := map[string]string{}, map[string]ast.Expr{}
 	for i, it := range u.Stmt.Iters {
 		e := shiftVar(u.Args[i], iter, d)
@@ -242,7 +242,7 @@ func (cs *cudaScop) streamWindows(u *ast.User, iter string) *streamPlan {
 	key := func(r *frontend.ArrayRef, d int64) string {
 		p, ok := printers[d]
 		if !ok {
-			p = cs.streamPrinter(u, iter, d, false, nil)
+			p = streamPrinter(cs, u, iter, d, false, nil)
 			printers[d] = p
 		}
 		return p.elemKey(r)
@@ -349,7 +349,7 @@ func (g *kernelGen) userStream(u *ast.User, guard []string, depth int) {
 	d := depth + 1
 	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.cs.it, iter))
 	load := func(w *streamWindow, delta int64) string {
-		return cs.streamPrinter(u, iter, delta, g.emu, g.stage).expr(w.rep, false, false)
+		return streamPrinter(cs, u, iter, delta, g.emu, g.stage).expr(w.rep, false, false)
 	}
 	for _, w := range p.wins {
 		for k := int64(0); k < w.dmax-w.dmin; k++ {
@@ -360,7 +360,7 @@ func (g *kernelGen) userStream(u *ast.User, guard []string, depth int) {
 	for _, w := range p.wins {
 		g.line(d+1, fmt.Sprintf("const %s %s_%d = %s;", w.elem, w.name, w.dmax-w.dmin, load(w, w.dmax)))
 	}
-	g.line(d+1, cs.userCUDAWins(u, g.emu, g.stage, p.regs))
+	g.line(d+1, userCUDAWins(cs, u, g.emu, g.stage, p.regs))
 	for _, w := range p.wins {
 		var rot []string
 		for k := int64(0); k < w.dmax-w.dmin; k++ {

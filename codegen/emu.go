@@ -53,12 +53,12 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	b.WriteString("\n")
 	for _, cs := range css {
 		for _, kn := range cs.kernels {
-			b.WriteString(cs.printKernel(kn, true))
+			b.WriteString(printKernel(cs, kn, true))
 			b.WriteString("\n")
 		}
 	}
 	for _, cs := range css {
-		b.WriteString(cs.hostFunc())
+		b.WriteString(hostFunc(cs))
 	}
 	// The reference in the same C file: the user's file with hx_orig_K,
 	// the scop as written over the enclosing function's declarations.
@@ -69,7 +69,7 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	b.WriteString(ru.Text)
 	b.WriteString(harness.ConstantDefines(c.Prog, cssScops(css)))
 	for _, cs := range css {
-		b.WriteString("static " + cs.countFunc())
+		b.WriteString("static " + countFunc(cs))
 	}
 	m, err := cudaMain(c, css, params, 0)
 	if err != nil {

@@ -95,7 +95,7 @@ static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 func irLaunchers(cs *cudaScop) string {
 	var b strings.Builder
 	for _, kn := range cs.kernels {
-		decl := cs.kernelArgs(kn, true)
+		decl := kernelArgs(cs, kn, true)
 		var names, fields []string
 		for _, d := range decl {
 			d = strings.ReplaceAll(d, "HX_RESTRICT ", "")
@@ -259,7 +259,7 @@ func runIROnCPUEdit(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, r
 	for _, cs := range css {
 		launch.WriteString(irLaunchers(cs))
 	}
-	host := css[0].hostFunc()
+	host := hostFunc(css[0])
 	i := strings.Index(src, host)
 	if i < 0 {
 		return fmt.Errorf("host function not found in the emulation program")

@@ -451,7 +451,13 @@ func copyEnv(m map[string]int64) map[string]int64 {
 // stageable reports whether n is where a tile's staging goes: the full /
 // partial tile split (or a full tile alone) around a point time loop.
 func (g *kernelGen) stageable(n ast.Node) (full ast.Node, ok bool) {
-	if !g.cs.shared || g.stage != nil || g.noStage {
+	return stageableNode(g.cs, n, g.stage != nil || g.noStage)
+}
+
+// stageableNode is stageable for a scop, off when off is set (inside a
+// staged tile, or below one that stays in global memory).
+func stageableNode(cs *cudaScop, n ast.Node, off bool) (full ast.Node, ok bool) {
+	if !cs.shared || off {
 		return nil, false
 	}
 	switch m := n.(type) {
@@ -488,9 +494,6 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	if err != nil {
 		return false, false, err
 	}
-	if plan.bytes > g.kn.smem {
-		g.kn.smem = plan.bytes
-	}
 	// The full / partial split; with a table of the full tile's written
 	// set, the full tile runs without flags.
 	ifn, _ := n.(*ast.If)
@@ -504,7 +507,7 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 		tab.name = fmt.Sprintf("hx_wt_%s_%d", g.kn.name, strings.Count(g.b.String(), "hx_wt_"+g.kn.name+"_"))
 		text := g.b.String()
 		g.b.Reset()
-		g.b.WriteString(tab.tableText(g.emu))
+		g.b.WriteString(tableText(tab, g.emu))
 		g.b.WriteString(text)
 	}
 	g.line(depth, "{ /* tile staged in shared memory */")

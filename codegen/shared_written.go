@@ -172,7 +172,7 @@ func popcount(set []uint64) int64 {
 
 // tableText is the table's definition at file scope: __constant__ in
 // CUDA, a static array in emulation.
-func (t *writtenTable) tableText(emu bool) string {
+func tableText(t *writtenTable, emu bool) string {
 	var b strings.Builder
 	q := "__constant__ short"
 	if emu {

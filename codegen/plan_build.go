@@ -1,0 +1,170 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"hextile/codegen/ast"
+	"hextile/schedule"
+)
+
+// collectKernels lists the kernels of the host code n, in the order the
+// host code launches them: a kernel per group of up to three nested grid
+// loops, and one (a single block) per piece of work outside them. vars are
+// the host's variables in scope (the kernels' extra arguments).
+func (cs *cudaScop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
+	with := func(v string) []string { return append(append([]string(nil), vars...), v) }
+	switch n := n.(type) {
+	case nil:
+	case *ast.Block:
+		for _, s := range n.Stmts {
+			cs.collectKernels(s, vars, axis)
+		}
+	case *ast.Mark:
+		cs.collectKernels(n.Body, vars, axis)
+	case *ast.Let:
+		if hasWork(n) {
+			cs.collectKernels(n.Body, with(n.Var), axis)
+		}
+	case *ast.If:
+		if !hasGridLoop(n) && hasWork(n) {
+			cs.addKernel(n, nil, vars, axis)
+			return
+		}
+		cs.collectKernels(n.Then, vars, axis)
+		if n.Else != nil {
+			cs.collectKernels(n.Else, vars, axis)
+		}
+	case *ast.For:
+		if isGridLoop(n) {
+			grid, body := gridLoops(n)
+			cs.addKernel(body, grid, vars, axis)
+			return
+		}
+		if !hasGridLoop(n) {
+			cs.addKernel(n, nil, vars, axis)
+			return
+		}
+		cs.collectKernels(n.Body, with(n.Iter), axis)
+	case *ast.User:
+		cs.addKernel(n, nil, vars, axis)
+	}
+}
+
+// gridLoops returns the grid loops starting at n (up to three directly
+// nested parallel tile loops) and the code below them.
+func gridLoops(n *ast.For) ([]*ast.For, ast.Node) {
+	grid := []*ast.For{n}
+	body := n.Body
+	for len(grid) < 3 {
+		f, ok := unwrap(body).(*ast.For)
+		if !ok || !isGridLoop(f) {
+			break
+		}
+		grid = append(grid, f)
+		body = f.Body
+	}
+	return grid, body
+}
+
+// addKernel appends the kernel that runs body under the grid loops grid.
+func (cs *cudaScop) addKernel(body ast.Node, grid []*ast.For, vars []string, axis map[int]int) {
+	kn := &cudaKernel{
+		name:  fmt.Sprintf("hx_kernel%d_%d", cs.k, len(cs.kernels)),
+		grid:  grid,
+		body:  body,
+		host:  append([]string(nil), vars...),
+		block: cs.threads,
+		axis:  axis,
+	}
+	if !hasThreadLoop(body, axis) {
+		kn.block = [3]int{1, 1, 1}
+	}
+	cs.kernels = append(cs.kernels, kn)
+}
+
+// isThread reports whether n starts thread work: a thread-mapped loop, or
+// a point space loop (a uniform If stays uniform: an If whose conditions
+// involve thread loop counters cannot occur above them).
+func (kn *cudaKernel) isThread(n ast.Node) bool {
+	if f, ok := n.(*ast.For); ok {
+		if _, ok := kn.axis[f.Level]; ok {
+			return true
+		}
+		return f.Dim.Role == schedule.RolePointSpace
+	}
+	return false
+}
+
+// planStaging decides the shared-memory staging of kernel kn: every tile
+// the kernel's uniform code reaches where staging goes (stageable) gets
+// its plan (planShared, memoised for the printers), and kn.smem the
+// largest plan's bytes. A tile whose footprint does not fit is refused
+// with an error; one that cannot be analysed stays in global memory, and
+// so does everything below it.
+func (cs *cudaScop) planStaging(kn *cudaKernel) error {
+	w := &stageWalk{cs: cs, kn: kn}
+	w.vars = append(append([]string(nil), cs.sc.Scop.Params...), kn.host...)
+	for _, f := range kn.grid {
+		w.vars = append(w.vars, f.Iter)
+	}
+	w.walk(kn.body)
+	return w.err
+}
+
+// stageWalk follows the kernel's uniform code as the printers do, with
+// the uniform variables and Lets in scope.
+type stageWalk struct {
+	cs      *cudaScop
+	kn      *cudaKernel
+	vars    []string
+	lets    []*ast.Let
+	noStage bool
+	err     error
+}
+
+func (w *stageWalk) walk(n ast.Node) {
+	if full, ok := stageableNode(w.cs, n, w.noStage); ok && hasWork(n) {
+		plan, err := w.cs.planShared(full, w.vars, w.lets)
+		if err == nil {
+			if plan.bytes > w.kn.smem {
+				w.kn.smem = plan.bytes
+			}
+			return // staged: nothing below is staged again
+		}
+		if strings.Contains(err.Error(), "more than the") && w.err == nil {
+			w.err = err
+		}
+		w.noStage = true
+		w.walk(n)
+		w.noStage = false
+		return
+	}
+	switch n := n.(type) {
+	case *ast.Block:
+		for _, s := range n.Stmts {
+			w.walk(s)
+		}
+	case *ast.Mark:
+		w.walk(n.Body)
+	case *ast.Let:
+		if hasWork(n) {
+			w.lets = append(w.lets, n)
+			w.walk(n.Body)
+			w.lets = w.lets[:len(w.lets)-1]
+		}
+	case *ast.If:
+		if hasWork(n) && !w.kn.isThread(n) {
+			w.walk(n.Then)
+			if n.Else != nil && hasWork(n.Else) {
+				w.walk(n.Else)
+			}
+		}
+	case *ast.For:
+		if hasWork(n) && !w.kn.isThread(n) {
+			w.vars = append(w.vars, n.Iter)
+			w.walk(n.Body)
+			w.vars = w.vars[:len(w.vars)-1]
+		}
+	}
+}
