@@ -85,7 +85,6 @@ type cudaScop struct {
 	sc      *ast.ScopCode
 	sched   *schedule.Schedule
 	kernels []*cudaKernel
-	host    string // the host loop code (launches included), at depth 1
 	written map[string]bool
 	read    map[string]bool
 	threads [3]int
@@ -258,13 +257,18 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 			}
 		}
 	}
-	h := &hostGen{cs: cs}
-	h.node(sc.AST.Root, 1, nil)
-	cs.host = h.b.String()
 	return cs, nil
 }
 
-// hostGen prints the host part and collects kernels.
+// hostCode prints the host loop code of cs (the launches of its kernels
+// included), at depth 1.
+func hostCode(cs *cudaScop) string {
+	h := &hostGen{cs: cs}
+	h.node(cs.sc.AST.Root, 1, nil)
+	return h.b.String()
+}
+
+// hostGen prints the host part, launching the kernels in order.
 type hostGen struct {
 	cs   *cudaScop
 	next int // the next kernel of cs.kernels to launch

@@ -34,35 +34,13 @@ type CUDAResult struct {
 	Files map[string]string
 }
 
-// cudaScops builds the CUDA form of every scop of c.
-//
-// The integer width (width.go) is decided per scop for opt.Params; the
-// code of every scop is 64-bit when any scop's is (one header).
+// cudaScops builds the GPU plan of every scop of c.
 func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
-	var out []*cudaScop
-	it, wideIdx := "int", false
-	var ws []*width.Width
+	var in []input
 	for _, s := range c.Scops {
-		w := width.Decide(s.Code, opt.Params)
-		ws = append(ws, w)
-		if w.Wide {
-			it = "long long"
-		}
-		wideIdx = wideIdx || w.WideIndex
+		in = append(in, input{code: s.Code, sched: s.Sched, deps: s.Deps})
 	}
-	if opt.forceWide {
-		it = "long long"
-	}
-	wideIdx = wideIdx || opt.forceWide || opt.forceWideIndex
-	for k, s := range c.Scops {
-		cs, err := buildCUDAWidth(k, s.Code, s.Sched, opt, ws[k], it, wideIdx)
-		if err != nil {
-			return nil, err
-		}
-		cs.deps = s.Deps
-		out = append(out, cs)
-	}
-	return out, nil
+	return build(in, opt)
 }
 
 // wideScops reports whether the loops of css are 64-bit.
@@ -340,7 +318,7 @@ func hostFunc(cs *cudaScop) string {
 	}
 	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
 	b.WriteString("  {\n")
-	b.WriteString(cs.host)
+	b.WriteString(hostCode(cs))
 	b.WriteString("  }\n")
 	b.WriteString("  HX_CHECK(cudaGetLastError());\n  HX_CHECK(cudaEventRecord(hx_e1, 0));\n  HX_CHECK(cudaEventSynchronize(hx_e1));\n")
 	b.WriteString("  float hx_ms = 0;\n  HX_CHECK(cudaEventElapsedTime(&hx_ms, hx_e0, hx_e1));\n  if (hx_kernel_s) *hx_kernel_s = 1e-3 * hx_ms;\n")

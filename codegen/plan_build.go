@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/width"
+	"hextile/frontend"
 	"hextile/schedule"
 )
 
@@ -167,4 +169,43 @@ func (w *stageWalk) walk(n ast.Node) {
 			w.vars = w.vars[:len(w.vars)-1]
 		}
 	}
+}
+
+// input is one scop to plan: its AST, schedule and dependences (nil:
+// unknown).
+type input struct {
+	code  *ast.ScopCode
+	sched *schedule.Schedule
+	deps  *frontend.Deps
+}
+
+// build plans every scop of in for the GPU.
+//
+// The integer width (width.go) is decided per scop for opt.Params; the
+// code of every scop is 64-bit when any scop's is (one header).
+func build(in []input, opt CUDAOptions) ([]*cudaScop, error) {
+	var out []*cudaScop
+	it, wideIdx := "int", false
+	var ws []*width.Width
+	for _, s := range in {
+		w := width.Decide(s.code, opt.Params)
+		ws = append(ws, w)
+		if w.Wide {
+			it = "long long"
+		}
+		wideIdx = wideIdx || w.WideIndex
+	}
+	if opt.forceWide {
+		it = "long long"
+	}
+	wideIdx = wideIdx || opt.forceWide || opt.forceWideIndex
+	for k, s := range in {
+		cs, err := buildCUDAWidth(k, s.code, s.sched, opt, ws[k], it, wideIdx)
+		if err != nil {
+			return nil, err
+		}
+		cs.deps = s.deps
+		out = append(out, cs)
+	}
+	return out, nil
 }
