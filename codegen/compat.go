@@ -72,3 +72,13 @@ func RefProgram(c *Compilation, params map[string]int64) (string, error) {
 // EmitC returns the C/OpenMP program: prog's source with each scop replaced
 // by its generated code (cprint.EmitC).
 func EmitC(prog *frontend.Program, codes []*ast.ScopCode) string { return cprint.EmitC(prog, codes) }
+
+// GPUScops builds the GPU form of every scop of c (the kernels of
+// EmitLLVM, in the same order).
+func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return nil, err
+	}
+	return gpuScops(css), nil
+}

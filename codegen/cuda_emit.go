@@ -43,16 +43,6 @@ func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
 	return build(in, opt)
 }
 
-// wideScops reports whether the loops of css are 64-bit.
-func wideScops(css []*cudaScop) bool {
-	return len(css) > 0 && css[0].it != "int"
-}
-
-// wideIndex reports whether the flat indices of css are 64-bit.
-func wideIndex(css []*cudaScop) bool {
-	return len(css) > 0 && css[0].wideIdx
-}
-
 // BaseName is the output name of a C file (its base name without .c).
 func BaseName(file string) string {
 	b := filepath.Base(file)

@@ -60,13 +60,9 @@ type GPULaunch struct {
 	Host   []int64  // values of Kernels[Kernel].Host
 }
 
-// GPUScops builds the GPU form of every scop of c (the kernels of
-// EmitLLVM, in the same order).
-func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
-	css, err := cudaScops(c, opt)
-	if err != nil {
-		return nil, err
-	}
+// gpuScops is the GPU form of the planned scops css (the kernels of the
+// LLVM module, in the same order).
+func gpuScops(css []*cudaScop) []*GPUScop {
 	var out []*GPUScop
 	for _, cs := range css {
 		g := &GPUScop{Scop: cs.sc.Scop, cs: cs, site: map[ast.Node]int{}}
@@ -80,7 +76,7 @@ func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
 		}
 		out = append(out, g)
 	}
-	return out, nil
+	return out
 }
 
 // Launches walks the host schedule for the parameter values params and

@@ -1,0 +1,456 @@
+package codegen
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+
+	"hextile/codegen/ast"
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+// sharedArr is one array's box in shared memory.
+type sharedArr struct {
+	arr  *frontend.Array
+	ext  []int64    // box extents
+	orig []*ast.Aff // box origin per dimension, affine in the uniform variables
+	off  int64      // byte offset of the data in the dynamic shared memory
+	foff int64      // byte offset of the written flags
+	size int64      // elements
+}
+
+// stagePlan is the staging of one tile.
+type stagePlan struct {
+	arrs   []*sharedArr
+	byName map[string]*sharedArr
+	bytes  int64
+	// tab is the written set of a full tile, row by row (nil: full tiles
+	// keep the written flags; noTab says why); full is set while the
+	// full tile of a tile with a table is printed: its staged writes set
+	// no flag.
+	tab   *writtenTable
+	noTab string
+	full  bool
+}
+
+// MaxSharedBytes is the dynamic shared memory a block may have (H100:
+// 227 KB).
+const MaxSharedBytes = 232448
+
+func elemSize(t frontend.Type) int64 {
+	if t == frontend.Double {
+		return 8
+	}
+	return 4
+}
+
+// footprint interprets the full-tile code for the variable values env and
+// returns, per array and dimension, the smallest and largest index; when wr
+// is not nil it also appends the index tuple of every write (a statement's
+// left-hand side) to wr[array].
+func footprint(n ast.Node, env map[string]int64, lo, hi, wr map[string][]int64, budget *int) error {
+	switch n := n.(type) {
+	case nil:
+	case *ast.Block:
+		for _, s := range n.Stmts {
+			if err := footprint(s, env, lo, hi, wr, budget); err != nil {
+				return err
+			}
+		}
+	case *ast.Mark:
+		return footprint(n.Body, env, lo, hi, wr, budget)
+	case *ast.Let:
+		v, ok := ast.EvalExpr(n.Value, env)
+		if !ok {
+			return fmt.Errorf("cannot evaluate %s", ast.ExprString(n.Value))
+		}
+		old, had := env[n.Var]
+		env[n.Var] = v
+		err := footprint(n.Body, env, lo, hi, wr, budget)
+		if had {
+			env[n.Var] = old
+		} else {
+			delete(env, n.Var)
+		}
+		return err
+	case *ast.If:
+		ok := true
+		for _, c := range n.Cond {
+			v, good := ast.EvalExpr(c.X, env)
+			if !good {
+				return fmt.Errorf("cannot evaluate a condition")
+			}
+			switch c.Kind {
+			case ast.GE0:
+				ok = ok && v >= 0
+			case ast.EQ0:
+				ok = ok && v == 0
+			case ast.DivBy:
+				ok = ok && ast.FloorDivInt(v, c.D)*c.D == v
+			}
+		}
+		if ok {
+			return footprint(n.Then, env, lo, hi, wr, budget)
+		}
+		return footprint(n.Else, env, lo, hi, wr, budget)
+	case *ast.For:
+		l, ok1 := ast.EvalExpr(&ast.Max{Args: n.Lower}, env)
+		h, ok2 := ast.EvalExpr(&ast.Min{Args: n.Upper}, env)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("cannot evaluate the bounds of %s", n.Iter)
+		}
+		old, had := env[n.Iter]
+		for i := l; i <= h; i += n.Stride {
+			env[n.Iter] = i
+			if err := footprint(n.Body, env, lo, hi, wr, budget); err != nil {
+				return err
+			}
+		}
+		if had {
+			env[n.Iter] = old
+		} else {
+			delete(env, n.Iter)
+		}
+	case *ast.User:
+		*budget--
+		if *budget < 0 {
+			return fmt.Errorf("tile too large to analyse")
+		}
+		// The statement's iterators are bound in env itself for the walk
+		// (values computed first, old bindings restored after): copying env
+		// for every instance dominated the planning time of 3-D tiles.
+		vals := make([]int64, len(n.Stmt.Iters))
+		for i := range n.Stmt.Iters {
+			v, ok := ast.EvalExpr(n.Args[i], env)
+			if !ok {
+				return fmt.Errorf("cannot evaluate an iterator")
+			}
+			vals[i] = v
+		}
+		type saved struct {
+			v   int64
+			had bool
+		}
+		olds := make([]saved, len(n.Stmt.Iters))
+		for i, name := range n.Stmt.Iters {
+			olds[i].v, olds[i].had = env[name]
+			env[name] = vals[i]
+		}
+		defer func() {
+			for i := len(n.Stmt.Iters) - 1; i >= 0; i-- {
+				name := n.Stmt.Iters[i]
+				if olds[i].had {
+					env[name] = olds[i].v
+				} else {
+					delete(env, name)
+				}
+			}
+		}()
+		it := env
+		var err error
+		walkRefs(n.Stmt.Body, func(r *frontend.ArrayRef) {
+			if err != nil || len(r.Index) == 0 {
+				return
+			}
+			idx := make([]int64, len(r.Index))
+			for d, x := range r.Index {
+				v, e := evalIndex(x, it)
+				if e != nil {
+					err = e
+					return
+				}
+				idx[d] = v
+			}
+			if wr != nil && frontend.Expr(r) == n.Stmt.Body.LHS {
+				wr[r.Name] = append(wr[r.Name], idx...)
+			}
+			if _, ok := lo[r.Name]; !ok {
+				lo[r.Name] = append([]int64(nil), idx...)
+				hi[r.Name] = append([]int64(nil), idx...)
+				return
+			}
+			for d, v := range idx {
+				if v < lo[r.Name][d] {
+					lo[r.Name][d] = v
+				}
+				if v > hi[r.Name][d] {
+					hi[r.Name][d] = v
+				}
+			}
+		})
+		return err
+	}
+	return nil
+}
+
+// walkRefs calls f on every array reference of a statement body.
+func walkRefs(a *frontend.Assign, f func(*frontend.ArrayRef)) {
+	var walk func(e frontend.Expr)
+	walk = func(e frontend.Expr) {
+		switch e := e.(type) {
+		case *frontend.ArrayRef:
+			f(e)
+		case *frontend.Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *frontend.Unary:
+			walk(e.X)
+		case *frontend.Call:
+			for _, x := range e.Args {
+				walk(x)
+			}
+		case *frontend.Cast:
+			walk(e.X)
+		}
+	}
+	if a != nil {
+		walk(a.LHS)
+		walk(a.RHS)
+	}
+}
+
+// evalIndex evaluates an integer subscript with C semantics.
+func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
+	switch e := e.(type) {
+	case *frontend.Number:
+		if e.Type != frontend.IntT {
+			return 0, fmt.Errorf("non-integer subscript")
+		}
+		return e.Int, nil
+	case *frontend.VarRef:
+		v, ok := env[e.Name]
+		if !ok {
+			return 0, fmt.Errorf("unknown %s in a subscript", e.Name)
+		}
+		return v, nil
+	case *frontend.Unary:
+		x, err := evalIndex(e.X, env)
+		if e.Op == "-" {
+			x = -x
+		}
+		return x, err
+	case *frontend.Cast:
+		return evalIndex(e.X, env)
+	case *frontend.Binary:
+		x, err := evalIndex(e.X, env)
+		if err != nil {
+			return 0, err
+		}
+		y, err := evalIndex(e.Y, env)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op {
+		case "+":
+			return x + y, nil
+		case "-":
+			return x - y, nil
+		case "*":
+			return x * y, nil
+		case "/", "%":
+			if y == 0 {
+				return 0, fmt.Errorf("division by zero in a subscript")
+			}
+			if e.Op == "/" {
+				return x / y, nil
+			}
+			return x % y, nil
+		}
+	}
+	return 0, fmt.Errorf("unsupported subscript")
+}
+
+// planShared computes the boxes of the tile whose guard-free code is full,
+// over the free uniform variables vars (the enclosing Lets, lets, are
+// recomputed from them).
+func (cs *cudaScop) planShared(full ast.Node, vars []string, lets []*ast.Let) (*stagePlan, error) {
+	key := fmt.Sprintf("%p|%s", full, strings.Join(vars, ","))
+	for _, l := range lets {
+		key += fmt.Sprintf("|%s=%s", l.Var, ast.ExprString(l.Value))
+	}
+	if m, ok := cs.plans[key]; ok {
+		return m.plan, m.err
+	}
+	plan, err := cs.planSharedUncached(full, vars, lets)
+	if cs.plans == nil {
+		cs.plans = map[string]planMemo{}
+	}
+	cs.plans[key] = planMemo{plan, err}
+	return plan, err
+}
+
+// planSharedUncached is planShared without the memo.
+func (cs *cudaScop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let) (*stagePlan, error) {
+	base := map[string]int64{}
+	for i, v := range vars {
+		base[v] = 1000 + 37*int64(i)
+	}
+	// Parameters large, so that no bound of the full-tile code clips.
+	for _, p := range cs.sc.Scop.Params {
+		base[p] = 1 << 20
+	}
+	// Every tile analysed keeps its writes (relative to its own smallest
+	// indices) for the written-set table of full tiles (shared_written.go).
+	var tiles []tileWrites
+	eval := func(vals map[string]int64) (lo, hi map[string][]int64, err error) {
+		env := map[string]int64{}
+		for k, v := range vals {
+			env[k] = v
+		}
+		for _, l := range lets {
+			v, ok := ast.EvalExpr(l.Value, env)
+			if !ok {
+				return nil, nil, fmt.Errorf("cannot evaluate %s", l.Var)
+			}
+			env[l.Var] = v
+		}
+		lo, hi, wr := map[string][]int64{}, map[string][]int64{}, map[string][]int64{}
+		budget := 4 << 20
+		err = footprint(full, env, lo, hi, wr, &budget)
+		tiles = append(tiles, tileWrites{lo: lo, hi: hi, w: wr})
+		return lo, hi, err
+	}
+	lo0, hi0, err := eval(base)
+	if err != nil {
+		return nil, err
+	}
+	if len(lo0) == 0 {
+		return nil, fmt.Errorf("empty tile")
+	}
+	// Origin coefficients, one unit step per variable.
+	coef := map[string]map[string][]int64{} // var -> array -> per dim
+	for _, v := range vars {
+		if strings.HasPrefix(v, "hx_") {
+			continue
+		}
+		vals := copyEnv(base)
+		vals[v]++
+		lo1, _, err := eval(vals)
+		if err != nil {
+			return nil, err
+		}
+		coef[v] = map[string][]int64{}
+		for a, l := range lo0 {
+			l1, ok := lo1[a]
+			if !ok {
+				return nil, fmt.Errorf("footprint of %s varies", a)
+			}
+			d := make([]int64, len(l))
+			for k := range l {
+				d[k] = l1[k] - l[k]
+			}
+			coef[v][a] = d
+		}
+	}
+	// Check on random tiles: same extents, affine origin.
+	rng := rand.New(rand.NewSource(1))
+	for s := 0; s < 3; s++ {
+		vals := copyEnv(base)
+		for _, v := range vars {
+			if _, ok := coef[v]; ok {
+				vals[v] += int64(rng.Intn(9) - 4)
+			}
+		}
+		lo1, hi1, err := eval(vals)
+		if err != nil {
+			return nil, err
+		}
+		for a, l := range lo0 {
+			for k := range l {
+				want := l[k]
+				for _, v := range vars {
+					if c, ok := coef[v]; ok {
+						want += c[a][k] * (vals[v] - base[v])
+					}
+				}
+				if lo1[a] == nil || lo1[a][k] != want || hi1[a][k]-lo1[a][k] != hi0[a][k]-lo0[a][k] {
+					return nil, fmt.Errorf("the footprint of %s is not a translate across tiles", a)
+				}
+			}
+		}
+	}
+	plan := &stagePlan{byName: map[string]*sharedArr{}}
+	for _, arr := range cs.sc.Scop.Arrays {
+		l, ok := lo0[arr.Name]
+		if !ok {
+			continue
+		}
+		sa := &sharedArr{arr: arr, size: 1}
+		for k := range l {
+			e := hi0[arr.Name][k] - l[k] + 1
+			sa.ext = append(sa.ext, e)
+			sa.size *= e
+			o := &ast.Aff{Const: l[k]}
+			for _, v := range vars {
+				if c, ok := coef[v]; ok && c[arr.Name][k] != 0 {
+					o.Terms = append(o.Terms, ast.Term{Coef: c[arr.Name][k], Var: v})
+					o.Const -= c[arr.Name][k] * base[v]
+				}
+			}
+			sa.orig = append(sa.orig, o)
+		}
+		es := elemSize(arr.Elem)
+		plan.bytes = (plan.bytes + 15) / 16 * 16
+		sa.off = plan.bytes
+		plan.bytes += sa.size * es
+		plan.arrs = append(plan.arrs, sa)
+		plan.byName[arr.Name] = sa
+	}
+	for _, sa := range plan.arrs {
+		plan.bytes = (plan.bytes + 15) / 16 * 16
+		sa.foff = plan.bytes
+		plan.bytes += sa.size
+	}
+	plan.tab, plan.noTab = writtenRows(plan, tiles)
+	if plan.bytes > MaxSharedBytes {
+		var parts []string
+		for _, sa := range plan.arrs {
+			var ext []string
+			for _, e := range sa.ext {
+				ext = append(ext, fmt.Sprint(e))
+			}
+			parts = append(parts, fmt.Sprintf("%s: %s %s + flags", sa.arr.Name, strings.Join(ext, "x"), sa.arr.Elem))
+		}
+		return nil, fmt.Errorf("%s: the tile's shared-memory footprint is %d bytes (%s), more than the %d bytes a block can have: use smaller tile sizes or no shared memory",
+			ast.PosString(cs.sc.Scop.Pos), plan.bytes, strings.Join(parts, ", "), MaxSharedBytes)
+	}
+	return plan, nil
+}
+
+func copyEnv(m map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// stageableNode is stageable for a scop, off when off is set (inside a
+// staged tile, or below one that stays in global memory).
+func stageableNode(cs *cudaScop, n ast.Node, off bool) (full ast.Node, ok bool) {
+	if !cs.shared || off {
+		return nil, false
+	}
+	switch m := n.(type) {
+	case *ast.If:
+		if mk, ok := m.Then.(*ast.Mark); ok && mk.Label == "full tile" {
+			full = mk.Body
+		}
+	case *ast.Mark:
+		if m.Label == "full tile" {
+			full = m.Body
+		}
+	}
+	if full == nil {
+		return nil, false
+	}
+	hasTime := false
+	ast.Walk(full, func(x ast.Node) bool {
+		if f, ok := x.(*ast.For); ok && f.Dim.Role == schedule.RolePointTime {
+			hasTime = true
+		}
+		return !hasTime
+	})
+	return full, hasTime
+}
