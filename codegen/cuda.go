@@ -36,15 +36,15 @@ import (
 
 // hostCode prints the host loop code of cs (the launches of its kernels
 // included), at depth 1.
-func hostCode(cs *cudaScop) string {
+func hostCode(cs *Scop) string {
 	h := &hostGen{cs: cs}
-	h.node(cs.sc.AST.Root, 1, nil)
+	h.node(cs.Code.AST.Root, 1, nil)
 	return h.b.String()
 }
 
 // hostGen prints the host part, launching the kernels in order.
 type hostGen struct {
-	cs   *cudaScop
+	cs   *Scop
 	next int // the next kernel of cs.kernels to launch
 	b    strings.Builder
 }
@@ -68,7 +68,7 @@ func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 			return
 		}
 		h.line(depth, "{")
-		h.line(depth+1, fmt.Sprintf("%s %s = %s;", h.cs.it, n.Var, ast.ExprString(n.Value)))
+		h.line(depth+1, fmt.Sprintf("%s %s = %s;", h.cs.IntType, n.Var, ast.ExprString(n.Value)))
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Var))
 		h.line(depth, "}")
 	case *ast.If:
@@ -93,7 +93,7 @@ func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 			h.launch(n, nil, depth, vars)
 			return
 		}
-		h.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", h.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		h.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", h.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Iter))
 		h.line(depth, "}")
 	case *ast.User:
@@ -111,7 +111,7 @@ func stepString(f *ast.For) string {
 // launch emits the launch of a new kernel for body under the grid loops.
 func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []string) {
 	cs := h.cs
-	kn := cs.kernels[h.next]
+	kn := cs.Kernels[h.next]
 	h.next++
 	ng := len(grid)
 	h.line(depth, "{")
@@ -136,7 +136,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 			dd := d
 			for i := 0; i < ng-1; i++ {
 				f := grid[i]
-				h.line(dd, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", cs.it, f.Iter, ast.BoundString(f.Lower, true), f.Iter, ast.BoundString(f.Upper, false), stepString(f)))
+				h.line(dd, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", cs.IntType, f.Iter, ast.BoundString(f.Lower, true), f.Iter, ast.BoundString(f.Upper, false), stepString(f)))
 				dd++
 				nf := grid[i+1]
 				h.line(dd, fmt.Sprintf("%s = hx_max(%s, (%s) - (%s) + 1);", gname(i+1), gname(i+1), ast.BoundString(nf.Upper, false), ast.BoundString(nf.Lower, true)))
@@ -153,24 +153,24 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 	h.line(d+1, "if (hx_gz > 65535) hx_gz = 65535;")
 	args := kernelArgs(cs, kn, false)
 	smem := "0"
-	if cs.shared {
-		smem = "HX_SMEM_" + kn.name
-		h.line(d+1, fmt.Sprintf("if (%s > 49152) HX_CHECK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s));", smem, kn.name, smem))
+	if cs.Shared {
+		smem = "HX_SMEM_" + kn.Name
+		h.line(d+1, fmt.Sprintf("if (%s > 49152) HX_CHECK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s));", smem, kn.Name, smem))
 	}
-	h.line(d+1, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), %s, %s);", kn.name, kn.block[0], kn.block[1], kn.block[2], smem, strings.Join(args, ", ")))
+	h.line(d+1, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), %s, %s);", kn.Name, kn.Block[0], kn.Block[1], kn.Block[2], smem, strings.Join(args, ", ")))
 	h.line(d+1, "HX_CHECK(cudaGetLastError());")
 	h.line(d, "}")
 	h.line(depth, "}")
 }
 
 // kernelArgs lists a kernel's arguments (decl: with their types).
-func kernelArgs(cs *cudaScop, kn *cudaKernel, decl bool) []string {
+func kernelArgs(cs *Scop, kn *Kernel, decl bool) []string {
 	var out []string
-	s := cs.sc.Scop
+	s := cs.Code.Scop
 	for _, p := range s.Params {
 		if decl {
 			// The kernel binds p itself (a compile-time constant with -DHX_FIX_p=VALUE).
-			out = append(out, cs.it+" hx_arg_"+p)
+			out = append(out, cs.IntType+" hx_arg_"+p)
 		} else {
 			out = append(out, p)
 		}
@@ -186,7 +186,7 @@ func kernelArgs(cs *cudaScop, kn *cudaKernel, decl bool) []string {
 		}
 		if decl {
 			c := ""
-			if !cs.written[a.Name] {
+			if !cs.Written[a.Name] {
 				c = "const "
 			}
 			out = append(out, fmt.Sprintf("%s%s *HX_RESTRICT %s", c, a.Elem, a.Name))
@@ -194,9 +194,9 @@ func kernelArgs(cs *cudaScop, kn *cudaKernel, decl bool) []string {
 			out = append(out, "hx_d_"+a.Name)
 		}
 	}
-	for _, v := range kn.host {
+	for _, v := range kn.Host {
 		if decl {
-			out = append(out, cs.it+" "+v)
+			out = append(out, cs.IntType+" "+v)
 		} else {
 			out = append(out, v)
 		}
@@ -206,14 +206,14 @@ func kernelArgs(cs *cudaScop, kn *cudaKernel, decl bool) []string {
 
 // kernelGen prints a kernel's code in CUDA or emulation mode.
 type kernelGen struct {
-	cs  *cudaScop
-	kn  *cudaKernel
+	cs  *Scop
+	kn  *Kernel
 	emu bool
 	b   strings.Builder
 	tid [3]string
 	// Shared-memory staging: the plan of the tile being printed, the
 	// uniform variables and Lets in scope, and the first refusal.
-	stage   *stagePlan
+	stage   *StagePlan
 	noStage bool
 	vars    []string
 	lets    []*ast.Let
@@ -222,53 +222,53 @@ type kernelGen struct {
 	// is the register-reuse plan of the thread loop nest being printed
 	// (cuda_reuse.go).
 	full  bool
-	reuse *reusePlan
+	reuse *ReusePlan
 	// stream is the streaming plan of the staged full-tile nest being
 	// printed (cuda_stream.go).
-	stream *streamPlan
+	stream *StreamPlan
 }
 
 func (g *kernelGen) line(depth int, s string) {
 	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
-func kernelGenFor(cs *cudaScop, kn *cudaKernel, emu bool) *kernelGen {
+func kernelGenFor(cs *Scop, kn *Kernel, emu bool) *kernelGen {
 	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
 // printKernel returns the kernel's definition.
-func printKernel(cs *cudaScop, kn *cudaKernel, emu bool) string {
+func printKernel(cs *Scop, kn *Kernel, emu bool) string {
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
 }
 
 func (g *kernelGen) print() string {
 	cs, kn, emu := g.cs, g.kn, g.emu
-	g.vars = append(append([]string(nil), cs.sc.Scop.Params...), kn.host...)
+	g.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
 	args := strings.Join(kernelArgs(cs, kn, true), ", ")
 	if emu {
-		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.name, args))
+		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
 		g.line(0, "{")
 		g.line(1, "int hx_tx, hx_ty, hx_tz;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz; (void)gridDim; (void)blockIdx;")
 	} else {
-		nt := kn.block[0] * kn.block[1] * kn.block[2]
-		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.name, args))
+		nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
+		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
 		g.line(0, "{")
-		if cs.pdl {
+		if cs.PDL {
 			g.pdlWait()
 		}
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	}
-	for _, p := range cs.sc.Scop.Params {
+	for _, p := range cs.Code.Scop.Params {
 		g.line(0, "#ifdef HX_FIX_"+p)
-		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.it, p, p, p))
+		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.IntType, p, p, p))
 		g.line(0, "#else")
-		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.it, p, p))
+		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
 		g.line(0, "#endif")
 	}
-	if cs.shared {
+	if cs.Shared {
 		if emu {
 			g.line(1, fmt.Sprintf("static double hx_smem_d[%d];", MaxSharedBytes/8))
 			g.line(1, "char *hx_smem = (char *)hx_smem_d;")
@@ -280,10 +280,10 @@ func (g *kernelGen) print() string {
 	}
 	depth := 1
 	axes := []string{"x", "y", "z"}
-	ng := len(kn.grid)
-	for i, f := range kn.grid {
+	ng := len(kn.Grid)
+	for i, f := range kn.Grid {
 		ax := axes[ng-1-i]
-		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", cs.it, f.Iter, ast.BoundString(f.Lower, true), ax, f.Iter, ast.BoundString(f.Upper, false), f.Iter, ax))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", cs.IntType, f.Iter, ast.BoundString(f.Lower, true), ax, f.Iter, ast.BoundString(f.Upper, false), f.Iter, ax))
 		g.vars = append(g.vars, f.Iter)
 		depth++
 	}
@@ -291,21 +291,21 @@ func (g *kernelGen) print() string {
 		g.line(depth, "if (blockIdx.x == 0) {")
 		depth++
 	}
-	g.uniform(kn.body, depth)
+	g.uniform(kn.Body, depth)
 	if ng == 0 {
 		depth--
 		g.line(depth, "}")
 	}
-	for range kn.grid {
+	for range kn.Grid {
 		depth--
 		g.line(depth, "}")
 	}
 	if emu {
 		g.line(0, "}")
 		// The launcher: every block in turn.
-		g.line(0, fmt.Sprintf("static void hx_emu_launch_%s(dim3 hx_grid, dim3 hx_block, %s)", kn.name, args))
+		g.line(0, fmt.Sprintf("static void hx_emu_launch_%s(dim3 hx_grid, dim3 hx_block, %s)", kn.Name, args))
 		g.line(0, "{")
-		g.line(1, fmt.Sprintf("hx_emu_begin_launch(\"%s\", hx_grid, hx_block, %d, %d, %d);", kn.name, kn.block[0], kn.block[1], kn.block[2]))
+		g.line(1, fmt.Sprintf("hx_emu_begin_launch(\"%s\", hx_grid, hx_block, %d, %d, %d);", kn.Name, kn.Block[0], kn.Block[1], kn.Block[2]))
 		g.line(1, "for (unsigned hx_bz = 0; hx_bz < hx_grid.z; hx_bz++)")
 		g.line(2, "for (unsigned hx_by = 0; hx_by < hx_grid.y; hx_by++)")
 		g.line(3, "for (unsigned hx_bx = 0; hx_bx < hx_grid.x; hx_bx++) {")
@@ -316,7 +316,7 @@ func (g *kernelGen) print() string {
 			f := strings.Fields(a)
 			call = append(call, f[len(f)-1])
 		}
-		g.line(4, fmt.Sprintf("%s(%s);", kn.name, strings.Join(call, ", ")))
+		g.line(4, fmt.Sprintf("%s(%s);", kn.Name, strings.Join(call, ", ")))
 		g.line(3, "}")
 		g.line(0, "}")
 	} else {
@@ -384,7 +384,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 			return false, true
 		}
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ast.ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.IntType, n.Var, ast.ExprString(n.Value)))
 		g.lets = append(g.lets, n)
 		work, tb = g.uniform(n.Body, depth+1)
 		g.lets = g.lets[:len(g.lets)-1]
@@ -415,7 +415,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 			g.threads(n, depth)
 			return true, false
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.vars = append(g.vars, n.Iter)
 		w, t := g.uniform(n.Body, depth+1)
 		g.vars = g.vars[:len(g.vars)-1]
@@ -432,7 +432,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 }
 
 // isThread reports whether n starts thread work (cudaKernel.isThread).
-func (g *kernelGen) isThread(n ast.Node) bool { return g.kn.isThread(n) }
+func (g *kernelGen) isThread(n ast.Node) bool { return g.kn.IsThread(n) }
 
 func (g *kernelGen) barrier(depth int) {
 	g.line(depth, "__syncthreads();")
@@ -441,7 +441,7 @@ func (g *kernelGen) barrier(depth int) {
 // threads prints thread work n (all threads of the block run it).
 func (g *kernelGen) threads(n ast.Node, depth int) {
 	if g.emu {
-		bx, by, bz := g.kn.block[0], g.kn.block[1], g.kn.block[2]
+		bx, by, bz := g.kn.Block[0], g.kn.Block[1], g.kn.Block[2]
 		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
 		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
 		g.thread(n, depth+1, [3]bool{})
@@ -468,7 +468,7 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 		g.full = saved
 	case *ast.Let:
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.it, n.Var, ast.ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.IntType, n.Var, ast.ExprString(n.Value)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *ast.If:
@@ -488,33 +488,33 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 			g.threadReuse(p, depth, used)
 			return
 		}
-		a, ok := g.kn.axis[n.Level]
-		if ok && !used[a] && g.kn.block[a] > 0 {
+		a, ok := g.kn.Axis[n.Level]
+		if ok && !used[a] && g.kn.Block[a] > 0 {
 			used[a] = true
-			if g.kn.block[a] == 1 {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+			if g.kn.Block[a] == 1 {
+				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 			} else {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.kn.block[a])*n.Stride))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.kn.Block[a])*n.Stride))
 			}
 			g.thread(n.Body, depth+1, used)
 			g.line(depth, "}")
 			return
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.it, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *ast.User:
 		var guard []string
 		for a := 0; a < 3; a++ {
-			if !used[a] && g.kn.block[a] > 1 {
+			if !used[a] && g.kn.Block[a] > 1 {
 				guard = append(guard, g.tid[a]+" == 0")
 			}
 		}
-		if g.reuse != nil && n == g.reuse.user {
+		if g.reuse != nil && n == g.reuse.User {
 			g.userReuse(n, guard, depth)
 			return
 		}
-		if g.stream != nil && n == g.stream.user {
+		if g.stream != nil && n == g.stream.User {
 			g.userStream(n, guard, depth)
 			return
 		}
@@ -534,13 +534,13 @@ func (g *kernelGen) tidExpr(a int, stride int64) string {
 }
 
 // userCUDA prints a statement instance with flat array accesses.
-func userCUDA(cs *cudaScop, u *ast.User, emu bool, stage *stagePlan) string {
+func userCUDA(cs *Scop, u *ast.User, emu bool, stage *StagePlan) string {
 	return userCUDAWins(cs, u, emu, stage, nil)
 }
 
 // userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
 // replaced by their registers (streaming, cuda_stream.go).
-func userCUDAWins(cs *cudaScop, u *ast.User, emu bool, stage *stagePlan, wins map[*frontend.ArrayRef]string) string {
+func userCUDAWins(cs *Scop, u *ast.User, emu bool, stage *StagePlan, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
@@ -555,14 +555,14 @@ func userCUDAWins(cs *cudaScop, u *ast.User, emu bool, stage *stagePlan, wins ma
 		return "/* " + u.Stmt.Name + ": no body */;"
 	}
 	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, wins: wins}
-	for _, a := range cs.sc.Scop.Arrays {
+	for _, a := range cs.Code.Scop.Arrays {
 		p.arrays[a.Name] = a
 	}
 	a := u.Stmt.Body
 	rhs := p.expr(a.RHS, false, false)
-	if r, ok := a.LHS.(*frontend.ArrayRef); ok && stage != nil && stage.byName[r.Name] != nil && len(r.Index) > 0 {
+	if r, ok := a.LHS.(*frontend.ArrayRef); ok && stage != nil && stage.ByName[r.Name] != nil && len(r.Index) > 0 {
 		// A staged write: the element and its written flag.
-		sa := stage.byName[r.Name]
+		sa := stage.ByName[r.Name]
 		var ix []string
 		for _, x := range r.Index {
 			s, _ := cexpr.ExprPrec(x, subst)
@@ -577,7 +577,7 @@ func userCUDAWins(cs *cudaScop, u *ast.User, emu bool, stage *stagePlan, wins ma
 			sv = fmt.Sprintf("hx_chk(hx_s_%s, hx_x, %d)", r.Name, mode)
 			fv = fmt.Sprintf("hx_chk(hx_w_%s, hx_x, 1)", r.Name)
 		}
-		if stage.full {
+		if stage.Full {
 			// A full tile with a written-set table (shared_written.go): no flag.
 			return fmt.Sprintf("{ const int hx_x = %s; hx_s_%s[%s] %s %s; }", p.sharedRef(sa, ix), r.Name, sv, a.Op, rhs)
 		}
@@ -594,7 +594,7 @@ type flatPrinter struct {
 	subst  map[string]string
 	emu    bool
 	arrays map[string]*frontend.Array
-	stage  *stagePlan
+	stage  *StagePlan
 	// Register reuse (cuda_reuse.go): env holds the statement iterators'
 	// values, subscripts print in a canonical affine form where they can,
 	// and reads of array elements go to the temporaries of regs.
@@ -623,8 +623,8 @@ func (p *flatPrinter) exprPrec(e frontend.Expr, readToo, write bool) (string, in
 		if len(ix) == 0 {
 			return e.Name, cexpr.PrecPostfix
 		}
-		if p.stage != nil && p.stage.byName[e.Name] != nil {
-			sidx := p.sharedRef(p.stage.byName[e.Name], ix)
+		if p.stage != nil && p.stage.ByName[e.Name] != nil {
+			sidx := p.sharedRef(p.stage.ByName[e.Name], ix)
 			if p.emu {
 				mode := 0
 				if write {

@@ -35,12 +35,12 @@ type CUDAResult struct {
 }
 
 // cudaScops builds the GPU plan of every scop of c.
-func cudaScops(c *Compilation, opt CUDAOptions) ([]*cudaScop, error) {
-	var in []input
+func cudaScops(c *Compilation, opt CUDAOptions) ([]*Scop, error) {
+	var in []Input
 	for _, s := range c.Scops {
-		in = append(in, input{code: s.Code, sched: s.Sched, deps: s.Deps})
+		in = append(in, Input{Code: s.Code, Sched: s.Sched, Deps: s.Deps})
 	}
-	return build(in, opt)
+	return Build(in, opt)
 }
 
 // BaseName is the output name of a C file (its base name without .c).
@@ -84,11 +84,11 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	h.WriteString(cudaHelpersText(!opt.NoPDL, wideScops(css)))
 	h.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		h.WriteString(idxMacros(cs.sc.Scop, wideIndex(css)))
+		h.WriteString(idxMacros(cs.Code.Scop, wideIndex(css)))
 		h.WriteString(smemMacros(cs))
-		for _, kn := range cs.kernels {
-			nt := kn.block[0] * kn.block[1] * kn.block[2]
-			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.name, strings.Join(kernelArgs(cs, kn, true), ", "))
+		for _, kn := range cs.Kernels {
+			nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
+			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.Name, strings.Join(kernelArgs(cs, kn, true), ", "))
 		}
 	}
 	h.WriteString("#endif\n")
@@ -97,8 +97,8 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	var kb strings.Builder
 	fmt.Fprintf(&kb, "#include \"%s.h\"\n\n", name)
 	for _, cs := range css {
-		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.k, ast.PosString(cs.sc.Scop.Pos), cs.sc.Note)
-		for _, kn := range cs.kernels {
+		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.Index, ast.PosString(cs.Code.Scop.Pos), cs.Code.Note)
+		for _, kn := range cs.Kernels {
 			kb.WriteString(printKernel(cs, kn, false))
 			kb.WriteString("\n")
 		}
@@ -131,18 +131,18 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	// The input file with each scop replaced by a call.
 	src := string(c.Prog.Source)
 	var out strings.Builder
-	codes := append([]*cudaScop(nil), css...)
-	sort.Slice(codes, func(i, j int) bool { return codes[i].sc.Scop.Start < codes[j].sc.Scop.Start })
+	codes := append([]*Scop(nil), css...)
+	sort.Slice(codes, func(i, j int) bool { return codes[i].Code.Scop.Start < codes[j].Code.Scop.Start })
 	var scs []*ast.ScopCode
 	for _, cs := range codes {
-		scs = append(scs, cs.sc)
+		scs = append(scs, cs.Code)
 	}
 	ins := cexpr.PreludeOffset(src, scs)
 	out.WriteString(src[:ins])
 	out.WriteString(hb.String())
 	last := ins
 	for _, cs := range codes {
-		s := cs.sc.Scop
+		s := cs.Code.Scop
 		out.WriteString(src[last:s.Start])
 		out.WriteString(callText(cs))
 		last = s.End
@@ -153,10 +153,10 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 }
 
 // scopDefines repeats the file's #defines that are not parameters.
-func scopDefines(c *Compilation, css []*cudaScop) string {
+func scopDefines(c *Compilation, css []*Scop) string {
 	isParam := map[string]bool{}
 	for _, cs := range css {
-		for _, p := range cs.sc.Scop.Params {
+		for _, p := range cs.Code.Scop.Params {
 			isParam[p] = true
 		}
 	}
@@ -264,11 +264,11 @@ static inline dim3 hx_dim3(long x, long y, long z) { return dim3((unsigned)x, (u
 `
 
 // hostSig is the parameter list of hx_gpu_K.
-func hostSig(cs *cudaScop) string {
+func hostSig(cs *Scop) string {
 	var ps []string
-	s := cs.sc.Scop
+	s := cs.Code.Scop
 	for _, p := range s.Params {
-		ps = append(ps, cs.it+" "+p)
+		ps = append(ps, cs.IntType+" "+p)
 	}
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
@@ -282,17 +282,17 @@ func hostSig(cs *cudaScop) string {
 }
 
 // hostFunc prints hx_gpu_K: device buffers, copies, the launches.
-func hostFunc(cs *cudaScop) string {
+func hostFunc(cs *Scop) string {
 	var b strings.Builder
-	s := cs.sc.Scop
-	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.k, ast.PosString(s.Pos), cs.sc.Note, len(cs.kernels), cs.threads[0], cs.threads[1], cs.threads[2])
-	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.k, hostSig(cs))
+	s := cs.Code.Scop
+	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
+	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.Index, hostSig(cs))
 	for _, p := range s.Params {
-		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.k, p, p, p, p)
+		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.Index, p, p, p, p)
 	}
 	// 32-bit code runs only on the sizes it was proven for.
-	if cs.it == "int" {
-		for _, c := range cs.width.Checks(width.NarrowCheckC) {
+	if cs.IntType == "int" {
+		for _, c := range cs.Width.Checks(width.NarrowCheckC) {
 			b.WriteString("  " + c + "\n")
 		}
 	}
@@ -313,7 +313,7 @@ func hostFunc(cs *cudaScop) string {
 	b.WriteString("  HX_CHECK(cudaGetLastError());\n  HX_CHECK(cudaEventRecord(hx_e1, 0));\n  HX_CHECK(cudaEventSynchronize(hx_e1));\n")
 	b.WriteString("  float hx_ms = 0;\n  HX_CHECK(cudaEventElapsedTime(&hx_ms, hx_e0, hx_e1));\n  if (hx_kernel_s) *hx_kernel_s = 1e-3 * hx_ms;\n")
 	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 || !cs.written[a.Name] {
+		if len(a.Extents) == 0 || !cs.Written[a.Name] {
 			continue
 		}
 		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_h_%s, hx_d_%s, sizeof(%s) * hx_n_%s, cudaMemcpyDeviceToHost));\n", a.Name, a.Name, a.Elem, a.Name)
@@ -328,9 +328,9 @@ func hostFunc(cs *cudaScop) string {
 }
 
 // callText replaces the scop in the input file.
-func callText(cs *cudaScop) string {
+func callText(cs *Scop) string {
 	var args []string
-	s := cs.sc.Scop
+	s := cs.Code.Scop
 	args = append(args, s.Params...)
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
@@ -340,13 +340,13 @@ func callText(cs *cudaScop) string {
 		}
 	}
 	args = append(args, "NULL")
-	return fmt.Sprintf("/* hextile: %s, on the GPU */\n\thx_gpu_%d(%s);\n", cs.sc.Note, cs.k, strings.Join(args, ", "))
+	return fmt.Sprintf("/* hextile: %s, on the GPU */\n\thx_gpu_%d(%s);\n", cs.Code.Note, cs.Index, strings.Join(args, ", "))
 }
 
 // refSig is the reference function's parameter list as seen from C++.
-func refProto(cs *cudaScop) string {
+func refProto(cs *Scop) string {
 	var ps []string
-	s := cs.sc.Scop
+	s := cs.Code.Scop
 	for _, p := range s.Params {
 		ps = append(ps, "long "+p)
 	}
@@ -358,16 +358,16 @@ func refProto(cs *cudaScop) string {
 	}
 	var cp []string
 	for _, p := range s.Params {
-		cp = append(cp, cs.it+" "+p)
+		cp = append(cp, cs.IntType+" "+p)
 	}
 	cp = append(cp, "long *hx_per")
-	return fmt.Sprintf("extern \"C\" void hx_orig_%d(%s);\nextern \"C\" long hx_count_%d(%s);\n", cs.k, strings.Join(ps, ", "), cs.k, strings.Join(cp, ", "))
+	return fmt.Sprintf("extern \"C\" void hx_orig_%d(%s);\nextern \"C\" long hx_count_%d(%s);\n", cs.Index, strings.Join(ps, ", "), cs.Index, strings.Join(cp, ", "))
 }
 
 // refFile is the C file with the reference (the user's file with
 // hx_orig_K, the scops as written; see BuildRefUnit) and the instance
 // counters.
-func refFile(c *Compilation, css []*cudaScop, params map[string]int64) (string, error) {
+func refFile(c *Compilation, css []*Scop, params map[string]int64) (string, error) {
 	var b strings.Builder
 	b.WriteString("/* hextile: the reference of the CUDA harness: " + c.Prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
@@ -385,32 +385,32 @@ func refFile(c *Compilation, css []*cudaScop, params map[string]int64) (string, 
 }
 
 // cssScops are the scops of css in order.
-func cssScops(css []*cudaScop) []*frontend.Scop {
+func cssScops(css []*Scop) []*frontend.Scop {
 	var out []*frontend.Scop
 	for _, cs := range css {
-		out = append(out, cs.sc.Scop)
+		out = append(out, cs.Code.Scop)
 	}
 	return out
 }
 
 // countFunc prints hx_count_K: the statement instances of the original
 // program, per statement into hx_per[], and their total.
-func countFunc(cs *cudaScop) string {
+func countFunc(cs *Scop) string {
 	var b strings.Builder
-	s := cs.sc.Scop
+	s := cs.Code.Scop
 	var ps []string
 	for _, p := range s.Params {
-		ps = append(ps, cs.it+" "+p)
+		ps = append(ps, cs.IntType+" "+p)
 	}
 	ps = append(ps, "long *hx_per")
-	fmt.Fprintf(&b, "long hx_count_%d(%s)\n{\n", cs.k, strings.Join(ps, ", "))
+	fmt.Fprintf(&b, "long hx_count_%d(%s)\n{\n", cs.Index, strings.Join(ps, ", "))
 	idx := map[*frontend.Stmt]int{}
 	for i, st := range s.Stmts {
 		idx[st] = i
 		fmt.Fprintf(&b, "  hx_per[%d] = 0;\n", i)
 	}
-	if cs.sc.Orig != nil {
-		cp := &ast.Printer{Indent: "  ", Decl: cs.it, Wide: cs.it != "int",
+	if cs.Code.Orig != nil {
+		cp := &ast.Printer{Indent: "  ", Decl: cs.IntType, Wide: cs.IntType != "int",
 			User: func(u *ast.User, _ *ast.Printer) string { return fmt.Sprintf("hx_per[%d]++;", idx[u.Stmt]) },
 			Loop: func(f *ast.For, _ *ast.Printer) (string, bool) {
 				u, ok := f.Body.(*ast.User)
@@ -419,7 +419,7 @@ func countFunc(cs *cudaScop) string {
 				}
 				return fmt.Sprintf("hx_per[%d] += hx_max(0, (%s) - (%s) + 1);", idx[u.Stmt], ast.BoundString(f.Upper, false), ast.BoundString(f.Lower, true)), true
 			}}
-		b.WriteString(cp.Print(cs.sc.Orig.Root, 1))
+		b.WriteString(cp.Print(cs.Code.Orig.Root, 1))
 	}
 	b.WriteString("  long hx_n = 0;\n")
 	for i := range s.Stmts {
@@ -432,7 +432,7 @@ func countFunc(cs *cudaScop) string {
 // cudaMain prints the harness main: deterministic inputs, the reference
 // run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
 // first GPU run with the reference, medians of the kernel and total times.
-func cudaMain(c *Compilation, css []*cudaScop, params map[string]int64, reps int) (string, error) {
+func cudaMain(c *Compilation, css []*Scop, params map[string]int64, reps int) (string, error) {
 	var b strings.Builder
 	b.WriteString(harness.RuntimeC)
 	b.WriteString(`
@@ -454,8 +454,8 @@ static double hx_median(double *v, int n)
 	fmt.Fprintf(&b, "  int hx_reps = (int)hx_arg(argc, argv, \"HX_REPS\", %d);\n  int hx_verify = (int)hx_arg(argc, argv, \"HX_VERIFY\", 1);\n", reps)
 	b.WriteString("  if (hx_reps < 0) hx_reps = 0;\n  if (hx_reps > 100) hx_reps = 100;\n")
 	for _, cs := range css {
-		s := cs.sc.Scop
-		k := cs.k
+		s := cs.Code.Scop
+		k := cs.Index
 		fmt.Fprintf(&b, "  { /* scop %d: %s */\n", k, ast.PosString(s.Pos))
 		var args []string
 		for _, p := range s.Params {
@@ -463,12 +463,12 @@ static double hx_median(double *v, int n)
 			if !ok {
 				return "", fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(s.Pos), p, p)
 			}
-			fmt.Fprintf(&b, "    %s %s = (%s)hx_arg(argc, argv, \"%s\", %d);\n", cs.it, p, cs.it, p, v)
+			fmt.Fprintf(&b, "    %s %s = (%s)hx_arg(argc, argv, \"%s\", %d);\n", cs.IntType, p, cs.IntType, p, v)
 			args = append(args, p)
 		}
-		if cs.it == "int" {
+		if cs.IntType == "int" {
 			// Before the allocation: 32-bit code runs only on the sizes it was proven for.
-			for _, c := range cs.width.Checks(width.NarrowCheckC) {
+			for _, c := range cs.Width.Checks(width.NarrowCheckC) {
 				b.WriteString("    " + c + "\n")
 			}
 		}
@@ -520,7 +520,7 @@ static double hx_median(double *v, int n)
 			fmt.Fprintf(&b, "    hx_flops += %d.0 * hx_per[%d]; /* %s: %d flops */\n", cexpr.FlopCount(st.Body), i, st.Name, cexpr.FlopCount(st.Body))
 		}
 		for _, a := range s.Arrays {
-			if cs.written[a.Name] && len(a.Extents) > 0 {
+			if cs.Written[a.Name] && len(a.Extents) > 0 {
 				fmt.Fprintf(&b, "    for (size_t i = 0; i < hx_n_%s; i++) hx_sum += (double)%s_g[i];\n", a.Name, a.Name)
 			}
 		}
@@ -568,10 +568,10 @@ func WriteCUDA(res *CUDAResult, dir string) error {
 }
 
 // smemMacros defines each kernel's dynamic shared memory size.
-func smemMacros(cs *cudaScop) string {
+func smemMacros(cs *Scop) string {
 	var b strings.Builder
-	for _, kn := range cs.kernels {
-		fmt.Fprintf(&b, "#define HX_SMEM_%s %d\n", kn.name, kn.smem)
+	for _, kn := range cs.Kernels {
+		fmt.Fprintf(&b, "#define HX_SMEM_%s %d\n", kn.Name, kn.Smem)
 	}
 	return b.String()
 }

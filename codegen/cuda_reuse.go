@@ -82,21 +82,21 @@ import (
 
 // reusable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that register reuse applies to.
-func (g *kernelGen) reusable(n *ast.For, used [3]bool) *reusePlan {
+func (g *kernelGen) reusable(n *ast.For, used [3]bool) *ReusePlan {
 	if g.reuse != nil {
 		return nil
 	}
-	return g.cs.reusePlanFor(g.kn, n, used, g.full, g.stage != nil)
+	return g.cs.ReusePlanFor(g.kn, n, used, g.full, g.stage != nil)
 }
 
 // threadReuse prints L1 of plan p blocked over its axis; the rest of the
 // nest prints through thread, which prints p.user with userReuse.
-func (g *kernelGen) threadReuse(p *reusePlan, depth int, used [3]bool) {
-	used[p.a1] = true
-	g.line(depth, fmt.Sprintf("{ /* registers reused: %d consecutive iterations of %s per thread */", p.u, p.l1.Iter))
-	g.line(depth+1, fmt.Sprintf("const %s %s = %s + %d * %s;", g.cs.it, p.l1.Iter, p.lowerS, p.u, g.tid[p.a1]))
+func (g *kernelGen) threadReuse(p *ReusePlan, depth int, used [3]bool) {
+	used[p.Axis] = true
+	g.line(depth, fmt.Sprintf("{ /* registers reused: %d consecutive iterations of %s per thread */", p.PerThread, p.L1.Iter))
+	g.line(depth+1, fmt.Sprintf("const %s %s = %s + %d * %s;", g.cs.IntType, p.L1.Iter, p.LowerText, p.PerThread, g.tid[p.Axis]))
 	g.reuse = p
-	g.thread(p.l1.Body, depth+1, used)
+	g.thread(p.L1.Body, depth+1, used)
 	g.reuse = nil
 	g.line(depth, "}")
 }
@@ -104,7 +104,7 @@ func (g *kernelGen) threadReuse(p *reusePlan, depth int, used [3]bool) {
 // userReuse prints the U instances of p.user: the loads, then each
 // computation followed by its store.
 func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
-	lines := reuseLines(g.cs, u, g.reuse.l1.Iter, g.reuse.u, g.emu)
+	lines := reuseLines(g.cs, u, g.reuse.L1.Iter, g.reuse.PerThread, g.emu)
 	if len(guard) > 0 {
 		g.line(depth, "if ("+strings.Join(guard, " && ")+") {")
 		depth++
@@ -119,9 +119,9 @@ func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
 
 // reuseLines returns the code of the instances of u with iter, iter + 1,
 // ..., iter + n - 1 in place of iter.
-func reuseLines(cs *cudaScop, u *ast.User, iter string, n int64, emu bool) []string {
+func reuseLines(cs *Scop, u *ast.User, iter string, n int64, emu bool) []string {
 	arrays := map[string]*frontend.Array{}
-	for _, a := range cs.sc.Scop.Arrays {
+	for _, a := range cs.Code.Scop.Arrays {
 		arrays[a.Name] = a
 	}
 	regs := &regSet{names: map[string]string{}}

@@ -484,12 +484,12 @@ func TestReusableShapes(t *testing.T) {
 		{name: "trip not divisible", edit: func(s *shape, _ *kernelGen) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
 		{name: "trip not constant", edit: func(s *shape, _ *kernelGen) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
 		{name: "two lower bounds", edit: func(s *shape, _ *kernelGen) { s.lower = append(s.lower, ast.Const(1)) }},
-		{name: "U = 1", edit: func(_ *shape, g *kernelGen) { g.kn.block = [3]int{32, 16, 1} }},
+		{name: "U = 1", edit: func(_ *shape, g *kernelGen) { g.kn.Block = [3]int{32, 16, 1} }},
 		{name: "U = 32", edit: func(s *shape, g *kernelGen) {
 			s.upper = []ast.Expr{aff(127, ast.Term{Coef: 16, Var: "b"})}
-			g.kn.block = [3]int{32, 4, 1}
+			g.kn.Block = [3]int{32, 4, 1}
 		}},
-		{name: "U = 16", edit: func(s *shape, g *kernelGen) { g.kn.block = [3]int{32, 1, 1} }, wantU: 16},
+		{name: "U = 16", edit: func(s *shape, g *kernelGen) { g.kn.Block = [3]int{32, 1, 1} }, wantU: 16},
 		{name: "let uses L1", edit: func(s *shape, _ *kernelGen) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
@@ -497,23 +497,23 @@ func TestReusableShapes(t *testing.T) {
 		}},
 		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
 		{name: "L1 on x", edit: func(s *shape, _ *kernelGen) { s.l1Level = 2 }},
-		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.reuse = false }},
-		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &stagePlan{} }},
+		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.Reuse = false }},
+		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &StagePlan{} }},
 	} {
 		s := base()
 		indep := tc.indep
 		if indep == 0 {
 			indep = 1
 		}
-		cs := &cudaScop{reuse: true, indep: indep, deps: &frontend.Deps{}} // indep: the cached answer
-		g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 1}, axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+		cs := &Scop{Reuse: true, indep: indep, Deps: &frontend.Deps{}} // indep: the cached answer
+		g := &kernelGen{cs: cs, kn: &Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
 		}
 		p := g.reusable(build(s), [3]bool{})
 		got := int64(0)
 		if p != nil {
-			got = p.u
+			got = p.PerThread
 		}
 		if got != tc.wantU {
 			t.Errorf("%s: U = %d, want %d (0: not applied)", tc.name, got, tc.wantU)

@@ -99,19 +99,19 @@ import (
 
 // streamable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that streaming applies to.
-func (g *kernelGen) streamable(n *ast.For, used [3]bool) *streamPlan {
+func (g *kernelGen) streamable(n *ast.For, used [3]bool) *StreamPlan {
 	if g.stream != nil {
 		return nil
 	}
-	return g.cs.streamPlanFor(g.kn, n, used, g.full, g.stage != nil)
+	return g.cs.StreamPlanFor(g.kn, n, used, g.full, g.stage != nil)
 }
 
 // streamPrinter returns the printer of statement instance u with L1's
 // counter iter replaced by iter + d (subscripts canonical where affine).
-func streamPrinter(cs *cudaScop, u *ast.User, iter string, d int64, emu bool, stage *stagePlan) *flatPrinter {
+func streamPrinter(cs *Scop, u *ast.User, iter string, d int64, emu bool, stage *StagePlan) *flatPrinter {
 	subst, env := shiftedSubst(u, iter, d)
 	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, env: env}
-	for _, a := range cs.sc.Scop.Arrays {
+	for _, a := range cs.Code.Scop.Arrays {
 		p.arrays[a.Name] = a
 	}
 	return p
@@ -119,17 +119,17 @@ func streamPrinter(cs *cudaScop, u *ast.User, iter string, d int64, emu bool, st
 
 // threadStream prints L1 of plan p in blocks per thread; the rest of the
 // nest prints through thread, which prints p.user with userStream.
-func (g *kernelGen) threadStream(p *streamPlan, depth int, used [3]bool) {
-	b := g.kn.block[p.a1]
+func (g *kernelGen) threadStream(p *StreamPlan, depth int, used [3]bool) {
+	b := g.kn.Block[p.Axis]
 	g.line(depth, fmt.Sprintf("{ /* streaming: %s in blocks of consecutive iterations per thread, %d window(s) of registers along %s: %d memory reads per instance instead of %d */",
-		p.l1.Iter, len(p.wins), p.l1.Iter, p.plain+len(p.wins), p.reads))
+		p.L1.Iter, len(p.Wins), p.L1.Iter, p.Plain+len(p.Wins), p.Reads))
 	d := depth + 1
-	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.cs.it, ast.BoundString(p.l1.Lower, true), ast.BoundString(p.l1.Upper, false)))
-	g.line(d, fmt.Sprintf("const %s hx_ck = (hx_hi - hx_lo + %d) / %d;", g.cs.it, b, b))
-	g.line(d, fmt.Sprintf("const %s hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.cs.it, g.tid[p.a1]))
-	used[p.a1] = true
+	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.cs.IntType, ast.BoundString(p.L1.Lower, true), ast.BoundString(p.L1.Upper, false)))
+	g.line(d, fmt.Sprintf("const %s hx_ck = (hx_hi - hx_lo + %d) / %d;", g.cs.IntType, b, b))
+	g.line(d, fmt.Sprintf("const %s hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.cs.IntType, g.tid[p.Axis]))
+	used[p.Axis] = true
 	g.stream = p
-	g.thread(p.l1.Body, d, used)
+	g.thread(p.L1.Body, d, used)
 	g.stream = nil
 	g.line(depth, "}")
 }
@@ -139,27 +139,27 @@ func (g *kernelGen) threadStream(p *streamPlan, depth int, used [3]bool) {
 // the newest element of every window, stores the instance and rotates.
 func (g *kernelGen) userStream(u *ast.User, guard []string, depth int) {
 	p, cs := g.stream, g.cs
-	iter := p.l1.Iter
+	iter := p.L1.Iter
 	g.line(depth, "if ("+strings.Join(append(append([]string(nil), guard...), "hx_b0 <= hx_b1"), " && ")+") {")
 	d := depth + 1
-	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.cs.it, iter))
-	load := func(w *streamWindow, delta int64) string {
-		return streamPrinter(cs, u, iter, delta, g.emu, g.stage).expr(w.rep, false, false)
+	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.cs.IntType, iter))
+	load := func(w *StreamWindow, delta int64) string {
+		return streamPrinter(cs, u, iter, delta, g.emu, g.stage).expr(w.Rep, false, false)
 	}
-	for _, w := range p.wins {
-		for k := int64(0); k < w.dmax-w.dmin; k++ {
-			g.line(d, fmt.Sprintf("%s %s_%d = %s;", w.elem, w.name, k, load(w, w.dmin+k)))
+	for _, w := range p.Wins {
+		for k := int64(0); k < w.DMax-w.DMin; k++ {
+			g.line(d, fmt.Sprintf("%s %s_%d = %s;", w.Elem, w.Name, k, load(w, w.DMin+k)))
 		}
 	}
 	g.line(d, fmt.Sprintf("for (; %s <= hx_b1; %s++) {", iter, iter))
-	for _, w := range p.wins {
-		g.line(d+1, fmt.Sprintf("const %s %s_%d = %s;", w.elem, w.name, w.dmax-w.dmin, load(w, w.dmax)))
+	for _, w := range p.Wins {
+		g.line(d+1, fmt.Sprintf("const %s %s_%d = %s;", w.Elem, w.Name, w.DMax-w.DMin, load(w, w.DMax)))
 	}
-	g.line(d+1, userCUDAWins(cs, u, g.emu, g.stage, p.regs))
-	for _, w := range p.wins {
+	g.line(d+1, userCUDAWins(cs, u, g.emu, g.stage, p.Regs))
+	for _, w := range p.Wins {
 		var rot []string
-		for k := int64(0); k < w.dmax-w.dmin; k++ {
-			rot = append(rot, fmt.Sprintf("%s_%d = %s_%d;", w.name, k, w.name, k+1))
+		for k := int64(0); k < w.DMax-w.DMin; k++ {
+			rot = append(rot, fmt.Sprintf("%s_%d = %s_%d;", w.Name, k, w.Name, k+1))
 		}
 		g.line(d+1, strings.Join(rot, " "))
 	}

@@ -247,7 +247,7 @@ func TestEmuDetectsStreamErrors(t *testing.T) {
 func TestStreamWindows(t *testing.T) {
 	arrs := []*frontend.Array{{Name: "A", Elem: frontend.Float, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}},
 		{Name: "B", Elem: frontend.Double, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}}}
-	cs := &cudaScop{sc: &ast.ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
+	cs := &Scop{Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
 	num := func(k int64) frontend.Expr { return &frontend.Number{Int: k, Type: frontend.IntT} }
 	v := func(n string) frontend.Expr { return &frontend.VarRef{Name: n} }
 	add := func(x frontend.Expr, k int64) frontend.Expr {
@@ -296,13 +296,13 @@ func TestStreamWindows(t *testing.T) {
 		got := ""
 		if p != nil {
 			var ws []string
-			for _, w := range p.wins {
-				ws = append(ws, fmt.Sprintf("%s %d..%d", w.rep.Name, w.dmin, w.dmax))
-				if want := map[string]frontend.Type{"A": frontend.Float, "B": frontend.Double}[w.rep.Name]; w.elem != want {
-					t.Errorf("%s: window of %s holds %s", tc.name, w.rep.Name, w.elem)
+			for _, w := range p.Wins {
+				ws = append(ws, fmt.Sprintf("%s %d..%d", w.Rep.Name, w.DMin, w.DMax))
+				if want := map[string]frontend.Type{"A": frontend.Float, "B": frontend.Double}[w.Rep.Name]; w.Elem != want {
+					t.Errorf("%s: window of %s holds %s", tc.name, w.Rep.Name, w.Elem)
 				}
 			}
-			got = fmt.Sprintf("%s | %d reads, %d plain", strings.Join(ws, " "), p.reads, p.plain)
+			got = fmt.Sprintf("%s | %d reads, %d plain", strings.Join(ws, " "), p.Reads, p.Plain)
 		}
 		if got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
@@ -350,8 +350,8 @@ func TestStreamableShapes(t *testing.T) {
 			}
 		}, want: true},
 		{name: "3-D chain", edit: func(s *shape, g *kernelGen) {
-			g.kn.axis = map[int]int{1: 2, 2: 1, 3: 0}
-			g.kn.block = [3]int{32, 4, 2}
+			g.kn.Axis = map[int]int{1: 2, 2: 1, 3: 0}
+			g.kn.Block = [3]int{32, 4, 2}
 			s.body = &ast.For{Iter: "c3", Level: 3, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.VarE("b")}, Stride: 1, Body: user(st2)}
 		}, want: true},
 		{name: "no window (hole)", edit: func(s *shape, _ *kernelGen) { s.body = user(st) }},
@@ -363,7 +363,7 @@ func TestStreamableShapes(t *testing.T) {
 		{name: "not independent", edit: func(_ *shape, g *kernelGen) { g.cs.indep = -1 }},
 		{name: "not full", edit: func(_ *shape, g *kernelGen) { g.full = false }},
 		{name: "not staged", edit: func(_ *shape, g *kernelGen) { g.stage = nil }},
-		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.reuse = false }},
+		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.Reuse = false }},
 		{name: "stride 2", edit: func(s *shape, _ *kernelGen) { s.stride = 2 }},
 		{name: "let uses L1", edit: func(s *shape, _ *kernelGen) {
 			s.mid = func(n ast.Node) ast.Node {
@@ -375,8 +375,8 @@ func TestStreamableShapes(t *testing.T) {
 	} {
 		s := shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"}), aff(-3, ast.Term{Coef: 1, Var: "c0"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"}), aff(9, ast.Term{Coef: -1, Var: "c0"})}, stride: 1, l1Level: 1,
 			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user(st2)}
-		cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-		g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 1}, axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &stagePlan{byName: map[string]*sharedArr{}},
+		cs := &Scop{Reuse: true, indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+		g := &kernelGen{cs: cs, kn: &Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &StagePlan{ByName: map[string]*SharedArr{}},
 			tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
@@ -386,8 +386,8 @@ func TestStreamableShapes(t *testing.T) {
 		}
 	}
 	// Not the outermost thread loop.
-	cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-	g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 2}, axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &stagePlan{byName: map[string]*sharedArr{}}}
+	cs := &Scop{Reuse: true, indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+	g := &kernelGen{cs: cs, kn: &Kernel{Block: [3]int{32, 4, 2}, Axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &StagePlan{ByName: map[string]*SharedArr{}}}
 	l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: user(st2)}
 	if g.streamable(&ast.For{Iter: "c1", Level: 1, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {
 		t.Error("streamable inside a distributed z loop")

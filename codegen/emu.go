@@ -47,12 +47,12 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	b.WriteString(cexpr.HxNarrowC)
 	b.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		b.WriteString(idxMacros(cs.sc.Scop, wideIndex(css)))
+		b.WriteString(idxMacros(cs.Code.Scop, wideIndex(css)))
 		b.WriteString(smemMacros(cs))
 	}
 	b.WriteString("\n")
 	for _, cs := range css {
-		for _, kn := range cs.kernels {
+		for _, kn := range cs.Kernels {
 			b.WriteString(printKernel(cs, kn, true))
 			b.WriteString("\n")
 		}

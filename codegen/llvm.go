@@ -80,7 +80,7 @@ func llvmModuleFor(c *Compilation, opt CUDAOptions, pdl bool) (*ir.Module, error
 	lm := newLLVMModule()
 	lm.pdl = pdl
 	for _, cs := range css {
-		for _, kn := range cs.kernels {
+		for _, kn := range cs.Kernels {
 			if err := lm.kernel(cs, kn); err != nil {
 				return nil, err
 			}
@@ -164,8 +164,8 @@ func globalPtr(t types.Type) *types.PointerType {
 // llvmKernel lowers one kernel: it mirrors kernelGen (cuda.go).
 type llvmKernel struct {
 	lm *llvmModule
-	cs *cudaScop
-	kn *cudaKernel
+	cs *Scop
+	kn *Kernel
 	f  *ir.Func
 	// it is the type of loop counters, tile coordinates, Lets and
 	// parameters: i32, or i64 where the width decision (width.go) does not
@@ -187,7 +187,7 @@ type llvmKernel struct {
 	// a "full tile" Mark, reuse is the plan of the thread loop nest being
 	// lowered, regs the loads of the statement instances being lowered.
 	full  bool
-	reuse *reusePlan
+	reuse *ReusePlan
 	regs  *llvmRegs
 	// Anchored addressing (llvm_anchor.go): the arrays' strides (i32,
 	// computed in the entry block with its environment of parameters, when
@@ -199,14 +199,14 @@ type llvmKernel struct {
 	// Streaming (llvm_stream.go), as in kernelGen: the plan of the nest
 	// being lowered, the thread's range b0 .. b1 of L1, the window reads'
 	// registers and the anchors of the instance being lowered.
-	stream             *streamPlan
+	stream             *StreamPlan
 	streamB0, streamB1 value.Value
 	wins               map[*frontend.ArrayRef]value.Value
 	winAnch            *llvmAnchors
 }
 
-func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
-	s := cs.sc.Scop
+func (lm *llvmModule) kernel(cs *Scop, kn *Kernel) error {
+	s := cs.Code.Scop
 	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
 	if k.wide() {
 		// 64-bit loops: the kernel computes its integers in i64. Shared
@@ -229,16 +229,16 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 			// non-coherent cache for read-only arrays.
 			p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
 			p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias)
-			if !cs.written[a.Name] {
+			if !cs.Written[a.Name] {
 				p.Attrs = append(p.Attrs, enum.ParamAttrReadOnly)
 			}
 			params = append(params, p)
 		}
 	}
-	for _, v := range kn.host {
+	for _, v := range kn.Host {
 		params = append(params, ir.NewParam(v, k.it))
 	}
-	k.f = lm.m.NewFunc(kn.name, types.Void, params...)
+	k.f = lm.m.NewFunc(kn.Name, types.Void, params...)
 	i := 0
 	for _, p := range s.Params {
 		k.env[p] = k.f.Params[i]
@@ -252,11 +252,11 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		}
 		i++
 	}
-	for _, v := range kn.host {
+	for _, v := range kn.Host {
 		k.env[v] = k.f.Params[i]
 		i++
 	}
-	k.vars = append(append([]string(nil), s.Params...), kn.host...)
+	k.vars = append(append([]string(nil), s.Params...), kn.Host...)
 	k.cur = k.f.NewBlock("entry")
 	if lm.pdl {
 		k.pdlWait()
@@ -270,9 +270,9 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 	for a := 0; a < 3; a++ {
 		k.tid[a] = k.sregInt("tid", axes[a])
 	}
-	ng := len(kn.grid)
+	ng := len(kn.Grid)
 	var exits []func()
-	for i, f := range kn.grid {
+	for i, f := range kn.Grid {
 		ax := axes[ng-1-i]
 		start := k.cur.NewAdd(k.bound(f.Lower, true), k.sregInt("ctaid", ax))
 		step := k.sregInt("nctaid", ax)
@@ -283,7 +283,7 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		c := k.cur.NewICmp(enum.IPredEQ, k.sreg("ctaid", "x"), constant.NewInt(types.I32, 0))
 		exits = append(exits, k.ifOpen(c))
 	}
-	k.uniform(kn.body)
+	k.uniform(kn.Body)
 	for i := len(exits) - 1; i >= 0; i-- {
 		exits[i]()
 	}
@@ -292,9 +292,9 @@ func (lm *llvmModule) kernel(cs *cudaScop, kn *cudaKernel) error {
 		return k.err
 	}
 	lm.annotate(k.f, "kernel", 1)
-	lm.annotate(k.f, "maxntidx", int64(kn.block[0]))
-	lm.annotate(k.f, "maxntidy", int64(kn.block[1]))
-	lm.annotate(k.f, "maxntidz", int64(kn.block[2]))
+	lm.annotate(k.f, "maxntidx", int64(kn.Block[0]))
+	lm.annotate(k.f, "maxntidy", int64(kn.Block[1]))
+	lm.annotate(k.f, "maxntidz", int64(kn.Block[2]))
 	return nil
 }
 
@@ -311,7 +311,7 @@ func (k *llvmKernel) sreg(reg, ax string) value.Value {
 }
 
 // wide reports whether the kernel's loops are 64-bit (width.go).
-func (k *llvmKernel) wide() bool { return k.cs.it != "int" }
+func (k *llvmKernel) wide() bool { return k.cs.IntType != "int" }
 
 // ic is the integer constant v of the loops' type (i32 or i64).
 func (k *llvmKernel) ic(v int64) *constant.Int { return constant.NewInt(k.it, v) }
@@ -498,7 +498,7 @@ func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 
 // isThread mirrors kernelGen.isThread.
 func (k *llvmKernel) isThread(f *ast.For) bool {
-	if _, ok := k.kn.axis[f.Level]; ok {
+	if _, ok := k.kn.Axis[f.Level]; ok {
 		return true
 	}
 	return f.Dim.Role == schedule.RolePointSpace
@@ -528,21 +528,21 @@ func (k *llvmKernel) thread(n ast.Node, used [3]bool) {
 		k.ifElse(k.cond(n.Cond), func() { k.thread(n.Then, used) }, els)
 	case *ast.For:
 		if k.stream == nil && !k.wide() {
-			if p := k.cs.streamPlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
+			if p := k.cs.StreamPlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
 				k.threadStream(p, used)
 				return
 			}
 		}
 		if k.reuse == nil && !k.wide() {
-			if p := k.cs.reusePlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
+			if p := k.cs.ReusePlanFor(k.kn, n, used, k.full, k.stage != nil); p != nil {
 				k.threadReuse(p, used)
 				return
 			}
 		}
-		a, ok := k.kn.axis[n.Level]
-		if ok && !used[a] && k.kn.block[a] > 0 {
+		a, ok := k.kn.Axis[n.Level]
+		if ok && !used[a] && k.kn.Block[a] > 0 {
 			used[a] = true
-			if k.kn.block[a] == 1 {
+			if k.kn.Block[a] == 1 {
 				k.seqFor(n, func() { k.thread(n.Body, used) })
 				return
 			}
@@ -552,7 +552,7 @@ func (k *llvmKernel) thread(n ast.Node, used [3]bool) {
 				off = k.cur.NewMul(k.ic(n.Stride), k.tid[a])
 			}
 			start := k.cur.NewAdd(lo, off)
-			closeLoop := k.loopOpen(n.Iter, start, k.bound(n.Upper, false), k.ic(int64(k.kn.block[a])*n.Stride))
+			closeLoop := k.loopOpen(n.Iter, start, k.bound(n.Upper, false), k.ic(int64(k.kn.Block[a])*n.Stride))
 			k.thread(n.Body, used)
 			closeLoop()
 			return
@@ -561,7 +561,7 @@ func (k *llvmKernel) thread(n ast.Node, used [3]bool) {
 	case *ast.User:
 		var c value.Value
 		for a := 0; a < 3; a++ {
-			if !used[a] && k.kn.block[a] > 1 {
+			if !used[a] && k.kn.Block[a] > 1 {
 				e := k.cur.NewICmp(enum.IPredEQ, k.tid[a], k.ic(0))
 				if c == nil {
 					c = e
@@ -571,10 +571,10 @@ func (k *llvmKernel) thread(n ast.Node, used [3]bool) {
 			}
 		}
 		lower := k.user
-		if k.reuse != nil && n == k.reuse.user {
+		if k.reuse != nil && n == k.reuse.User {
 			lower = k.userReuse
 		}
-		if k.stream != nil && n == k.stream.user {
+		if k.stream != nil && n == k.stream.User {
 			lower = k.userStream
 		}
 		if c == nil {

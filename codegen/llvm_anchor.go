@@ -117,7 +117,7 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 // is no grouping.
 func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx value.Value)) {
 	an := k.anch
-	if an == nil || k.lm.noAnchor || k.cs.wideIdx || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
+	if an == nil || k.lm.noAnchor || k.cs.WideIdx || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
 		return nil, nil
 	}
 	key, consts := an.key(r)
@@ -176,9 +176,9 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 // offset of both the element and its written flag from the anchor's. It
 // returns nil addresses (and the setter of the group's first access) when
 // r is not addressed through an anchor.
-func (k *llvmKernel) anchoredStaged(sa *sharedArr, r *frontend.ArrayRef) (elem, flag value.Value, set func(elem, flag value.Value)) {
+func (k *llvmKernel) anchoredStaged(sa *SharedArr, r *frontend.ArrayRef) (elem, flag value.Value, set func(elem, flag value.Value)) {
 	an := k.anch
-	if an == nil || k.lm.noAnchor || len(r.Index) == 0 || len(r.Index) != len(sa.ext) {
+	if an == nil || k.lm.noAnchor || len(r.Index) == 0 || len(r.Index) != len(sa.Ext) {
 		return nil, nil, nil
 	}
 	key, consts := an.key(r)
@@ -193,14 +193,14 @@ func (k *llvmKernel) anchoredStaged(sa *sharedArr, r *frontend.ArrayRef) (elem, 
 	var delta, stride int64 = 0, 1
 	for d := len(consts) - 1; d >= 0; d-- {
 		delta += (consts[d] - g.consts[d]) * stride
-		stride *= sa.ext[d]
+		stride *= sa.Ext[d]
 	}
 	k.lm.anchoredRefs++
 	if delta == 0 {
 		return g.ptr, g.idx, nil
 	}
 	off := constant.NewInt(types.I64, delta)
-	e := k.cur.NewGetElementPtr(llvmType(sa.arr.Elem), g.ptr, off)
+	e := k.cur.NewGetElementPtr(llvmType(sa.Arr.Elem), g.ptr, off)
 	e.InBounds = true
 	elem = e
 	if g.idx != nil {

@@ -313,7 +313,7 @@ func llvmAnchorCounts(t *testing.T, c *Compilation, opt CUDAOptions, off bool) (
 	lm := newLLVMModule()
 	lm.noAnchor = off
 	for _, cs := range css {
-		for _, kn := range cs.kernels {
+		for _, kn := range cs.Kernels {
 			if err := lm.kernel(cs, kn); err != nil {
 				t.Fatal(err)
 			}

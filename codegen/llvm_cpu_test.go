@@ -92,9 +92,9 @@ static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 
 // irLaunchers prints, for every kernel, the IR function's prototype and
 // the launcher that HX_LAUNCH calls instead of the emulated kernel.
-func irLaunchers(cs *cudaScop) string {
+func irLaunchers(cs *Scop) string {
 	var b strings.Builder
-	for _, kn := range cs.kernels {
+	for _, kn := range cs.Kernels {
 		decl := kernelArgs(cs, kn, true)
 		var names, fields []string
 		for _, d := range decl {
@@ -105,14 +105,14 @@ func irLaunchers(cs *cudaScop) string {
 			names = append(names, n)
 			fields = append(fields, d)
 		}
-		fmt.Fprintf(&b, "void ir_%s(%s);\n", kn.name, strings.Join(fields, ", "))
-		fmt.Fprintf(&b, "typedef struct { %s; } hx_ira_%s;\n", strings.Join(fields, "; "), kn.name)
+		fmt.Fprintf(&b, "void ir_%s(%s);\n", kn.Name, strings.Join(fields, ", "))
+		fmt.Fprintf(&b, "typedef struct { %s; } hx_ira_%s;\n", strings.Join(fields, "; "), kn.Name)
 		var calls []string
 		for _, n := range names {
 			calls = append(calls, "a->"+n)
 		}
-		fmt.Fprintf(&b, "static void *hx_irt_%s(void *p) { hx_ir_me = p; hx_ira_%s *a = hx_ir_me->args; ir_%s(%s); return 0; }\n", kn.name, kn.name, kn.name, strings.Join(calls, ", "))
-		fmt.Fprintf(&b, "static void hx_ir_launch_%s(dim3 g, dim3 b, %s) { hx_ira_%s a = { %s }; hx_ir_run(g, b, hx_irt_%s, &a); }\n", kn.name, strings.Join(fields, ", "), kn.name, strings.Join(names, ", "), kn.name)
+		fmt.Fprintf(&b, "static void *hx_irt_%s(void *p) { hx_ir_me = p; hx_ira_%s *a = hx_ir_me->args; ir_%s(%s); return 0; }\n", kn.Name, kn.Name, kn.Name, strings.Join(calls, ", "))
+		fmt.Fprintf(&b, "static void hx_ir_launch_%s(dim3 g, dim3 b, %s) { hx_ira_%s a = { %s }; hx_ir_run(g, b, hx_irt_%s, &a); }\n", kn.Name, strings.Join(fields, ", "), kn.Name, strings.Join(names, ", "), kn.Name)
 	}
 	return b.String()
 }

@@ -35,10 +35,10 @@ func (k *llvmKernel) variable(name string) value.Value {
 	if v, ok := k.env[name]; ok {
 		return v
 	}
-	if v, ok := k.cs.sc.Scop.Defines[name]; ok {
+	if v, ok := k.cs.Code.Scop.Defines[name]; ok {
 		return k.ic(v)
 	}
-	k.fail("%s: kernel %s: unknown variable %s in the loop AST", ast.PosString(k.cs.sc.Scop.Pos), k.kn.name, name)
+	k.fail("%s: kernel %s: unknown variable %s in the loop AST", ast.PosString(k.cs.Code.Scop.Pos), k.kn.Name, name)
 	return k.ic(0)
 }
 
@@ -130,7 +130,7 @@ func (k *llvmKernel) expr(e ast.Expr) value.Value {
 		}
 		return acc
 	}
-	k.fail("%s: kernel %s: unsupported AST expression %T", ast.PosString(k.cs.sc.Scop.Pos), k.kn.name, e)
+	k.fail("%s: kernel %s: unsupported AST expression %T", ast.PosString(k.cs.Code.Scop.Pos), k.kn.Name, e)
 	return k.ic(0)
 }
 
@@ -248,7 +248,7 @@ func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
 // index is computed in i64 from the sign-extended subscripts and extents.
 func (k *llvmKernel) flatPtr(r *frontend.ArrayRef) (value.Value, value.Value) {
 	a := k.arrs[r.Name]
-	if k.cs.wideIdx {
+	if k.cs.WideIdx {
 		var ix []value.Value
 		for _, x := range r.Index {
 			v, t := k.body(x)

@@ -45,13 +45,13 @@ func (k GPUKernel) IntArg(v int64) (any, error) {
 type GPUScop struct {
 	Scop    *frontend.Scop
 	Kernels []GPUKernel
-	cs      *cudaScop
+	cs      *Scop
 	site    map[ast.Node]int // launch site -> kernel
 }
 
 // Written reports whether a kernel of the scop writes array name (the
 // arrays that the CUDA host code copies back).
-func (g *GPUScop) Written(name string) bool { return g.cs.written[name] }
+func (g *GPUScop) Written(name string) bool { return g.cs.Written[name] }
 
 // GPULaunch is one launch of the host schedule.
 type GPULaunch struct {
@@ -62,16 +62,16 @@ type GPULaunch struct {
 
 // gpuScops is the GPU form of the planned scops css (the kernels of the
 // LLVM module, in the same order).
-func gpuScops(css []*cudaScop) []*GPUScop {
+func gpuScops(css []*Scop) []*GPUScop {
 	var out []*GPUScop
 	for _, cs := range css {
-		g := &GPUScop{Scop: cs.sc.Scop, cs: cs, site: map[ast.Node]int{}}
-		for i, kn := range cs.kernels {
-			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.name, Block: kn.block, Smem: kn.smem, Host: kn.host, Int64: cs.it != "int"})
-			if len(kn.grid) > 0 {
-				g.site[kn.grid[0]] = i
+		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}}
+		for i, kn := range cs.Kernels {
+			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: kn.Host, Int64: cs.IntType != "int"})
+			if len(kn.Grid) > 0 {
+				g.site[kn.Grid[0]] = i
 			} else {
-				g.site[kn.body] = i
+				g.site[kn.Body] = i
 			}
 		}
 		out = append(out, g)
@@ -96,7 +96,7 @@ func (g *GPUScop) Launches(params map[string]int64, f func(GPULaunch) error) err
 		}
 	}
 	w := &hostWalk{g: g, env: env, f: f}
-	return w.node(g.cs.sc.AST.Root)
+	return w.node(g.cs.Code.AST.Root)
 }
 
 type hostWalk struct {

@@ -56,12 +56,12 @@ func (r *llvmRegs) load(k *llvmKernel, e *frontend.ArrayRef) value.Value {
 // threadReuse mirrors kernelGen.threadReuse: L1 of plan p blocked over its
 // axis, the rest of the nest through thread, which lowers p.user with
 // userReuse.
-func (k *llvmKernel) threadReuse(p *reusePlan, used [3]bool) {
-	used[p.a1] = true
-	start := k.cur.NewAdd(k.expr(p.lower), k.cur.NewMul(i32(p.u), k.tid[p.a1]))
+func (k *llvmKernel) threadReuse(p *ReusePlan, used [3]bool) {
+	used[p.Axis] = true
+	start := k.cur.NewAdd(k.expr(p.Lower), k.cur.NewMul(i32(p.PerThread), k.tid[p.Axis]))
 	k.lm.reuseNests++
 	k.reuse = p
-	k.let(p.l1.Iter, start, func() { k.thread(p.l1.Body, used) })
+	k.let(p.L1.Iter, start, func() { k.thread(p.L1.Body, used) })
 	k.reuse = nil
 }
 
@@ -83,15 +83,15 @@ func (k *llvmKernel) userReuse(u *ast.User) {
 	savedAnch := k.anch
 	k.anch = newAnchors()
 	defer func() { k.anch = savedAnch }()
-	for j := int64(0); j < p.u; j++ {
-		k.anch.bind(st, u.Args, p.l1.Iter, j)
+	for j := int64(0); j < p.PerThread; j++ {
+		k.anch.bind(st, u.Args, p.L1.Iter, j)
 		subst, env := map[string]string{}, map[string]ast.Expr{}
 		saved, had := map[string]value.Value{}, map[string]bool{}
 		for i, it := range st.Iters {
 			if i >= len(u.Args) {
 				continue
 			}
-			e := shiftVar(u.Args[i], p.l1.Iter, j)
+			e := shiftVar(u.Args[i], p.L1.Iter, j)
 			s := ast.ExprString(e)
 			if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"

@@ -22,7 +22,7 @@ func llvmReuseCounts(t *testing.T, c *Compilation, opt CUDAOptions) (nests, load
 	}
 	lm := newLLVMModule()
 	for _, cs := range css {
-		for _, kn := range cs.kernels {
+		for _, kn := range cs.Kernels {
 			if err := lm.kernel(cs, kn); err != nil {
 				t.Fatal(err)
 			}

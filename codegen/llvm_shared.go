@@ -22,7 +22,7 @@ import (
 // llvmStage is a staged tile being lowered: the plan and, per array, the
 // box origin values and the shared element and flag pointers.
 type llvmStage struct {
-	plan  *stagePlan
+	plan  *StagePlan
 	orig  map[string][]value.Value
 	elems map[string]value.Value // elem addrspace(3)*
 	flags map[string]value.Value // i8 addrspace(3)*
@@ -52,7 +52,7 @@ func sharedPtr(t types.Type) *types.PointerType {
 
 // stageable mirrors kernelGen.stageable.
 func (k *llvmKernel) stageable(n ast.Node) (ast.Node, bool) {
-	if !k.cs.shared || k.stage != nil || k.noStage {
+	if !k.cs.Shared || k.stage != nil || k.noStage {
 		return nil, false
 	}
 	var full ast.Node
@@ -81,14 +81,14 @@ func (k *llvmKernel) stageable(n ast.Node) (ast.Node, bool) {
 
 // tidFlat is tx + bx*(ty + by*tz).
 func (k *llvmKernel) tidFlat() value.Value {
-	b := k.kn.block
+	b := k.kn.Block
 	t := k.cur.NewAdd(k.tid[1], k.cur.NewMul(i32(int64(b[1])), k.tid[2]))
 	return k.cur.NewAdd(k.tid[0], k.cur.NewMul(i32(int64(b[0])), t))
 }
 
 // flatIndex is HX_IDX_<a>(ix...) in i32.
 func (k *llvmKernel) flatIndex(a *frontend.Array, ix []value.Value) value.Value {
-	if k.cs.wideIdx {
+	if k.cs.WideIdx {
 		return k.flatIndex64(a, ix)
 	}
 	var idx value.Value
@@ -129,7 +129,7 @@ func (k *llvmKernel) idx64(v value.Value) value.Value {
 
 // writtenTableGlobal is the table of a full tile's written set as an
 // internal constant i16 array in global memory (addrspace(1)).
-func (lm *llvmModule) writtenTableGlobal(kernel string, tab *writtenTable) (*ir.Global, *types.ArrayType) {
+func (lm *llvmModule) writtenTableGlobal(kernel string, tab *WrittenTable) (*ir.Global, *types.ArrayType) {
 	n := 0
 	prefix := "hx_wt_" + kernel + "_"
 	for _, g := range lm.m.Globals {
@@ -137,9 +137,9 @@ func (lm *llvmModule) writtenTableGlobal(kernel string, tab *writtenTable) (*ir.
 			n++
 		}
 	}
-	at := types.NewArray(uint64(len(tab.vals)), types.I16)
-	elems := make([]constant.Constant, len(tab.vals))
-	for i, v := range tab.vals {
+	at := types.NewArray(uint64(len(tab.Vals)), types.I16)
+	elems := make([]constant.Constant, len(tab.Vals))
+	for i, v := range tab.Vals {
 		elems[i] = constant.NewInt(types.I16, v)
 	}
 	g := lm.m.NewGlobalDef(prefix+itoa(n), constant.NewArray(at, elems...))
@@ -155,55 +155,55 @@ func (lm *llvmModule) writtenTableGlobal(kernel string, tab *writtenTable) (*ir.
 
 // stageTile mirrors kernelGen.stageTile.
 func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
-	plan, err := k.cs.planShared(full, k.vars, k.lets)
+	plan, err := k.cs.PlanShared(full, k.vars, k.lets)
 	if err != nil {
 		return false, false, err
 	}
 	smem := k.lm.sharedMem()
 	st := &llvmStage{plan: plan, orig: map[string][]value.Value{}, elems: map[string]value.Value{}, flags: map[string]value.Value{}}
-	for _, sa := range plan.arrs {
-		name := sa.arr.Name
-		for _, o := range sa.orig {
+	for _, sa := range plan.Arrs {
+		name := sa.Arr.Name
+		for _, o := range sa.Orig {
 			st.orig[name] = append(st.orig[name], k.expr(o))
 		}
-		p := k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.off))
-		st.elems[name] = k.cur.NewBitCast(p, sharedPtr(llvmType(sa.arr.Elem)))
-		st.flags[name] = k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.foff))
+		p := k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.Off))
+		st.elems[name] = k.cur.NewBitCast(p, sharedPtr(llvmType(sa.Arr.Elem)))
+		st.flags[name] = k.cur.NewGetElementPtr(smem.ContentType, smem, i32(0), i32(sa.FlagOff))
 	}
 	// The full / partial split and, with a table, the full-tile condition
 	// (hx_full) computed once.
 	ifn, _ := n.(*ast.If)
-	tab := plan.tab
+	tab := plan.Tab
 	var fullV value.Value
 	var tabG *ir.Global
 	var tabT *types.ArrayType
 	if tab != nil {
-		tabG, tabT = k.lm.writtenTableGlobal(k.kn.name, tab)
+		tabG, tabT = k.lm.writtenTableGlobal(k.kn.Name, tab)
 		fullV = constant.True
 		if ifn != nil {
 			fullV = k.cond(ifn.Cond)
 		}
 	}
 	k.barrier()
-	nt := int64(k.kn.block[0] * k.kn.block[1] * k.kn.block[2])
+	nt := int64(k.kn.Block[0] * k.kn.Block[1] * k.kn.Block[2])
 	copyLoop := func(in bool) {
-		for _, sa := range plan.arrs {
-			a := sa.arr
-			if !in && !k.cs.written[a.Name] {
+		for _, sa := range plan.Arrs {
+			a := sa.Arr
+			if !in && !k.cs.Written[a.Name] {
 				// Read-only: nothing to copy out (as kernelGen.stageTile).
 				continue
 			}
 			et := llvmType(a.Elem)
-			closeLoop := k.loopOpen("hx_i", k.tidFlat(), i32(sa.size-1), i32(nt))
+			closeLoop := k.loopOpen("hx_i", k.tidFlat(), i32(sa.Size-1), i32(nt))
 			i := k.env["hx_i"]
 			r := i
-			nd := len(sa.ext)
+			nd := len(sa.Ext)
 			g := make([]value.Value, nd)
 			var col, row value.Value
 			for d := nd - 1; d >= 0; d-- {
-				rem := k.cur.NewSRem(r, i32(sa.ext[d]))
+				rem := k.cur.NewSRem(r, i32(sa.Ext[d]))
 				g[d] = k.cur.NewAdd(st.orig[a.Name][d], rem)
-				r = k.cur.NewSDiv(r, i32(sa.ext[d]))
+				r = k.cur.NewSDiv(r, i32(sa.Ext[d]))
 				if d == nd-1 {
 					col, row = rem, r
 				}
@@ -237,7 +237,7 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 					tb, fb, join := k.f.NewBlock(""), k.f.NewBlock(""), k.f.NewBlock("")
 					k.cur.NewCondBr(fullV, tb, fb)
 					k.cur = tb
-					at := k.cur.NewAdd(i32(tab.off[a.Name]), k.cur.NewMul(i32(2), row))
+					at := k.cur.NewAdd(i32(tab.Off[a.Name]), k.cur.NewMul(i32(2), row))
 					lo := k.cur.NewSExt(k.cur.NewLoad(types.I16, k.cur.NewGetElementPtr(tabT, tabG, i32(0), at)), types.I32)
 					hi := k.cur.NewSExt(k.cur.NewLoad(types.I16, k.cur.NewGetElementPtr(tabT, tabG, i32(0), k.cur.NewAdd(at, i32(1)))), types.I32)
 					ct := k.cur.NewAnd(k.cur.NewICmp(enum.IPredSGE, col, lo), k.cur.NewICmp(enum.IPredSLE, col, hi))
@@ -293,15 +293,15 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 }
 
 // sharedIndex is the box-relative index of a staged access (sharedRef).
-func (k *llvmKernel) sharedIndex(sa *sharedArr, r *frontend.ArrayRef) value.Value {
+func (k *llvmKernel) sharedIndex(sa *SharedArr, r *frontend.ArrayRef) value.Value {
 	var e value.Value
 	for d, x := range r.Index {
 		v, _ := k.body(x)
-		t := k.cur.NewSub(v, k.stage.orig[sa.arr.Name][d])
+		t := k.cur.NewSub(v, k.stage.orig[sa.Arr.Name][d])
 		if d == 0 {
 			e = t
 		} else {
-			e = k.cur.NewAdd(k.cur.NewMul(e, i32(sa.ext[d])), t)
+			e = k.cur.NewAdd(k.cur.NewMul(e, i32(sa.Ext[d])), t)
 		}
 	}
 	return e
@@ -314,7 +314,7 @@ func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok
 	if k.stage == nil || len(r.Index) == 0 {
 		return nil, nil, false
 	}
-	sa := k.stage.plan.byName[r.Name]
+	sa := k.stage.plan.ByName[r.Name]
 	if sa == nil {
 		return nil, nil, false
 	}
@@ -324,7 +324,7 @@ func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok
 		return elem, flag, true
 	}
 	x := k.sharedIndex(sa, r)
-	elem = k.cur.NewGetElementPtr(llvmType(sa.arr.Elem), k.stage.elems[r.Name], x)
+	elem = k.cur.NewGetElementPtr(llvmType(sa.Arr.Elem), k.stage.elems[r.Name], x)
 	if !k.stage.full {
 		flag = k.cur.NewGetElementPtr(types.I8, k.stage.flags[r.Name], x)
 	}

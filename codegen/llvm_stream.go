@@ -44,26 +44,26 @@ import (
 // threadStream mirrors kernelGen.threadStream: L1 of plan p in blocks per
 // thread, the rest of the nest through thread, which lowers p.user with
 // userStream.
-func (k *llvmKernel) threadStream(p *streamPlan, used [3]bool) {
-	b := i32(int64(k.kn.block[p.a1]))
-	lo := k.bound(p.l1.Lower, true)
-	hi := k.bound(p.l1.Upper, false)
+func (k *llvmKernel) threadStream(p *StreamPlan, used [3]bool) {
+	b := i32(int64(k.kn.Block[p.Axis]))
+	lo := k.bound(p.L1.Lower, true)
+	hi := k.bound(p.L1.Upper, false)
 	ck := k.cur.NewSDiv(nsw(k.cur.NewAdd(nsw(k.cur.NewSub(hi, lo)), b)), b)
-	b0 := nsw(k.cur.NewAdd(lo, nsw(k.cur.NewMul(k.tid[p.a1], ck))))
+	b0 := nsw(k.cur.NewAdd(lo, nsw(k.cur.NewMul(k.tid[p.Axis], ck))))
 	last := nsw(k.cur.NewSub(nsw(k.cur.NewAdd(b0, ck)), i32(1)))
 	// hx_min(hx_hi, last) = hx_hi < last ? hx_hi : last
 	b1 := k.cur.NewSelect(k.cur.NewICmp(enum.IPredSLT, hi, last), hi, last)
 	k.lm.streamNests++
-	used[p.a1] = true
+	used[p.Axis] = true
 	k.stream, k.streamB0, k.streamB1 = p, b0, b1
-	k.thread(p.l1.Body, used)
+	k.thread(p.L1.Body, used)
 	k.stream, k.streamB0, k.streamB1 = nil, nil, nil
 }
 
 // streamLoad loads the element of window w's first read for the instance
 // of u with L1's counter at c + d (the anchors of k.anch).
-func (k *llvmKernel) streamLoad(u *ast.User, w *streamWindow, c value.Value, d int64) value.Value {
-	iter := k.stream.l1.Iter
+func (k *llvmKernel) streamLoad(u *ast.User, w *StreamWindow, c value.Value, d int64) value.Value {
+	iter := k.stream.L1.Iter
 	st := u.Stmt
 	var v value.Value
 	k.let(iter, c, func() {
@@ -79,7 +79,7 @@ func (k *llvmKernel) streamLoad(u *ast.User, w *streamWindow, c value.Value, d i
 		k.anch.bind(st, u.Args, iter, d)
 		wins := k.wins
 		k.wins = nil
-		v, _ = k.body(w.rep)
+		v, _ = k.body(w.Rep)
 		k.wins = wins
 		k.lm.streamLoads++
 		for it := range saved {
@@ -107,21 +107,21 @@ func (k *llvmKernel) userStream(u *ast.User) {
 	defer func() { k.anch = savedAnch }()
 	// The preloads, for c = b0.
 	k.anch = newAnchors()
-	pre := make([][]value.Value, len(p.wins))
-	for wi, w := range p.wins {
-		for j := int64(0); j < w.dmax-w.dmin; j++ {
-			pre[wi] = append(pre[wi], k.streamLoad(u, w, k.streamB0, w.dmin+j))
+	pre := make([][]value.Value, len(p.Wins))
+	for wi, w := range p.Wins {
+		for j := int64(0); j < w.DMax-w.DMin; j++ {
+			pre[wi] = append(pre[wi], k.streamLoad(u, w, k.streamB0, w.DMin+j))
 		}
 	}
 	preBlk := k.cur
 	hdr, body, exit := k.f.NewBlock(""), k.f.NewBlock(""), k.f.NewBlock("")
 	preBlk.NewBr(hdr)
 	c := hdr.NewPhi(ir.NewIncoming(k.streamB0, preBlk))
-	phis := make([][]*ir.InstPhi, len(p.wins))
-	for wi, w := range p.wins {
+	phis := make([][]*ir.InstPhi, len(p.Wins))
+	for wi, w := range p.Wins {
 		for j, v := range pre[wi] {
 			ph := hdr.NewPhi(ir.NewIncoming(v, preBlk))
-			ph.SetName(fmt.Sprintf("%s_%d_s%d", w.name, j, id))
+			ph.SetName(fmt.Sprintf("%s_%d_s%d", w.Name, j, id))
 			phis[wi] = append(phis[wi], ph)
 		}
 	}
@@ -130,17 +130,17 @@ func (k *llvmKernel) userStream(u *ast.User) {
 	// The newest register of every window, then the instance at c.
 	k.anch = newAnchors()
 	regs := map[string]value.Value{}
-	news := make([]value.Value, len(p.wins))
-	for wi, w := range p.wins {
-		n := w.dmax - w.dmin
-		news[wi] = k.streamLoad(u, w, c, w.dmax)
+	news := make([]value.Value, len(p.Wins))
+	for wi, w := range p.Wins {
+		n := w.DMax - w.DMin
+		news[wi] = k.streamLoad(u, w, c, w.DMax)
 		for j := int64(0); j < n; j++ {
-			regs[fmt.Sprintf("%s_%d", w.name, j)] = phis[wi][j]
+			regs[fmt.Sprintf("%s_%d", w.Name, j)] = phis[wi][j]
 		}
-		regs[fmt.Sprintf("%s_%d", w.name, n)] = news[wi]
+		regs[fmt.Sprintf("%s_%d", w.Name, n)] = news[wi]
 	}
 	wins := map[*frontend.ArrayRef]value.Value{}
-	for r, name := range p.regs {
+	for r, name := range p.Regs {
 		v, ok := regs[name]
 		if !ok {
 			k.fail("%s: streaming: no register %s", ast.PosString(r.P), name)
@@ -149,12 +149,12 @@ func (k *llvmKernel) userStream(u *ast.User) {
 		wins[r] = v
 	}
 	k.wins, k.winAnch = wins, k.anch
-	k.let(p.l1.Iter, c, func() { k.user(u) })
+	k.let(p.L1.Iter, c, func() { k.user(u) })
 	k.wins, k.winAnch = nil, nil
 	// Rotation on the back edge: register j takes register j + 1.
 	latch := k.cur
 	c.Incs = append(c.Incs, ir.NewIncoming(nsw(latch.NewAdd(c, i32(1))), latch))
-	for wi := range p.wins {
+	for wi := range p.Wins {
 		for j, ph := range phis[wi] {
 			var next value.Value = news[wi]
 			if j+1 < len(phis[wi]) {

@@ -14,7 +14,7 @@ import (
 // host code launches them: a kernel per group of up to three nested grid
 // loops, and one (a single block) per piece of work outside them. vars are
 // the host's variables in scope (the kernels' extra arguments).
-func (cs *cudaScop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
+func (cs *Scop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
 	with := func(v string) []string { return append(append([]string(nil), vars...), v) }
 	switch n := n.(type) {
 	case nil:
@@ -70,27 +70,27 @@ func gridLoops(n *ast.For) ([]*ast.For, ast.Node) {
 }
 
 // addKernel appends the kernel that runs body under the grid loops grid.
-func (cs *cudaScop) addKernel(body ast.Node, grid []*ast.For, vars []string, axis map[int]int) {
-	kn := &cudaKernel{
-		name:  fmt.Sprintf("hx_kernel%d_%d", cs.k, len(cs.kernels)),
-		grid:  grid,
-		body:  body,
-		host:  append([]string(nil), vars...),
-		block: cs.threads,
-		axis:  axis,
+func (cs *Scop) addKernel(body ast.Node, grid []*ast.For, vars []string, axis map[int]int) {
+	kn := &Kernel{
+		Name:  fmt.Sprintf("hx_kernel%d_%d", cs.Index, len(cs.Kernels)),
+		Grid:  grid,
+		Body:  body,
+		Host:  append([]string(nil), vars...),
+		Block: cs.Threads,
+		Axis:  axis,
 	}
 	if !hasThreadLoop(body, axis) {
-		kn.block = [3]int{1, 1, 1}
+		kn.Block = [3]int{1, 1, 1}
 	}
-	cs.kernels = append(cs.kernels, kn)
+	cs.Kernels = append(cs.Kernels, kn)
 }
 
 // isThread reports whether n starts thread work: a thread-mapped loop, or
 // a point space loop (a uniform If stays uniform: an If whose conditions
 // involve thread loop counters cannot occur above them).
-func (kn *cudaKernel) isThread(n ast.Node) bool {
+func (kn *Kernel) IsThread(n ast.Node) bool {
 	if f, ok := n.(*ast.For); ok {
-		if _, ok := kn.axis[f.Level]; ok {
+		if _, ok := kn.Axis[f.Level]; ok {
 			return true
 		}
 		return f.Dim.Role == schedule.RolePointSpace
@@ -104,21 +104,21 @@ func (kn *cudaKernel) isThread(n ast.Node) bool {
 // largest plan's bytes. A tile whose footprint does not fit is refused
 // with an error; one that cannot be analysed stays in global memory, and
 // so does everything below it.
-func (cs *cudaScop) planStaging(kn *cudaKernel) error {
+func (cs *Scop) planStaging(kn *Kernel) error {
 	w := &stageWalk{cs: cs, kn: kn}
-	w.vars = append(append([]string(nil), cs.sc.Scop.Params...), kn.host...)
-	for _, f := range kn.grid {
+	w.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
+	for _, f := range kn.Grid {
 		w.vars = append(w.vars, f.Iter)
 	}
-	w.walk(kn.body)
+	w.walk(kn.Body)
 	return w.err
 }
 
 // stageWalk follows the kernel's uniform code as the printers do, with
 // the uniform variables and Lets in scope.
 type stageWalk struct {
-	cs      *cudaScop
-	kn      *cudaKernel
+	cs      *Scop
+	kn      *Kernel
 	vars    []string
 	lets    []*ast.Let
 	noStage bool
@@ -127,10 +127,10 @@ type stageWalk struct {
 
 func (w *stageWalk) walk(n ast.Node) {
 	if full, ok := stageableNode(w.cs, n, w.noStage); ok && hasWork(n) {
-		plan, err := w.cs.planShared(full, w.vars, w.lets)
+		plan, err := w.cs.PlanShared(full, w.vars, w.lets)
 		if err == nil {
-			if plan.bytes > w.kn.smem {
-				w.kn.smem = plan.bytes
+			if plan.Bytes > w.kn.Smem {
+				w.kn.Smem = plan.Bytes
 			}
 			return // staged: nothing below is staged again
 		}
@@ -156,14 +156,14 @@ func (w *stageWalk) walk(n ast.Node) {
 			w.lets = w.lets[:len(w.lets)-1]
 		}
 	case *ast.If:
-		if hasWork(n) && !w.kn.isThread(n) {
+		if hasWork(n) && !w.kn.IsThread(n) {
 			w.walk(n.Then)
 			if n.Else != nil && hasWork(n.Else) {
 				w.walk(n.Else)
 			}
 		}
 	case *ast.For:
-		if hasWork(n) && !w.kn.isThread(n) {
+		if hasWork(n) && !w.kn.IsThread(n) {
 			w.vars = append(w.vars, n.Iter)
 			w.walk(n.Body)
 			w.vars = w.vars[:len(w.vars)-1]
@@ -173,22 +173,22 @@ func (w *stageWalk) walk(n ast.Node) {
 
 // input is one scop to plan: its AST, schedule and dependences (nil:
 // unknown).
-type input struct {
-	code  *ast.ScopCode
-	sched *schedule.Schedule
-	deps  *frontend.Deps
+type Input struct {
+	Code  *ast.ScopCode
+	Sched *schedule.Schedule
+	Deps  *frontend.Deps
 }
 
 // build plans every scop of in for the GPU.
 //
 // The integer width (width.go) is decided per scop for opt.Params; the
 // code of every scop is 64-bit when any scop's is (one header).
-func build(in []input, opt CUDAOptions) ([]*cudaScop, error) {
-	var out []*cudaScop
+func Build(in []Input, opt CUDAOptions) ([]*Scop, error) {
+	var out []*Scop
 	it, wideIdx := "int", false
 	var ws []*width.Width
 	for _, s := range in {
-		w := width.Decide(s.code, opt.Params)
+		w := width.Decide(s.Code, opt.Params)
 		ws = append(ws, w)
 		if w.Wide {
 			it = "long long"
@@ -200,11 +200,11 @@ func build(in []input, opt CUDAOptions) ([]*cudaScop, error) {
 	}
 	wideIdx = wideIdx || opt.forceWide || opt.forceWideIndex
 	for k, s := range in {
-		cs, err := buildCUDAWidth(k, s.code, s.sched, opt, ws[k], it, wideIdx)
+		cs, err := buildCUDAWidth(k, s.Code, s.Sched, opt, ws[k], it, wideIdx)
 		if err != nil {
 			return nil, err
 		}
-		cs.deps = s.deps
+		cs.Deps = s.Deps
 		out = append(out, cs)
 	}
 	return out, nil

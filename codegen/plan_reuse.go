@@ -15,14 +15,14 @@ import (
 const maxReuse = 16
 
 // reusePlan is a loop nest printed with register reuse.
-type reusePlan struct {
-	l1     *ast.For
-	a1     int   // L1's thread axis
-	u      int64 // iterations of L1 per thread
-	l2     *ast.For
-	user   *ast.User
-	lower  *ast.Aff // L1's lower bound
-	lowerS string   // its text
+type ReusePlan struct {
+	L1        *ast.For
+	Axis      int   // L1's thread axis
+	PerThread int64 // iterations of L1 per thread
+	L2        *ast.For
+	User      *ast.User
+	Lower     *ast.Aff // L1's lower bound
+	LowerText string   // its text
 }
 
 // reusePlanFor is the register-reuse decision of both back ends (kernelGen
@@ -31,12 +31,12 @@ type reusePlan struct {
 // already distributed, inside a "full tile" Mark when full, in a tile
 // staged in shared memory when staged) is an L1 that register reuse
 // applies to, else nil.
-func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full, staged bool) *reusePlan {
-	if !cs.reuse || !full || staged {
+func (cs *Scop) ReusePlanFor(kn *Kernel, n *ast.For, used [3]bool, full, staged bool) *ReusePlan {
+	if !cs.Reuse || !full || staged {
 		return nil
 	}
-	a1, ok := kn.axis[n.Level]
-	if !ok || a1 == 0 || used[a1] || kn.block[a1] < 1 {
+	a1, ok := kn.Axis[n.Level]
+	if !ok || a1 == 0 || used[a1] || kn.Block[a1] < 1 {
 		return nil
 	}
 	// Only the outermost thread loop: blocking the y loop inside a z loop
@@ -48,7 +48,7 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full,
 			return nil
 		}
 	}
-	if !cs.independent(n) || n.Stride != 1 || len(n.Lower) != 1 || len(n.Upper) != 1 {
+	if !cs.Independent(n) || n.Stride != 1 || len(n.Lower) != 1 || len(n.Upper) != 1 {
 		return nil
 	}
 	lo, ok1 := n.Lower[0].(*ast.Aff)
@@ -60,7 +60,7 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full,
 	if !ok || d < 0 {
 		return nil
 	}
-	trip, b := d+1, int64(kn.block[a1])
+	trip, b := d+1, int64(kn.Block[a1])
 	if trip%b != 0 || trip/b < 2 || trip/b > maxReuse {
 		return nil
 	}
@@ -69,8 +69,8 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full,
 	if !ok {
 		return nil
 	}
-	a2, ok := kn.axis[l2.Level]
-	if !ok || a2 == a1 || used[a2] || !cs.independent(l2) {
+	a2, ok := kn.Axis[l2.Level]
+	if !ok || a2 == a1 || used[a2] || !cs.Independent(l2) {
 		return nil
 	}
 	for _, e := range append(append([]ast.Expr(nil), l2.Lower...), l2.Upper...) {
@@ -89,7 +89,7 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full,
 	if r, ok := u.Stmt.Body.LHS.(*frontend.ArrayRef); !ok || len(r.Index) == 0 {
 		return nil
 	}
-	return &reusePlan{l1: n, a1: a1, u: trip / b, l2: l2, user: u, lower: lo, lowerS: ast.ExprString(lo)}
+	return &ReusePlan{L1: n, Axis: a1, PerThread: trip / b, L2: l2, User: u, Lower: lo, LowerText: ast.ExprString(lo)}
 }
 
 // independent reports whether the iterations of the thread loop f are
@@ -103,19 +103,19 @@ func (cs *cudaScop) reusePlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full,
 // the point space loops to threads at all, for any block shape. The
 // schedulers leave the point space dimensions unmarked (Dim.Parallel is
 // about tile-level parallelism), hence the check here.
-func (cs *cudaScop) independent(f *ast.For) bool {
+func (cs *Scop) Independent(f *ast.For) bool {
 	if f.Parallel {
 		return true
 	}
 	if f.Dim.Role != schedule.RolePointSpace {
 		return false
 	}
-	if cs.deps == nil {
+	if cs.Deps == nil {
 		return false // not known (yet: buildCUDA's planning pass), not cached
 	}
 	if cs.indep == 0 {
 		cs.indep = -1
-		if timeCarried(cs.deps) {
+		if timeCarried(cs.Deps) {
 			cs.indep = 1
 		}
 	}

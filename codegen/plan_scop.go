@@ -40,41 +40,41 @@ type CUDAOptions struct {
 }
 
 // cudaKernel is one kernel: the grid loops and the code below them.
-type cudaKernel struct {
-	name  string
-	grid  []*ast.For // outermost first; grid[len-1] is on blockIdx.x
-	body  ast.Node   // below the innermost grid loop (the whole subtree if grid is empty)
-	host  []string
-	block [3]int // threads on x, y, z
+type Kernel struct {
+	Name  string
+	Grid  []*ast.For // outermost first; grid[len-1] is on blockIdx.x
+	Body  ast.Node   // below the innermost grid loop (the whole subtree if grid is empty)
+	Host  []string
+	Block [3]int // threads on x, y, z
 	// axis maps a schedule level to its thread axis (0 = x).
-	axis map[int]int
+	Axis map[int]int
 	// smem is the dynamic shared memory of a block (bytes).
-	smem int64
+	Smem int64
 }
 
 // cudaScop is the CUDA form of one scop.
-type cudaScop struct {
-	k       int
-	sc      *ast.ScopCode
-	sched   *schedule.Schedule
-	kernels []*cudaKernel
-	written map[string]bool
-	read    map[string]bool
-	threads [3]int
-	shared  bool
-	pdl     bool // programmatic dependent launch (CUDAOptions.NoPDL off)
-	reuse   bool // register reuse in full tiles (CUDAOptions.NoReuse off)
+type Scop struct {
+	Index   int
+	Code    *ast.ScopCode
+	Sched   *schedule.Schedule
+	Kernels []*Kernel
+	Written map[string]bool
+	Read    map[string]bool
+	Threads [3]int
+	Shared  bool
+	PDL     bool // programmatic dependent launch (CUDAOptions.NoPDL off)
+	Reuse   bool // register reuse in full tiles (CUDAOptions.NoReuse off)
 	// deps are the scop's dependences (nil: unknown) and indep caches
 	// timeCarried(deps): 0 unknown, 1 yes, -1 no (cuda_reuse.go).
-	deps  *frontend.Deps
+	Deps  *frontend.Deps
 	indep int
 	// width is the scop's integer width decision (width.go) and it the C
 	// type of loop counters, tile coordinates and parameters: "int", or
 	// "long long" when any scop of the compilation needs 64 bits (the
 	// helpers of the header are shared).
-	width   *width.Width
-	it      string
-	wideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
+	Width   *width.Width
+	IntType string
+	WideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
 	// plans memoises planShared per full-tile node and printing context
 	// (the plan is a pure function of them; the CUDA, emulator and LLVM
 	// printers ask for the same tiles).
@@ -82,7 +82,7 @@ type cudaScop struct {
 }
 
 type planMemo struct {
-	plan *stagePlan
+	plan *StagePlan
 	err  error
 }
 
@@ -182,26 +182,26 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 
 // buildCUDA splits the scop's AST into host code and kernels, with the
 // integer width of its own parameter values.
-func buildCUDA(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*cudaScop, error) {
+func buildCUDA(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*Scop, error) {
 	w := width.Decide(sc, opt.Params)
 	return buildCUDAWidth(k, sc, sched, opt, w, w.IntType(), w.WideIndex)
 }
 
 // buildCUDAWidth is buildCUDA with the width decision w and the integer
 // type it of the code.
-func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *width.Width, it string, wideIdx bool) (*cudaScop, error) {
-	cs := &cudaScop{k: k, sc: sc, sched: sched, written: map[string]bool{}, read: map[string]bool{}, shared: opt.Shared,
-		pdl: !opt.NoPDL, reuse: !opt.NoReuse, width: w, it: it, wideIdx: wideIdx}
+func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *width.Width, it string, wideIdx bool) (*Scop, error) {
+	cs := &Scop{Index: k, Code: sc, Sched: sched, Written: map[string]bool{}, Read: map[string]bool{}, Shared: opt.Shared,
+		PDL: !opt.NoPDL, Reuse: !opt.NoReuse, Width: w, IntType: it, WideIdx: wideIdx}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {
-			cs.written[a.Array] = true
+			cs.Written[a.Array] = true
 		}
 		for _, a := range st.Reads {
-			cs.read[a.Array] = true
+			cs.Read[a.Array] = true
 		}
 	}
 	for _, a := range sc.Scop.Arrays {
-		if len(a.Extents) == 0 && cs.written[a.Name] {
+		if len(a.Extents) == 0 && cs.Written[a.Name] {
 			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", ast.PosString(a.Pos), a.Name)
 		}
 	}
@@ -220,11 +220,11 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 	for a := 0; a < nmap; a++ {
 		axis[space[len(space)-1-a]] = a
 	}
-	cs.threads = threadShape(sched, opt, nmap)
+	cs.Threads = threadShape(sched, opt, nmap)
 	cs.collectKernels(sc.AST.Root, nil, axis)
-	if cs.shared {
+	if cs.Shared {
 		// Plan the staging (and refuse footprints that do not fit).
-		for _, kn := range cs.kernels {
+		for _, kn := range cs.Kernels {
 			if err := cs.planStaging(kn); err != nil {
 				return nil, err
 			}
@@ -247,11 +247,11 @@ func hasThreadLoop(n ast.Node, axis map[int]int) bool {
 }
 
 // wideScops reports whether the loops of css are 64-bit.
-func wideScops(css []*cudaScop) bool {
-	return len(css) > 0 && css[0].it != "int"
+func wideScops(css []*Scop) bool {
+	return len(css) > 0 && css[0].IntType != "int"
 }
 
 // wideIndex reports whether the flat indices of css are 64-bit.
-func wideIndex(css []*cudaScop) bool {
-	return len(css) > 0 && css[0].wideIdx
+func wideIndex(css []*Scop) bool {
+	return len(css) > 0 && css[0].WideIdx
 }

@@ -11,27 +11,27 @@ import (
 )
 
 // sharedArr is one array's box in shared memory.
-type sharedArr struct {
-	arr  *frontend.Array
-	ext  []int64    // box extents
-	orig []*ast.Aff // box origin per dimension, affine in the uniform variables
-	off  int64      // byte offset of the data in the dynamic shared memory
-	foff int64      // byte offset of the written flags
-	size int64      // elements
+type SharedArr struct {
+	Arr     *frontend.Array
+	Ext     []int64    // box extents
+	Orig    []*ast.Aff // box origin per dimension, affine in the uniform variables
+	Off     int64      // byte offset of the data in the dynamic shared memory
+	FlagOff int64      // byte offset of the written flags
+	Size    int64      // elements
 }
 
 // stagePlan is the staging of one tile.
-type stagePlan struct {
-	arrs   []*sharedArr
-	byName map[string]*sharedArr
-	bytes  int64
+type StagePlan struct {
+	Arrs   []*SharedArr
+	ByName map[string]*SharedArr
+	Bytes  int64
 	// tab is the written set of a full tile, row by row (nil: full tiles
 	// keep the written flags; noTab says why); full is set while the
 	// full tile of a tile with a table is printed: its staged writes set
 	// no flag.
-	tab   *writtenTable
-	noTab string
-	full  bool
+	Tab   *WrittenTable
+	NoTab string
+	Full  bool
 }
 
 // MaxSharedBytes is the dynamic shared memory a block may have (H100:
@@ -264,7 +264,7 @@ func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
 // planShared computes the boxes of the tile whose guard-free code is full,
 // over the free uniform variables vars (the enclosing Lets, lets, are
 // recomputed from them).
-func (cs *cudaScop) planShared(full ast.Node, vars []string, lets []*ast.Let) (*stagePlan, error) {
+func (cs *Scop) PlanShared(full ast.Node, vars []string, lets []*ast.Let) (*StagePlan, error) {
 	key := fmt.Sprintf("%p|%s", full, strings.Join(vars, ","))
 	for _, l := range lets {
 		key += fmt.Sprintf("|%s=%s", l.Var, ast.ExprString(l.Value))
@@ -281,13 +281,13 @@ func (cs *cudaScop) planShared(full ast.Node, vars []string, lets []*ast.Let) (*
 }
 
 // planSharedUncached is planShared without the memo.
-func (cs *cudaScop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let) (*stagePlan, error) {
+func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let) (*StagePlan, error) {
 	base := map[string]int64{}
 	for i, v := range vars {
 		base[v] = 1000 + 37*int64(i)
 	}
 	// Parameters large, so that no bound of the full-tile code clips.
-	for _, p := range cs.sc.Scop.Params {
+	for _, p := range cs.Code.Scop.Params {
 		base[p] = 1 << 20
 	}
 	// Every tile analysed keeps its writes (relative to its own smallest
@@ -370,17 +370,17 @@ func (cs *cudaScop) planSharedUncached(full ast.Node, vars []string, lets []*ast
 			}
 		}
 	}
-	plan := &stagePlan{byName: map[string]*sharedArr{}}
-	for _, arr := range cs.sc.Scop.Arrays {
+	plan := &StagePlan{ByName: map[string]*SharedArr{}}
+	for _, arr := range cs.Code.Scop.Arrays {
 		l, ok := lo0[arr.Name]
 		if !ok {
 			continue
 		}
-		sa := &sharedArr{arr: arr, size: 1}
+		sa := &SharedArr{Arr: arr, Size: 1}
 		for k := range l {
 			e := hi0[arr.Name][k] - l[k] + 1
-			sa.ext = append(sa.ext, e)
-			sa.size *= e
+			sa.Ext = append(sa.Ext, e)
+			sa.Size *= e
 			o := &ast.Aff{Const: l[k]}
 			for _, v := range vars {
 				if c, ok := coef[v]; ok && c[arr.Name][k] != 0 {
@@ -388,32 +388,32 @@ func (cs *cudaScop) planSharedUncached(full ast.Node, vars []string, lets []*ast
 					o.Const -= c[arr.Name][k] * base[v]
 				}
 			}
-			sa.orig = append(sa.orig, o)
+			sa.Orig = append(sa.Orig, o)
 		}
 		es := elemSize(arr.Elem)
-		plan.bytes = (plan.bytes + 15) / 16 * 16
-		sa.off = plan.bytes
-		plan.bytes += sa.size * es
-		plan.arrs = append(plan.arrs, sa)
-		plan.byName[arr.Name] = sa
+		plan.Bytes = (plan.Bytes + 15) / 16 * 16
+		sa.Off = plan.Bytes
+		plan.Bytes += sa.Size * es
+		plan.Arrs = append(plan.Arrs, sa)
+		plan.ByName[arr.Name] = sa
 	}
-	for _, sa := range plan.arrs {
-		plan.bytes = (plan.bytes + 15) / 16 * 16
-		sa.foff = plan.bytes
-		plan.bytes += sa.size
+	for _, sa := range plan.Arrs {
+		plan.Bytes = (plan.Bytes + 15) / 16 * 16
+		sa.FlagOff = plan.Bytes
+		plan.Bytes += sa.Size
 	}
-	plan.tab, plan.noTab = writtenRows(plan, tiles)
-	if plan.bytes > MaxSharedBytes {
+	plan.Tab, plan.NoTab = writtenRows(plan, tiles)
+	if plan.Bytes > MaxSharedBytes {
 		var parts []string
-		for _, sa := range plan.arrs {
+		for _, sa := range plan.Arrs {
 			var ext []string
-			for _, e := range sa.ext {
+			for _, e := range sa.Ext {
 				ext = append(ext, fmt.Sprint(e))
 			}
-			parts = append(parts, fmt.Sprintf("%s: %s %s + flags", sa.arr.Name, strings.Join(ext, "x"), sa.arr.Elem))
+			parts = append(parts, fmt.Sprintf("%s: %s %s + flags", sa.Arr.Name, strings.Join(ext, "x"), sa.Arr.Elem))
 		}
 		return nil, fmt.Errorf("%s: the tile's shared-memory footprint is %d bytes (%s), more than the %d bytes a block can have: use smaller tile sizes or no shared memory",
-			ast.PosString(cs.sc.Scop.Pos), plan.bytes, strings.Join(parts, ", "), MaxSharedBytes)
+			ast.PosString(cs.Code.Scop.Pos), plan.Bytes, strings.Join(parts, ", "), MaxSharedBytes)
 	}
 	return plan, nil
 }
@@ -428,8 +428,8 @@ func copyEnv(m map[string]int64) map[string]int64 {
 
 // stageableNode is stageable for a scop, off when off is set (inside a
 // staged tile, or below one that stays in global memory).
-func stageableNode(cs *cudaScop, n ast.Node, off bool) (full ast.Node, ok bool) {
-	if !cs.shared || off {
+func stageableNode(cs *Scop, n ast.Node, off bool) (full ast.Node, ok bool) {
+	if !cs.Shared || off {
 		return nil, false
 	}
 	switch m := n.(type) {

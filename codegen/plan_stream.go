@@ -13,22 +13,22 @@ import (
 const maxStreamWindow = 8
 
 // streamWindow is one group of reads kept in registers.
-type streamWindow struct {
-	name       string             // registers name_0 .. name_(n-1)
-	rep        *frontend.ArrayRef // the group's first read (delta 0)
-	dmin, dmax int64
-	elem       frontend.Type
+type StreamWindow struct {
+	Name       string             // registers name_0 .. name_(n-1)
+	Rep        *frontend.ArrayRef // the group's first read (delta 0)
+	DMin, DMax int64
+	Elem       frontend.Type
 }
 
 // streamPlan is a loop nest printed streaming.
-type streamPlan struct {
-	l1    *ast.For
-	a1    int
-	user  *ast.User
-	wins  []*streamWindow
-	regs  map[*frontend.ArrayRef]string // window read -> register
-	reads int                           // array reads of the right-hand side
-	plain int                           // of them, plain loads
+type StreamPlan struct {
+	L1    *ast.For
+	Axis  int
+	User  *ast.User
+	Wins  []*StreamWindow
+	Regs  map[*frontend.ArrayRef]string // window read -> register
+	Reads int                           // array reads of the right-hand side
+	Plain int                           // of them, plain loads
 }
 
 // streamPlanFor is the streaming decision, apart from printing (another
@@ -36,8 +36,8 @@ type streamPlan struct {
 // kernel kn (the axes in used already distributed, inside a "full tile"
 // Mark when full, in a tile staged in shared memory when staged) is an L1
 // that streaming applies to, else nil.
-func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full, staged bool) *streamPlan {
-	if !cs.reuse || !full || !staged {
+func (cs *Scop) StreamPlanFor(kn *Kernel, n *ast.For, used [3]bool, full, staged bool) *StreamPlan {
+	if !cs.Reuse || !full || !staged {
 		return nil
 	}
 	for _, u := range used {
@@ -45,11 +45,11 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full
 			return nil // only the outermost thread loop
 		}
 	}
-	a1, ok := kn.axis[n.Level]
-	if !ok || a1 == 0 || kn.block[a1] < 1 {
+	a1, ok := kn.Axis[n.Level]
+	if !ok || a1 == 0 || kn.Block[a1] < 1 {
 		return nil
 	}
-	if !cs.independent(n) || n.Stride != 1 || len(n.Lower) == 0 || len(n.Upper) == 0 {
+	if !cs.Independent(n) || n.Stride != 1 || len(n.Lower) == 0 || len(n.Upper) == 0 {
 		return nil
 	}
 	for _, e := range append(append([]ast.Expr(nil), n.Lower...), n.Upper...) {
@@ -67,8 +67,8 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full
 	for m := n.Body; u == nil; {
 		switch x := skipWrappers(m, n.Iter, true).(type) {
 		case *ast.For:
-			a, ok := kn.axis[x.Level]
-			if !ok || axes[a] || kn.block[a] < 1 || !cs.independent(x) {
+			a, ok := kn.Axis[x.Level]
+			if !ok || axes[a] || kn.Block[a] < 1 || !cs.Independent(x) {
 				return nil
 			}
 			if anyUses(x.Lower, n.Iter) || anyUses(x.Upper, n.Iter) {
@@ -93,13 +93,13 @@ func (cs *cudaScop) streamPlanFor(kn *cudaKernel, n *ast.For, used [3]bool, full
 	if p == nil {
 		return nil
 	}
-	p.l1, p.a1, p.user = n, a1, u
+	p.L1, p.Axis, p.User = n, a1, u
 	return p
 }
 
 // streamWindows groups the reads of u's right-hand side along iter and
 // returns the plan's windows, or nil when none has two registers.
-func (cs *cudaScop) streamWindows(u *ast.User, iter string) *streamPlan {
+func (cs *Scop) streamWindows(u *ast.User, iter string) *StreamPlan {
 	a := u.Stmt.Body
 	var reads []*frontend.ArrayRef
 	var walk func(e frontend.Expr)
@@ -141,15 +141,15 @@ func (cs *cudaScop) streamWindows(u *ast.User, iter string) *streamPlan {
 	}
 	var groups []*group
 	arrays := map[string]*frontend.Array{}
-	for _, x := range cs.sc.Scop.Arrays {
+	for _, x := range cs.Code.Scop.Arrays {
 		arrays[x.Name] = x
 	}
-	plan := &streamPlan{regs: map[*frontend.ArrayRef]string{}}
+	plan := &StreamPlan{Regs: map[*frontend.ArrayRef]string{}}
 	for _, r := range reads {
 		if len(r.Index) == 0 || arrays[r.Name] == nil {
 			continue // a scalar
 		}
-		plan.reads++
+		plan.Reads++
 		k0 := key(r, 0)
 		if k0 == key(r, 1) {
 			continue // does not depend on L1's counter
@@ -195,17 +195,17 @@ func (cs *cudaScop) streamWindows(u *ast.User, iter string) *streamPlan {
 		if inPlace {
 			continue
 		}
-		w := &streamWindow{name: fmt.Sprintf("hx_win%d", len(plan.wins)), rep: gr.rep, dmin: dmin, dmax: dmax, elem: arrays[gr.rep.Name].Elem}
-		plan.wins = append(plan.wins, w)
+		w := &StreamWindow{Name: fmt.Sprintf("hx_win%d", len(plan.Wins)), Rep: gr.rep, DMin: dmin, DMax: dmax, Elem: arrays[gr.rep.Name].Elem}
+		plan.Wins = append(plan.Wins, w)
 		for r, d := range gr.reads {
-			plan.regs[r] = fmt.Sprintf("%s_%d", w.name, d-dmin)
+			plan.Regs[r] = fmt.Sprintf("%s_%d", w.Name, d-dmin)
 			windowed++
 		}
 	}
-	if len(plan.wins) == 0 {
+	if len(plan.Wins) == 0 {
 		return nil
 	}
-	plan.plain = plan.reads - windowed
+	plan.Plain = plan.Reads - windowed
 	return plan
 }
 

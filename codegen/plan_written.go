@@ -15,10 +15,10 @@ type tileWrites struct {
 // box are the entries off[a]/2, ...; entry pair (2r, 2r+1) of vals is the
 // interval [lo, hi] of last-dimension offsets written in row r ([0, -1]
 // when the row has no write).
-type writtenTable struct {
-	off  map[string]int64
-	vals []int64
-	name string // the table's symbol in the kernel being printed
+type WrittenTable struct {
+	Off  map[string]int64
+	Vals []int64
+	Name string // the table's symbol in the kernel being printed
 }
 
 // maxTableEntries bounds a table (16-bit entries: 8 KB of the 64 KB of
@@ -27,28 +27,28 @@ const maxTableEntries = 4096
 
 // writtenBits is the written set of tile t for array sa as a bit set over
 // the box at the tile's own origin.
-func writtenBits(sa *sharedArr, t tileWrites) ([]uint64, error) {
-	name := sa.arr.Name
+func writtenBits(sa *SharedArr, t tileWrites) ([]uint64, error) {
+	name := sa.Arr.Name
 	lo, hi := t.lo[name], t.hi[name]
-	nd := len(sa.ext)
+	nd := len(sa.Ext)
 	if len(lo) != nd || len(hi) != nd {
 		return nil, fmt.Errorf("%s is not accessed in every tile", name)
 	}
-	for k := range sa.ext {
-		if hi[k]-lo[k]+1 != sa.ext[k] {
+	for k := range sa.Ext {
+		if hi[k]-lo[k]+1 != sa.Ext[k] {
 			return nil, fmt.Errorf("the box of %s varies across tiles", name)
 		}
 	}
-	set := make([]uint64, (sa.size+63)/64)
+	set := make([]uint64, (sa.Size+63)/64)
 	w := t.w[name]
 	for i := 0; i+nd <= len(w); i += nd {
 		var x int64
 		for k := 0; k < nd; k++ {
 			r := w[i+k] - lo[k]
-			if r < 0 || r >= sa.ext[k] {
+			if r < 0 || r >= sa.Ext[k] {
 				return nil, fmt.Errorf("a write of %s leaves its box", name)
 			}
-			x = x*sa.ext[k] + r
+			x = x*sa.Ext[k] + r
 		}
 		set[x/64] |= 1 << uint(x%64)
 	}
@@ -57,12 +57,12 @@ func writtenBits(sa *sharedArr, t tileWrites) ([]uint64, error) {
 
 // writtenRows returns the table of the plan's full tiles from the analysed
 // tiles (the first is the base tile), or nil and the reason there is none.
-func writtenRows(plan *stagePlan, tiles []tileWrites) (*writtenTable, string) {
+func writtenRows(plan *StagePlan, tiles []tileWrites) (*WrittenTable, string) {
 	if len(tiles) < 2 {
 		return nil, "too few tiles analysed"
 	}
-	tab := &writtenTable{off: map[string]int64{}}
-	for _, sa := range plan.arrs {
+	tab := &WrittenTable{Off: map[string]int64{}}
+	for _, sa := range plan.Arrs {
 		base, err := writtenBits(sa, tiles[0])
 		if err != nil {
 			return nil, err.Error()
@@ -74,16 +74,16 @@ func writtenRows(plan *stagePlan, tiles []tileWrites) (*writtenTable, string) {
 			}
 			for i := range set {
 				if set[i] != base[i] {
-					return nil, fmt.Sprintf("the written set of %s differs across full tiles", sa.arr.Name)
+					return nil, fmt.Sprintf("the written set of %s differs across full tiles", sa.Arr.Name)
 				}
 			}
 		}
-		e := sa.ext[len(sa.ext)-1]
+		e := sa.Ext[len(sa.Ext)-1]
 		if e > 1<<15-1 {
-			return nil, fmt.Sprintf("the rows of %s are too long for the table", sa.arr.Name)
+			return nil, fmt.Sprintf("the rows of %s are too long for the table", sa.Arr.Name)
 		}
-		tab.off[sa.arr.Name] = int64(len(tab.vals))
-		for r := int64(0); r < sa.size/e; r++ {
+		tab.Off[sa.Arr.Name] = int64(len(tab.Vals))
+		for r := int64(0); r < sa.Size/e; r++ {
 			lo, hi := int64(-1), int64(-1)
 			for c := int64(0); c < e; c++ {
 				x := r*e + c
@@ -96,7 +96,7 @@ func writtenRows(plan *stagePlan, tiles []tileWrites) (*writtenTable, string) {
 				if lo < 0 {
 					lo = c
 				} else if hi >= 0 {
-					return nil, fmt.Sprintf("a row of %s has two written intervals", sa.arr.Name)
+					return nil, fmt.Sprintf("a row of %s has two written intervals", sa.Arr.Name)
 				}
 			}
 			if lo < 0 {
@@ -104,9 +104,9 @@ func writtenRows(plan *stagePlan, tiles []tileWrites) (*writtenTable, string) {
 			} else if hi < 0 {
 				hi = e - 1
 			}
-			tab.vals = append(tab.vals, lo, hi)
+			tab.Vals = append(tab.Vals, lo, hi)
 		}
-		if len(tab.vals) > maxTableEntries {
+		if len(tab.Vals) > maxTableEntries {
 			return nil, fmt.Sprintf("the table has more than %d entries", maxTableEntries)
 		}
 	}
@@ -114,10 +114,10 @@ func writtenRows(plan *stagePlan, tiles []tileWrites) (*writtenTable, string) {
 }
 
 // count is the number of elements of W (tests).
-func (t *writtenTable) count() int64 {
+func (t *WrittenTable) count() int64 {
 	var n int64
-	for i := 0; i+1 < len(t.vals); i += 2 {
-		n += t.vals[i+1] - t.vals[i] + 1
+	for i := 0; i+1 < len(t.Vals); i += 2 {
+		n += t.Vals[i+1] - t.Vals[i] + 1
 	}
 	return n
 }

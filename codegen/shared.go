@@ -37,12 +37,12 @@ func (g *kernelGen) stageable(n ast.Node) (full ast.Node, ok bool) {
 
 // tidFlat is the linear thread index.
 func (g *kernelGen) tidFlat() string {
-	return fmt.Sprintf("(hx_tx + %d * (hx_ty + %d * hx_tz))", g.kn.block[0], g.kn.block[1])
+	return fmt.Sprintf("(hx_tx + %d * (hx_ty + %d * hx_tz))", g.kn.Block[0], g.kn.Block[1])
 }
 
 // stageTile prints the staged tile n.
 func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
-	plan, err := g.cs.planShared(full, g.vars, g.lets)
+	plan, err := g.cs.PlanShared(full, g.vars, g.lets)
 	if err != nil {
 		return false, false, err
 	}
@@ -50,13 +50,13 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	// set, the full tile runs without flags.
 	ifn, _ := n.(*ast.If)
 	if ifn != nil && g.isThread(ifn) {
-		plan.tab, plan.noTab = nil, "thread-mapped tile split"
+		plan.Tab, plan.NoTab = nil, "thread-mapped tile split"
 	}
-	tab := plan.tab
+	tab := plan.Tab
 	if tab != nil {
 		// The table goes before the kernel: g.b holds this kernel's text
 		// only (kernelGenFor starts every kernel afresh).
-		tab.name = fmt.Sprintf("hx_wt_%s_%d", g.kn.name, strings.Count(g.b.String(), "hx_wt_"+g.kn.name+"_"))
+		tab.Name = fmt.Sprintf("hx_wt_%s_%d", g.kn.Name, strings.Count(g.b.String(), "hx_wt_"+g.kn.Name+"_"))
 		text := g.b.String()
 		g.b.Reset()
 		g.b.WriteString(tableText(tab, g.emu))
@@ -64,21 +64,21 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	}
 	g.line(depth, "{ /* tile staged in shared memory */")
 	d := depth + 1
-	for _, sa := range plan.arrs {
-		for k, o := range sa.orig {
-			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.cs.it, sa.arr.Name, k, ast.ExprString(o)))
+	for _, sa := range plan.Arrs {
+		for k, o := range sa.Orig {
+			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.cs.IntType, sa.Arr.Name, k, ast.ExprString(o)))
 		}
-		g.line(d, fmt.Sprintf("%s *hx_s_%s = (%s *)(hx_smem + %d);", sa.arr.Elem, sa.arr.Name, sa.arr.Elem, sa.off))
-		g.line(d, fmt.Sprintf("unsigned char *hx_w_%s = (unsigned char *)(hx_smem + %d);", sa.arr.Name, sa.foff))
+		g.line(d, fmt.Sprintf("%s *hx_s_%s = (%s *)(hx_smem + %d);", sa.Arr.Elem, sa.Arr.Name, sa.Arr.Elem, sa.Off))
+		g.line(d, fmt.Sprintf("unsigned char *hx_w_%s = (unsigned char *)(hx_smem + %d);", sa.Arr.Name, sa.FlagOff))
 		if g.emu {
-			g.line(d, fmt.Sprintf("hx_emu_shared(hx_s_%s, \"shared %s\", sizeof(%s), %d);", sa.arr.Name, sa.arr.Name, sa.arr.Elem, sa.size))
-			g.line(d, fmt.Sprintf("hx_emu_shared(hx_w_%s, \"flags of %s\", 1, %d);", sa.arr.Name, sa.arr.Name, sa.size))
+			g.line(d, fmt.Sprintf("hx_emu_shared(hx_s_%s, \"shared %s\", sizeof(%s), %d);", sa.Arr.Name, sa.Arr.Name, sa.Arr.Elem, sa.Size))
+			g.line(d, fmt.Sprintf("hx_emu_shared(hx_w_%s, \"flags of %s\", 1, %d);", sa.Arr.Name, sa.Arr.Name, sa.Size))
 		}
 	}
 	check := g.emu && sharedTableCheck != 0
 	if tab != nil {
 		if g.emu {
-			g.line(d, fmt.Sprintf("hx_emu_shared((void *)%s, \"written table\", sizeof(short), %d);", tab.name, len(tab.vals)))
+			g.line(d, fmt.Sprintf("hx_emu_shared((void *)%s, \"written table\", sizeof(short), %d);", tab.Name, len(tab.Vals)))
 		}
 		c := "1"
 		if ifn != nil {
@@ -90,7 +90,7 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 		}
 	}
 	g.barrier(d)
-	nt := g.kn.block[0] * g.kn.block[1] * g.kn.block[2]
+	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	chk := func(arr, idx string, mode int) string {
 		if g.emu {
 			return fmt.Sprintf("hx_chk(%s, %s, %d)", arr, idx, mode)
@@ -99,25 +99,25 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	}
 	copyLoop := func(in bool) {
 		g.threadsRaw(d, func(dd int) {
-			for _, sa := range plan.arrs {
-				a := sa.arr
-				if !in && !g.cs.written[a.Name] {
+			for _, sa := range plan.Arrs {
+				a := sa.Arr
+				if !in && !g.cs.Written[a.Name] {
 					// Read-only (a const kernel argument): nothing to copy out.
 					continue
 				}
-				g.line(dd, fmt.Sprintf("for (int hx_i = %s; hx_i < %d; hx_i += %d) {", g.tidFlat(), sa.size, nt))
+				g.line(dd, fmt.Sprintf("for (int hx_i = %s; hx_i < %d; hx_i += %d) {", g.tidFlat(), sa.Size, nt))
 				g.line(dd+1, "int hx_r = hx_i;")
-				nd := len(sa.ext)
+				nd := len(sa.Ext)
 				var gs, conds []string
 				for k := nd - 1; k >= 0; k-- {
 					if tab != nil && !in && k == nd-1 {
 						// The row and column of the table test.
-						g.line(dd+1, fmt.Sprintf("const int hx_c = hx_r %% %d; hx_r /= %d;", sa.ext[k], sa.ext[k]))
+						g.line(dd+1, fmt.Sprintf("const int hx_c = hx_r %% %d; hx_r /= %d;", sa.Ext[k], sa.Ext[k]))
 						g.line(dd+1, "const int hx_row = hx_r;")
-						g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_c;", g.cs.it, k, a.Name, k))
+						g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_c;", g.cs.IntType, k, a.Name, k))
 						continue
 					}
-					g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", g.cs.it, k, a.Name, k, sa.ext[k], sa.ext[k]))
+					g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", g.cs.IntType, k, a.Name, k, sa.Ext[k], sa.Ext[k]))
 				}
 				for k := 0; k < nd; k++ {
 					gs = append(gs, fmt.Sprintf("hx_g%d", k))
@@ -134,9 +134,9 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 					// 477 GCells/s against 493 with the plain clear).
 					g.line(dd+1, fmt.Sprintf("hx_w_%s[%s] = 0;", a.Name, chk("hx_w_"+a.Name, "hx_i", 1)))
 				case tab != nil:
-					off := tab.off[a.Name]
-					lo := fmt.Sprintf("%s[%s]", tab.name, chk(tab.name, fmt.Sprintf("%d + 2 * hx_row", off), 0))
-					hi := fmt.Sprintf("%s[%s]", tab.name, chk(tab.name, fmt.Sprintf("%d + 2 * hx_row", off+1), 0))
+					off := tab.Off[a.Name]
+					lo := fmt.Sprintf("%s[%s]", tab.Name, chk(tab.Name, fmt.Sprintf("%d + 2 * hx_row", off), 0))
+					hi := fmt.Sprintf("%s[%s]", tab.Name, chk(tab.Name, fmt.Sprintf("%d + 2 * hx_row", off+1), 0))
 					test := fmt.Sprintf("(hx_c >= %s && hx_c <= %s)", lo, hi)
 					if check {
 						g.line(dd+1, fmt.Sprintf("if (hx_full && %s != (%s != 0)) hx_emu_err(\"written table and flags disagree\", NULL, hx_i);", test, flag))
@@ -164,9 +164,9 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 			d++
 			body = ifn.Then
 		}
-		plan.full = !check
+		plan.Full = !check
 		_, t1 := g.uniform(body, d)
-		plan.full = false
+		plan.Full = false
 		t2 := true
 		if ifn != nil {
 			d--
@@ -191,7 +191,7 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 // the loops over the block's threads).
 func (g *kernelGen) threadsRaw(depth int, body func(int)) {
 	if g.emu {
-		bx, by, bz := g.kn.block[0], g.kn.block[1], g.kn.block[2]
+		bx, by, bz := g.kn.Block[0], g.kn.Block[1], g.kn.Block[2]
 		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
 		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
 		body(depth + 1)
@@ -202,14 +202,14 @@ func (g *kernelGen) threadsRaw(depth int, body func(int)) {
 }
 
 // sharedRef prints an access of a staged array.
-func (p *flatPrinter) sharedRef(sa *sharedArr, ix []string) string {
+func (p *flatPrinter) sharedRef(sa *SharedArr, ix []string) string {
 	e := ""
 	for k := range ix {
-		t := fmt.Sprintf("((%s) - hx_o_%s_%d)", ix[k], sa.arr.Name, k)
+		t := fmt.Sprintf("((%s) - hx_o_%s_%d)", ix[k], sa.Arr.Name, k)
 		if k == 0 {
 			e = t
 		} else {
-			e = fmt.Sprintf("(%s * %d + %s)", e, sa.ext[k], t)
+			e = fmt.Sprintf("(%s * %d + %s)", e, sa.Ext[k], t)
 		}
 	}
 	return e

@@ -45,7 +45,7 @@ static void hx_emu_full_report(void) { printf("emu: %ld full tiles checked again
 
 // tableText is the table's definition at file scope: __constant__ in
 // CUDA, a static array in emulation.
-func tableText(t *writtenTable, emu bool) string {
+func tableText(t *WrittenTable, emu bool) string {
 	var b strings.Builder
 	q := "__constant__ short"
 	if emu {
@@ -55,7 +55,7 @@ func tableText(t *writtenTable, emu bool) string {
 		b.WriteString(emuFullCounter)
 	}
 	fmt.Fprintf(&b, "/* written set of a full tile: per box row, the first and last column written */\n")
-	vals := t.vals
+	vals := t.Vals
 	if emu && sharedTableCheck == 2 {
 		vals = append([]int64(nil), vals...)
 		for i := 0; i+1 < len(vals); i += 2 {
@@ -65,7 +65,7 @@ func tableText(t *writtenTable, emu bool) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "%s %s[%d] = {", q, t.name, len(vals))
+	fmt.Fprintf(&b, "%s %s[%d] = {", q, t.Name, len(vals))
 	for i, v := range vals {
 		if i%16 == 0 {
 			b.WriteString("\n ")

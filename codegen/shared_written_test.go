@@ -233,8 +233,8 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 // TestWrittenRows: the table from hand-made analysed tiles, and each
 // reason to fall back to the flags.
 func TestWrittenRows(t *testing.T) {
-	sa := &sharedArr{arr: &frontend.Array{Name: "A"}, ext: []int64{2, 4}, size: 8}
-	plan := &stagePlan{arrs: []*sharedArr{sa}, byName: map[string]*sharedArr{"A": sa}}
+	sa := &SharedArr{Arr: &frontend.Array{Name: "A"}, Ext: []int64{2, 4}, Size: 8}
+	plan := &StagePlan{Arrs: []*SharedArr{sa}, ByName: map[string]*SharedArr{"A": sa}}
 	// A tile at origin o whose box is [o0, o0+1] x [o1, o1+3] and writes
 	// the given (row, column) offsets.
 	tile := func(o0, o1 int64, w ...[2]int64) tileWrites {
@@ -271,7 +271,7 @@ func TestWrittenRows(t *testing.T) {
 			t.Errorf("%s: no table: %s", tc.name, why)
 			continue
 		}
-		if diff := cmp.Diff(tc.want, tab.vals); diff != "" || tab.off["A"] != 0 {
+		if diff := cmp.Diff(tc.want, tab.Vals); diff != "" || tab.Off["A"] != 0 {
 			t.Errorf("%s: table (-want +got):\n%s", tc.name, diff)
 		}
 		set, _ := writtenBits(sa, tc.tiles[0])
