@@ -3,6 +3,7 @@ package codegen
 import (
 	"hextile/codegen/ast"
 	"hextile/codegen/cprint"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 	"hextile/codegen/interp"
 	"hextile/frontend"
@@ -75,10 +76,22 @@ func EmitC(prog *frontend.Program, codes []*ast.ScopCode) string { return cprint
 
 // GPUScops builds the GPU form of every scop of c (the kernels of
 // EmitLLVM, in the same order).
-func GPUScops(c *Compilation, opt CUDAOptions) ([]*GPUScop, error) {
+func GPUScops(c *Compilation, opt gpuplan.CUDAOptions) ([]*gpuplan.GPUScop, error) {
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
 	}
-	return gpuScops(css), nil
+	return gpuplan.GPUScops(css), nil
 }
+
+// CUDAOptions choose the GPU targets' thread blocks, staging, reuse and
+// launches (gpuplan.CUDAOptions).
+type CUDAOptions = gpuplan.CUDAOptions
+
+// GPUScop is a scop's kernels and host schedule for the GPU runner
+// (gpuplan.GPUScop); GPULaunch and GPUKernel are its launches and kernels.
+type (
+	GPUScop   = gpuplan.GPUScop
+	GPULaunch = gpuplan.GPULaunch
+	GPUKernel = gpuplan.GPUKernel
+)

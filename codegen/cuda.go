@@ -7,6 +7,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -36,7 +37,7 @@ import (
 
 // hostCode prints the host loop code of cs (the launches of its kernels
 // included), at depth 1.
-func hostCode(cs *Scop) string {
+func hostCode(cs *gpuplan.Scop) string {
 	h := &hostGen{cs: cs}
 	h.node(cs.Code.AST.Root, 1, nil)
 	return h.b.String()
@@ -44,7 +45,7 @@ func hostCode(cs *Scop) string {
 
 // hostGen prints the host part, launching the kernels in order.
 type hostGen struct {
-	cs   *Scop
+	cs   *gpuplan.Scop
 	next int // the next kernel of cs.kernels to launch
 	b    strings.Builder
 }
@@ -64,7 +65,7 @@ func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 		h.line(depth, "/* "+n.Label+" */")
 		h.node(n.Body, depth, vars)
 	case *ast.Let:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return
 		}
 		h.line(depth, "{")
@@ -72,7 +73,7 @@ func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 		h.node(n.Body, depth+1, append(append([]string(nil), vars...), n.Var))
 		h.line(depth, "}")
 	case *ast.If:
-		if !hasGridLoop(n) && hasWork(n) {
+		if !gpuplan.HasGridLoop(n) && gpuplan.HasWork(n) {
 			h.launch(n, nil, depth, vars)
 			return
 		}
@@ -84,12 +85,12 @@ func (h *hostGen) node(n ast.Node, depth int, vars []string) {
 		}
 		h.line(depth, "}")
 	case *ast.For:
-		if isGridLoop(n) {
-			grid, body := gridLoops(n)
+		if gpuplan.IsGridLoop(n) {
+			grid, body := gpuplan.GridLoops(n)
 			h.launch(body, grid, depth, vars)
 			return
 		}
-		if !hasGridLoop(n) {
+		if !gpuplan.HasGridLoop(n) {
 			h.launch(n, nil, depth, vars)
 			return
 		}
@@ -164,7 +165,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 }
 
 // kernelArgs lists a kernel's arguments (decl: with their types).
-func kernelArgs(cs *Scop, kn *Kernel, decl bool) []string {
+func kernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
 	var out []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {
@@ -206,14 +207,14 @@ func kernelArgs(cs *Scop, kn *Kernel, decl bool) []string {
 
 // kernelGen prints a kernel's code in CUDA or emulation mode.
 type kernelGen struct {
-	cs  *Scop
-	kn  *Kernel
+	cs  *gpuplan.Scop
+	kn  *gpuplan.Kernel
 	emu bool
 	b   strings.Builder
 	tid [3]string
 	// Shared-memory staging: the plan of the tile being printed, the
 	// uniform variables and Lets in scope, and the first refusal.
-	stage   *StagePlan
+	stage   *gpuplan.StagePlan
 	noStage bool
 	vars    []string
 	lets    []*ast.Let
@@ -222,22 +223,22 @@ type kernelGen struct {
 	// is the register-reuse plan of the thread loop nest being printed
 	// (cuda_reuse.go).
 	full  bool
-	reuse *ReusePlan
+	reuse *gpuplan.ReusePlan
 	// stream is the streaming plan of the staged full-tile nest being
 	// printed (cuda_stream.go).
-	stream *StreamPlan
+	stream *gpuplan.StreamPlan
 }
 
 func (g *kernelGen) line(depth int, s string) {
 	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
-func kernelGenFor(cs *Scop, kn *Kernel, emu bool) *kernelGen {
+func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *kernelGen {
 	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
 // printKernel returns the kernel's definition.
-func printKernel(cs *Scop, kn *Kernel, emu bool) string {
+func printKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
 }
@@ -270,7 +271,7 @@ func (g *kernelGen) print() string {
 	}
 	if cs.Shared {
 		if emu {
-			g.line(1, fmt.Sprintf("static double hx_smem_d[%d];", MaxSharedBytes/8))
+			g.line(1, fmt.Sprintf("static double hx_smem_d[%d];", gpuplan.MaxSharedBytes/8))
 			g.line(1, "char *hx_smem = (char *)hx_smem_d;")
 		} else {
 			g.line(1, "extern __shared__ long long hx_smem8[];")
@@ -328,7 +329,7 @@ func (g *kernelGen) print() string {
 // uniform prints block-uniform code; it reports whether n does thread work
 // and whether all of it is followed by a barrier.
 func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
-	if full, ok := g.stageable(n); ok && hasWork(n) {
+	if full, ok := g.stageable(n); ok && gpuplan.HasWork(n) {
 		w, t, err := g.stageTile(n, full, depth)
 		if err == nil {
 			return w, t
@@ -355,7 +356,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 		pending := false // some work not followed by a barrier yet
 		tb = true
 		for i, s := range n.Stmts {
-			if pending && hasWork(s) {
+			if pending && gpuplan.HasWork(s) {
 				g.barrier(depth)
 				pending = false
 			}
@@ -380,7 +381,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 		g.full = saved
 		return work, tb
 	case *ast.Let:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		g.line(depth, "{")
@@ -391,7 +392,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 		g.line(depth, "}")
 		return work, tb
 	case *ast.If:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		if g.isThread(n) {
@@ -401,14 +402,14 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 		g.line(depth, "if ("+ast.CondString(n.Cond)+") {")
 		w1, t1 := g.uniform(n.Then, depth+1)
 		w2, t2 := false, true
-		if n.Else != nil && hasWork(n.Else) {
+		if n.Else != nil && gpuplan.HasWork(n.Else) {
 			g.line(depth, "} else {")
 			w2, t2 = g.uniform(n.Else, depth+1)
 		}
 		g.line(depth, "}")
 		return w1 || w2, t1 && t2
 	case *ast.For:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		if g.isThread(n) {
@@ -534,13 +535,13 @@ func (g *kernelGen) tidExpr(a int, stride int64) string {
 }
 
 // userCUDA prints a statement instance with flat array accesses.
-func userCUDA(cs *Scop, u *ast.User, emu bool, stage *StagePlan) string {
+func userCUDA(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan) string {
 	return userCUDAWins(cs, u, emu, stage, nil)
 }
 
 // userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
 // replaced by their registers (streaming, cuda_stream.go).
-func userCUDAWins(cs *Scop, u *ast.User, emu bool, stage *StagePlan, wins map[*frontend.ArrayRef]string) string {
+func userCUDAWins(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
@@ -594,7 +595,7 @@ type flatPrinter struct {
 	subst  map[string]string
 	emu    bool
 	arrays map[string]*frontend.Array
-	stage  *StagePlan
+	stage  *gpuplan.StagePlan
 	// Register reuse (cuda_reuse.go): env holds the statement iterators'
 	// values, subscripts print in a canonical affine form where they can,
 	// and reads of array elements go to the temporaries of regs.

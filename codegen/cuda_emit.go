@@ -9,6 +9,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 	"hextile/codegen/width"
 	"hextile/frontend"
@@ -35,12 +36,12 @@ type CUDAResult struct {
 }
 
 // cudaScops builds the GPU plan of every scop of c.
-func cudaScops(c *Compilation, opt CUDAOptions) ([]*Scop, error) {
-	var in []Input
+func cudaScops(c *Compilation, opt gpuplan.CUDAOptions) ([]*gpuplan.Scop, error) {
+	var in []gpuplan.Input
 	for _, s := range c.Scops {
-		in = append(in, Input{Code: s.Code, Sched: s.Sched, Deps: s.Deps})
+		in = append(in, gpuplan.Input{Code: s.Code, Sched: s.Sched, Deps: s.Deps})
 	}
-	return Build(in, opt)
+	return gpuplan.Build(in, opt)
 }
 
 // BaseName is the output name of a C file (its base name without .c).
@@ -61,7 +62,7 @@ func BaseName(file string) string {
 
 // EmitCUDA returns the CUDA files for c; params gives every parameter's
 // value (used by the harness's defaults).
-func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOptions) (*CUDAResult, error) {
+func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
 	if opt.Params == nil {
 		opt.Params = params
 	}
@@ -81,10 +82,10 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	guard := "HX_" + strings.ToUpper(name) + "_H"
 	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", c.Prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
-	h.WriteString(cudaHelpersText(!opt.NoPDL, wideScops(css)))
+	h.WriteString(cudaHelpersText(!opt.NoPDL, gpuplan.WideScops(css)))
 	h.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		h.WriteString(idxMacros(cs.Code.Scop, wideIndex(css)))
+		h.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
 		h.WriteString(smemMacros(cs))
 		for _, kn := range cs.Kernels {
 			nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
@@ -131,7 +132,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	// The input file with each scop replaced by a call.
 	src := string(c.Prog.Source)
 	var out strings.Builder
-	codes := append([]*Scop(nil), css...)
+	codes := append([]*gpuplan.Scop(nil), css...)
 	sort.Slice(codes, func(i, j int) bool { return codes[i].Code.Scop.Start < codes[j].Code.Scop.Start })
 	var scs []*ast.ScopCode
 	for _, cs := range codes {
@@ -153,7 +154,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 }
 
 // scopDefines repeats the file's #defines that are not parameters.
-func scopDefines(c *Compilation, css []*Scop) string {
+func scopDefines(c *Compilation, css []*gpuplan.Scop) string {
 	isParam := map[string]bool{}
 	for _, cs := range css {
 		for _, p := range cs.Code.Scop.Params {
@@ -264,7 +265,7 @@ static inline dim3 hx_dim3(long x, long y, long z) { return dim3((unsigned)x, (u
 `
 
 // hostSig is the parameter list of hx_gpu_K.
-func hostSig(cs *Scop) string {
+func hostSig(cs *gpuplan.Scop) string {
 	var ps []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {
@@ -282,7 +283,7 @@ func hostSig(cs *Scop) string {
 }
 
 // hostFunc prints hx_gpu_K: device buffers, copies, the launches.
-func hostFunc(cs *Scop) string {
+func hostFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	s := cs.Code.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
@@ -328,7 +329,7 @@ func hostFunc(cs *Scop) string {
 }
 
 // callText replaces the scop in the input file.
-func callText(cs *Scop) string {
+func callText(cs *gpuplan.Scop) string {
 	var args []string
 	s := cs.Code.Scop
 	args = append(args, s.Params...)
@@ -344,7 +345,7 @@ func callText(cs *Scop) string {
 }
 
 // refSig is the reference function's parameter list as seen from C++.
-func refProto(cs *Scop) string {
+func refProto(cs *gpuplan.Scop) string {
 	var ps []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {
@@ -367,7 +368,7 @@ func refProto(cs *Scop) string {
 // refFile is the C file with the reference (the user's file with
 // hx_orig_K, the scops as written; see BuildRefUnit) and the instance
 // counters.
-func refFile(c *Compilation, css []*Scop, params map[string]int64) (string, error) {
+func refFile(c *Compilation, css []*gpuplan.Scop, params map[string]int64) (string, error) {
 	var b strings.Builder
 	b.WriteString("/* hextile: the reference of the CUDA harness: " + c.Prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
@@ -385,7 +386,7 @@ func refFile(c *Compilation, css []*Scop, params map[string]int64) (string, erro
 }
 
 // cssScops are the scops of css in order.
-func cssScops(css []*Scop) []*frontend.Scop {
+func cssScops(css []*gpuplan.Scop) []*frontend.Scop {
 	var out []*frontend.Scop
 	for _, cs := range css {
 		out = append(out, cs.Code.Scop)
@@ -395,7 +396,7 @@ func cssScops(css []*Scop) []*frontend.Scop {
 
 // countFunc prints hx_count_K: the statement instances of the original
 // program, per statement into hx_per[], and their total.
-func countFunc(cs *Scop) string {
+func countFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	s := cs.Code.Scop
 	var ps []string
@@ -432,7 +433,7 @@ func countFunc(cs *Scop) string {
 // cudaMain prints the harness main: deterministic inputs, the reference
 // run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
 // first GPU run with the reference, medians of the kernel and total times.
-func cudaMain(c *Compilation, css []*Scop, params map[string]int64, reps int) (string, error) {
+func cudaMain(c *Compilation, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
 	var b strings.Builder
 	b.WriteString(harness.RuntimeC)
 	b.WriteString(`
@@ -568,7 +569,7 @@ func WriteCUDA(res *CUDAResult, dir string) error {
 }
 
 // smemMacros defines each kernel's dynamic shared memory size.
-func smemMacros(cs *Scop) string {
+func smemMacros(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	for _, kn := range cs.Kernels {
 		fmt.Fprintf(&b, "#define HX_SMEM_%s %d\n", kn.Name, kn.Smem)

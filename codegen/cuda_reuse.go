@@ -6,6 +6,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -82,7 +83,7 @@ import (
 
 // reusable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that register reuse applies to.
-func (g *kernelGen) reusable(n *ast.For, used [3]bool) *ReusePlan {
+func (g *kernelGen) reusable(n *ast.For, used [3]bool) *gpuplan.ReusePlan {
 	if g.reuse != nil {
 		return nil
 	}
@@ -91,7 +92,7 @@ func (g *kernelGen) reusable(n *ast.For, used [3]bool) *ReusePlan {
 
 // threadReuse prints L1 of plan p blocked over its axis; the rest of the
 // nest prints through thread, which prints p.user with userReuse.
-func (g *kernelGen) threadReuse(p *ReusePlan, depth int, used [3]bool) {
+func (g *kernelGen) threadReuse(p *gpuplan.ReusePlan, depth int, used [3]bool) {
 	used[p.Axis] = true
 	g.line(depth, fmt.Sprintf("{ /* registers reused: %d consecutive iterations of %s per thread */", p.PerThread, p.L1.Iter))
 	g.line(depth+1, fmt.Sprintf("const %s %s = %s + %d * %s;", g.cs.IntType, p.L1.Iter, p.LowerText, p.PerThread, g.tid[p.Axis]))
@@ -119,7 +120,7 @@ func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
 
 // reuseLines returns the code of the instances of u with iter, iter + 1,
 // ..., iter + n - 1 in place of iter.
-func reuseLines(cs *Scop, u *ast.User, iter string, n int64, emu bool) []string {
+func reuseLines(cs *gpuplan.Scop, u *ast.User, iter string, n int64, emu bool) []string {
 	arrays := map[string]*frontend.Array{}
 	for _, a := range cs.Code.Scop.Arrays {
 		arrays[a.Name] = a
@@ -142,7 +143,7 @@ func reuseLines(cs *Scop, u *ast.User, iter string, n int64, emu bool) []string 
 			if i >= len(u.Args) {
 				continue
 			}
-			e := shiftVar(u.Args[i], iter, k)
+			e := gpuplan.ShiftVar(u.Args[i], iter, k)
 			s := ast.ExprString(e)
 			if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"
@@ -188,10 +189,10 @@ func (r *regSet) load(key string, a *frontend.Array, text string) string {
 // index (canonical where affine). The LLVM back end (llvm_reuse.go) uses it
 // to load the same elements once.
 func (p *flatPrinter) elemKey(e *frontend.ArrayRef) string {
-	return elemKey(e, p.subst, p.env)
+	return gpuplan.ElemKey(e, p.subst, p.env)
 }
 
 // index prints a subscript (subscriptText).
 func (p *flatPrinter) index(x frontend.Expr) string {
-	return subscriptText(x, p.subst, p.env)
+	return gpuplan.SubscriptText(x, p.subst, p.env)
 }

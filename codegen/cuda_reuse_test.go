@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -125,7 +126,7 @@ func TestCUDAReuseText(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range reuseCases {
 		c := compileReuseCase(t, dir, tc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -161,7 +162,7 @@ func TestCUDAReuseText(t *testing.T) {
 		if tc.u > 0 && tc.kind == schedule.None {
 			// With Shared, tiles without a time loop are not staged and
 			// keep the transform (the planning pass must not disable it).
-			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, Shared: true})
+			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, Shared: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +170,7 @@ func TestCUDAReuseText(t *testing.T) {
 				t.Errorf("%s: %d nests with register reuse with Shared, %d without", tc.name, n, len(ms))
 			}
 		}
-		off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, NoReuse: true})
+		off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +197,7 @@ func TestCUDAReuseLoads(t *testing.T) {
 			}
 		}
 		c := compileReuseCase(t, dir, rc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: rc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: rc.block})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +244,7 @@ func TestCUDAReuseEmu(t *testing.T) {
 			}
 			t.Parallel()
 			c := compileReuseCase(t, dir, tc)
-			opt := CUDAOptions{Block: tc.block}
+			opt := gpuplan.CUDAOptions{Block: tc.block}
 			emuRun(t, cc, dir, "reuse_"+tc.name, c, opt, tc.runs)
 			if tc.u > 0 {
 				// The transformed code runs at every size: a wrong value
@@ -270,7 +271,7 @@ func TestCUDAReuseEmu(t *testing.T) {
 				}
 			}
 			if tc.name == "gradient2d_u8" {
-				emuRun(t, cc, dir, "noreuse_"+tc.name, c, CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true}, tc.runs[:1])
+				emuRun(t, cc, dir, "noreuse_"+tc.name, c, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true}, tc.runs[:1])
 			}
 		})
 	}
@@ -286,7 +287,7 @@ func TestEmuDetectsReuseErrors(t *testing.T) {
 	dir := t.TempDir()
 	tc := reuseCases[0]
 	c := compileReuseCase(t, dir, tc)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{Block: tc.block})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{Block: tc.block})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,11 +325,11 @@ func TestTimeCarried(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := timeCarried(deps); got != tc.want {
+		if got := gpuplan.TimeCarried(deps); got != tc.want {
 			t.Errorf("%s: timeCarried = %v, want %v", tc.file, got, tc.want)
 		}
 	}
-	if timeCarried(nil) {
+	if gpuplan.TimeCarried(nil) {
 		t.Error("timeCarried(nil) = true")
 	}
 }
@@ -338,7 +339,7 @@ func TestTimeCarried(t *testing.T) {
 // waits first; NoPDL gives the plain launch and no wait.
 func TestCUDAPDL(t *testing.T) {
 	c := cudaCompile(t, "../testdata/jacobi2d_twonest.c", schedule.Hybrid, nil)
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +364,7 @@ func TestCUDAPDL(t *testing.T) {
 			t.Errorf("kernel does not start with the wait: %q", m[1:])
 		}
 	}
-	off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{NoPDL: true})
+	off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{NoPDL: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +373,7 @@ func TestCUDAPDL(t *testing.T) {
 		t.Errorf("NoPDL still uses programmatic dependent launch:\n%s", ho)
 	}
 	// The emulator's program has neither.
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +388,7 @@ func TestCUDAPDL(t *testing.T) {
 func TestCUDANoReuseGolden(t *testing.T) {
 	for _, tc := range []reuseCase{reuseCases[0], reuseCases[4]} {
 		c := compileReuseCase(t, t.TempDir(), tc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -422,7 +423,7 @@ func TestCUDAReuseClang(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range reuseCases[:8] {
 		c := compileReuseCase(t, dir, tc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Block: tc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{Block: tc.block})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -498,15 +499,15 @@ func TestReusableShapes(t *testing.T) {
 		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
 		{name: "L1 on x", edit: func(s *shape, _ *kernelGen) { s.l1Level = 2 }},
 		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.Reuse = false }},
-		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &StagePlan{} }},
+		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &gpuplan.StagePlan{} }},
 	} {
 		s := base()
 		indep := tc.indep
 		if indep == 0 {
 			indep = 1
 		}
-		cs := &Scop{Reuse: true, indep: indep, Deps: &frontend.Deps{}} // indep: the cached answer
-		g := &kernelGen{cs: cs, kn: &Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+		cs := &gpuplan.Scop{Reuse: true, Indep: indep, Deps: &frontend.Deps{}} // indep: the cached answer
+		g := &kernelGen{cs: cs, kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -99,7 +100,7 @@ import (
 
 // streamable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that streaming applies to.
-func (g *kernelGen) streamable(n *ast.For, used [3]bool) *StreamPlan {
+func (g *kernelGen) streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
 	if g.stream != nil {
 		return nil
 	}
@@ -108,8 +109,8 @@ func (g *kernelGen) streamable(n *ast.For, used [3]bool) *StreamPlan {
 
 // streamPrinter returns the printer of statement instance u with L1's
 // counter iter replaced by iter + d (subscripts canonical where affine).
-func streamPrinter(cs *Scop, u *ast.User, iter string, d int64, emu bool, stage *StagePlan) *flatPrinter {
-	subst, env := shiftedSubst(u, iter, d)
+func streamPrinter(cs *gpuplan.Scop, u *ast.User, iter string, d int64, emu bool, stage *gpuplan.StagePlan) *flatPrinter {
+	subst, env := gpuplan.ShiftedSubst(u, iter, d)
 	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, env: env}
 	for _, a := range cs.Code.Scop.Arrays {
 		p.arrays[a.Name] = a
@@ -119,7 +120,7 @@ func streamPrinter(cs *Scop, u *ast.User, iter string, d int64, emu bool, stage 
 
 // threadStream prints L1 of plan p in blocks per thread; the rest of the
 // nest prints through thread, which prints p.user with userStream.
-func (g *kernelGen) threadStream(p *StreamPlan, depth int, used [3]bool) {
+func (g *kernelGen) threadStream(p *gpuplan.StreamPlan, depth int, used [3]bool) {
 	b := g.kn.Block[p.Axis]
 	g.line(depth, fmt.Sprintf("{ /* streaming: %s in blocks of consecutive iterations per thread, %d window(s) of registers along %s: %d memory reads per instance instead of %d */",
 		p.L1.Iter, len(p.Wins), p.L1.Iter, p.Plain+len(p.Wins), p.Reads))
@@ -143,7 +144,7 @@ func (g *kernelGen) userStream(u *ast.User, guard []string, depth int) {
 	g.line(depth, "if ("+strings.Join(append(append([]string(nil), guard...), "hx_b0 <= hx_b1"), " && ")+") {")
 	d := depth + 1
 	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.cs.IntType, iter))
-	load := func(w *StreamWindow, delta int64) string {
+	load := func(w *gpuplan.StreamWindow, delta int64) string {
 		return streamPrinter(cs, u, iter, delta, g.emu, g.stage).expr(w.Rep, false, false)
 	}
 	for _, w := range p.Wins {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -99,7 +100,7 @@ func TestCUDAStreamText(t *testing.T) {
 // streamText checks the streaming nests of one case.
 func streamText(t *testing.T, tc streamCase) {
 	c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: tc.block})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 	if err != nil {
 		t.Fatalf("%s: %v", tc.name, err)
 	}
@@ -119,7 +120,7 @@ func streamText(t *testing.T, tc streamCase) {
 			t.Errorf("%s: no %q in the kernel", tc.name, want)
 		}
 	}
-	for _, opt := range []CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
+	for _, opt := range []gpuplan.CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -134,7 +135,7 @@ func streamText(t *testing.T, tc streamCase) {
 // (laplacian2d).
 func streamDocExample(t *testing.T) {
 	c := cudaCompile(t, "../testdata/laplacian2d.c", schedule.Hybrid, []int64{7, 15, 128})
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: []int{128, 4}})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true, Block: []int{128, 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-			opt := CUDAOptions{Shared: true, Block: tc.block}
+			opt := gpuplan.CUDAOptions{Shared: true, Block: tc.block}
 			emuRun(t, cc, dir, "stream_"+tc.name, c, opt, tc.runs)
 			src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 			if err != nil {
@@ -204,7 +205,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 				}
 			}
 			if tc.name == "laplacian2d_small" {
-				emuRun(t, cc, dir, "nostream_"+tc.name, c, CUDAOptions{Shared: true, Block: tc.block, NoReuse: true}, tc.runs[:1])
+				emuRun(t, cc, dir, "nostream_"+tc.name, c, gpuplan.CUDAOptions{Shared: true, Block: tc.block, NoReuse: true}, tc.runs[:1])
 			}
 		})
 	}
@@ -220,7 +221,7 @@ func TestEmuDetectsStreamErrors(t *testing.T) {
 	dir := t.TempDir()
 	tc := streamCases[1]
 	c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{Shared: true, Block: tc.block})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestEmuDetectsStreamErrors(t *testing.T) {
 func TestStreamWindows(t *testing.T) {
 	arrs := []*frontend.Array{{Name: "A", Elem: frontend.Float, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}},
 		{Name: "B", Elem: frontend.Double, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}}}
-	cs := &Scop{Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
+	cs := &gpuplan.Scop{Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
 	num := func(k int64) frontend.Expr { return &frontend.Number{Int: k, Type: frontend.IntT} }
 	v := func(n string) frontend.Expr { return &frontend.VarRef{Name: n} }
 	add := func(x frontend.Expr, k int64) frontend.Expr {
@@ -292,7 +293,7 @@ func TestStreamWindows(t *testing.T) {
 	} {
 		st := &frontend.Stmt{Name: "S0", Iters: []string{"i", "j"}, Body: &frontend.Assign{LHS: tc.lhs, Op: tc.op, RHS: tc.rhs}}
 		u := &ast.User{Stmt: st, Args: []ast.Expr{ast.VarE("c1"), &ast.Aff{Terms: []ast.Term{{Coef: 1, Var: "c2"}}, Const: 3}}}
-		p := cs.streamWindows(u, "c1")
+		p := cs.StreamWindows(u, "c1")
 		got := ""
 		if p != nil {
 			var ws []string
@@ -360,7 +361,7 @@ func TestStreamableShapes(t *testing.T) {
 			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user(st2)}
 		}},
 		{name: "no L2", edit: func(s *shape, _ *kernelGen) { s.mid = func(ast.Node) ast.Node { return user(st2) } }},
-		{name: "not independent", edit: func(_ *shape, g *kernelGen) { g.cs.indep = -1 }},
+		{name: "not independent", edit: func(_ *shape, g *kernelGen) { g.cs.Indep = -1 }},
 		{name: "not full", edit: func(_ *shape, g *kernelGen) { g.full = false }},
 		{name: "not staged", edit: func(_ *shape, g *kernelGen) { g.stage = nil }},
 		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.Reuse = false }},
@@ -375,8 +376,8 @@ func TestStreamableShapes(t *testing.T) {
 	} {
 		s := shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"}), aff(-3, ast.Term{Coef: 1, Var: "c0"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"}), aff(9, ast.Term{Coef: -1, Var: "c0"})}, stride: 1, l1Level: 1,
 			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user(st2)}
-		cs := &Scop{Reuse: true, indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-		g := &kernelGen{cs: cs, kn: &Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &StagePlan{ByName: map[string]*SharedArr{}},
+		cs := &gpuplan.Scop{Reuse: true, Indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+		g := &kernelGen{cs: cs, kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}},
 			tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
@@ -386,8 +387,8 @@ func TestStreamableShapes(t *testing.T) {
 		}
 	}
 	// Not the outermost thread loop.
-	cs := &Scop{Reuse: true, indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-	g := &kernelGen{cs: cs, kn: &Kernel{Block: [3]int{32, 4, 2}, Axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &StagePlan{ByName: map[string]*SharedArr{}}}
+	cs := &gpuplan.Scop{Reuse: true, Indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+	g := &kernelGen{cs: cs, kn: &gpuplan.Kernel{Block: [3]int{32, 4, 2}, Axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}}}
 	l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: user(st2)}
 	if g.streamable(&ast.For{Iter: "c1", Level: 1, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {
 		t.Error("streamable inside a distributed z loop")
@@ -407,7 +408,7 @@ func TestCUDAStreamClang(t *testing.T) {
 	}
 	for _, tc := range cases {
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Shared: true, Block: tc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 		if err != nil {
 			t.Fatal(err)
 		}

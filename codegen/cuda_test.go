@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/internal/testsched"
@@ -36,7 +37,7 @@ func cudaCompile(t *testing.T, file string, kind schedule.Kind, sizes []int64) *
 }
 
 // emuRun builds the emulated program and runs it at each problem size.
-func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt CUDAOptions, sizes [][]string) {
+func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt gpuplan.CUDAOptions, sizes [][]string) {
 	t.Helper()
 	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 	if err != nil {
@@ -117,7 +118,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 				for i, sz := range sizes {
 					c := cudaCompile(t, f, kind, sz)
 					tag := fmt.Sprintf("emu_%s_%s_%d", name, kind, i)
-					opt := CUDAOptions{}
+					opt := gpuplan.CUDAOptions{}
 					if i == 1 {
 						// Fewer threads than iterations: the cyclic distribution.
 						opt.Block = []int{32, 2, 2}
@@ -125,7 +126,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 					emuRun(t, cc, dir, tag, c, opt, testsched.ProblemSizes(sc.Params))
 					if kind == schedule.Hybrid && i == 0 && variant(0) {
 						// The time tiles staged in shared memory.
-						emuRun(t, cc, dir, tag+"_shared", c, CUDAOptions{Shared: true}, testsched.ProblemSizes(sc.Params))
+						emuRun(t, cc, dir, tag+"_shared", c, gpuplan.CUDAOptions{Shared: true}, testsched.ProblemSizes(sc.Params))
 					}
 				}
 			}
@@ -142,7 +143,7 @@ func TestEmuDetectsErrors(t *testing.T) {
 	}
 	dir := t.TempDir()
 	c := cudaCompile(t, "../testdata/heat2d.c", schedule.Hybrid, nil)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func clangOne(t *testing.T, dir, f, name string, kind schedule.Kind) {
 	if err != nil {
 		return // refused by the scheduler
 	}
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatalf("%s %s: %v", name, kind, err)
 	}
@@ -251,7 +252,7 @@ func TestCUDABarriers(t *testing.T) {
 		max  int
 	}{{schedule.None, 0, 0}, {schedule.Hybrid, 1, 100}} {
 		c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", tc.kind, nil)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,7 +284,7 @@ func TestCUDABarriers(t *testing.T) {
 func TestSharedStaging(t *testing.T) {
 	t.Parallel()
 	c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{3, 7, 32})
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,8 +299,8 @@ func TestSharedStaging(t *testing.T) {
 		t.Fatalf("no shared memory size in the header:\n%s", h)
 	}
 	c = cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{7, 15, 1200})
-	_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
-	if err == nil || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), fmt.Sprint(MaxSharedBytes)) {
+	_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true})
+	if err == nil || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), fmt.Sprint(gpuplan.MaxSharedBytes)) {
 		t.Errorf("oversized tile not refused with its size: %v", err)
 	}
 	t.Log(err)

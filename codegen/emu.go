@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 )
 
@@ -29,7 +30,7 @@ import (
 
 // EmuProgram returns the C program that runs the CUDA code of c under the
 // emulator with the verification harness.
-func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (string, error) {
+func EmuProgram(c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
 	if opt.Params == nil {
 		opt.Params = params
 	}
@@ -43,11 +44,11 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + c.Prog.File + " */\n")
 	b.WriteString(emuPrelude)
-	b.WriteString(cudaHelpersText(false, wideScops(css)))
+	b.WriteString(cudaHelpersText(false, gpuplan.WideScops(css)))
 	b.WriteString(cexpr.HxNarrowC)
 	b.WriteString(scopDefines(c, css))
 	for _, cs := range css {
-		b.WriteString(idxMacros(cs.Code.Scop, wideIndex(css)))
+		b.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
 		b.WriteString(smemMacros(cs))
 	}
 	b.WriteString("\n")

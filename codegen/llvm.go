@@ -11,6 +11,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -56,7 +57,7 @@ const (
 
 // EmitLLVM returns the LLVM IR module (text) with the kernels of every scop
 // of c, as the CUDA back end splits them with options opt.
-func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
+func EmitLLVM(c *Compilation, opt gpuplan.CUDAOptions) (string, error) {
 	m, err := LLVMModule(c, opt)
 	if err != nil {
 		return "", err
@@ -66,13 +67,13 @@ func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
 
 // LLVMModule builds the module of EmitLLVM: without programmatic
 // dependent launch, which needs PTX for sm_90 (EmitLLVMFor).
-func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
+func LLVMModule(c *Compilation, opt gpuplan.CUDAOptions) (*ir.Module, error) {
 	return llvmModuleFor(c, opt, false)
 }
 
 // llvmModuleFor builds the module, every kernel starting with
 // griddepcontrol.wait when pdl is set (llvm_pdl.go).
-func llvmModuleFor(c *Compilation, opt CUDAOptions, pdl bool) (*ir.Module, error) {
+func llvmModuleFor(c *Compilation, opt gpuplan.CUDAOptions, pdl bool) (*ir.Module, error) {
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
@@ -164,8 +165,8 @@ func globalPtr(t types.Type) *types.PointerType {
 // llvmKernel lowers one kernel: it mirrors kernelGen (cuda.go).
 type llvmKernel struct {
 	lm *llvmModule
-	cs *Scop
-	kn *Kernel
+	cs *gpuplan.Scop
+	kn *gpuplan.Kernel
 	f  *ir.Func
 	// it is the type of loop counters, tile coordinates, Lets and
 	// parameters: i32, or i64 where the width decision (width.go) does not
@@ -187,7 +188,7 @@ type llvmKernel struct {
 	// a "full tile" Mark, reuse is the plan of the thread loop nest being
 	// lowered, regs the loads of the statement instances being lowered.
 	full  bool
-	reuse *ReusePlan
+	reuse *gpuplan.ReusePlan
 	regs  *llvmRegs
 	// Anchored addressing (llvm_anchor.go): the arrays' strides (i32,
 	// computed in the entry block with its environment of parameters, when
@@ -199,13 +200,13 @@ type llvmKernel struct {
 	// Streaming (llvm_stream.go), as in kernelGen: the plan of the nest
 	// being lowered, the thread's range b0 .. b1 of L1, the window reads'
 	// registers and the anchors of the instance being lowered.
-	stream             *StreamPlan
+	stream             *gpuplan.StreamPlan
 	streamB0, streamB1 value.Value
 	wins               map[*frontend.ArrayRef]value.Value
 	winAnch            *llvmAnchors
 }
 
-func (lm *llvmModule) kernel(cs *Scop, kn *Kernel) error {
+func (lm *llvmModule) kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	s := cs.Code.Scop
 	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
 	if k.wide() {
@@ -411,7 +412,7 @@ func (k *llvmKernel) seqFor(n *ast.For, body func()) {
 
 // uniform mirrors kernelGen.uniform (without shared-memory staging).
 func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
-	if full, ok := k.stageable(n); ok && hasWork(n) {
+	if full, ok := k.stageable(n); ok && gpuplan.HasWork(n) {
 		w, t, err := k.stageTile(n, full)
 		if err == nil {
 			return w, t
@@ -430,7 +431,7 @@ func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 		pending := false
 		tb = true
 		for _, s := range n.Stmts {
-			if pending && hasWork(s) {
+			if pending && gpuplan.HasWork(s) {
 				k.barrier()
 				pending = false
 			}
@@ -452,7 +453,7 @@ func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 		k.full = saved
 		return work, tb
 	case *ast.Let:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		k.lets = append(k.lets, n)
@@ -460,19 +461,19 @@ func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 		k.lets = k.lets[:len(k.lets)-1]
 		return work, tb
 	case *ast.If:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		w1, t1 := false, true
 		w2, t2 := false, true
 		var els func()
-		if n.Else != nil && hasWork(n.Else) {
+		if n.Else != nil && gpuplan.HasWork(n.Else) {
 			els = func() { w2, t2 = k.uniform(n.Else) }
 		}
 		k.ifElse(k.cond(n.Cond), func() { w1, t1 = k.uniform(n.Then) }, els)
 		return w1 || w2, t1 && t2
 	case *ast.For:
-		if !hasWork(n) {
+		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		if k.isThread(n) {

@@ -11,6 +11,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -85,7 +86,7 @@ func (an *llvmAnchors) bind(st *frontend.Stmt, args []ast.Expr, v string, shift 
 		if i >= len(args) {
 			continue
 		}
-		e := shiftVar(args[i], v, shift)
+		e := gpuplan.ShiftVar(args[i], v, shift)
 		s := ast.ExprString(e)
 		if !cexpr.IsIdent(s) {
 			s = "(" + s + ")"
@@ -100,7 +101,7 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 	b.WriteString(r.Name)
 	consts := make([]int64, len(r.Index))
 	for d, x := range r.Index {
-		if a, ok := subscriptAff(x, an.env); ok {
+		if a, ok := gpuplan.SubscriptAff(x, an.env); ok {
 			consts[d] = a.Const
 			b.WriteString("|a:" + ast.AffString(&ast.Aff{Terms: a.Terms}))
 			continue
@@ -176,7 +177,7 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 // offset of both the element and its written flag from the anchor's. It
 // returns nil addresses (and the setter of the group's first access) when
 // r is not addressed through an anchor.
-func (k *llvmKernel) anchoredStaged(sa *SharedArr, r *frontend.ArrayRef) (elem, flag value.Value, set func(elem, flag value.Value)) {
+func (k *llvmKernel) anchoredStaged(sa *gpuplan.SharedArr, r *frontend.ArrayRef) (elem, flag value.Value, set func(elem, flag value.Value)) {
 	an := k.anch
 	if an == nil || k.lm.noAnchor || len(r.Index) == 0 || len(r.Index) != len(sa.Ext) {
 		return nil, nil, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/schedule"
@@ -210,7 +211,7 @@ func TestLLVMAnchorRunsOnCPU(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			c := anchorCompile(t, dir, tc.name, tc.file, tc.src, tc.kind, tc.sizes)
-			opt := CUDAOptions{Block: tc.block, Shared: tc.shared}
+			opt := gpuplan.CUDAOptions{Block: tc.block, Shared: tc.shared}
 			groups, refs := llvmAnchorCounts(t, c, opt, false)
 			if refs == 0 || groups == 0 {
 				t.Errorf("no access addressed through an anchor (%d groups)", groups)
@@ -244,7 +245,7 @@ func TestLLVMAnchorMutation(t *testing.T) {
 			return strings.TrimSuffix(s, "1") + "2"
 		})
 	}
-	err := runIROnCPUEdit(c, CUDAOptions{}, llc, cc, dir, "mut", nil, edit)
+	err := runIROnCPUEdit(c, gpuplan.CUDAOptions{}, llc, cc, dir, "mut", nil, edit)
 	if n == 0 {
 		t.Fatal("no anchored +1 access in the IR")
 	}
@@ -259,7 +260,7 @@ func TestLLVMAnchorMutation(t *testing.T) {
 func TestLLVMAnchorPTX(t *testing.T) {
 	llc, _ := anchorTools(t)
 	c := anchorCompile(t, t.TempDir(), "ptx", "laplacian2d.c", "", schedule.None, nil)
-	ll, err := EmitLLVM(c, CUDAOptions{})
+	ll, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +305,7 @@ func anchorCompile(t *testing.T, dir, name, file, src string, kind schedule.Kind
 
 // llvmAnchorCounts lowers every kernel of c and returns the anchor groups
 // and the accesses addressed through an anchor.
-func llvmAnchorCounts(t *testing.T, c *Compilation, opt CUDAOptions, off bool) (groups, refs int) {
+func llvmAnchorCounts(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions, off bool) (groups, refs int) {
 	t.Helper()
 	css, err := cudaScops(c, opt)
 	if err != nil {

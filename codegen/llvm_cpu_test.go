@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -92,7 +93,7 @@ static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 
 // irLaunchers prints, for every kernel, the IR function's prototype and
 // the launcher that HX_LAUNCH calls instead of the emulated kernel.
-func irLaunchers(cs *Scop) string {
+func irLaunchers(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	for _, kn := range cs.Kernels {
 		decl := kernelArgs(cs, kn, true)
@@ -162,7 +163,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				if err := runIROnCPU(c, CUDAOptions{}, llc, cc, dir, tag); err != nil {
+				if err := runIROnCPU(c, gpuplan.CUDAOptions{}, llc, cc, dir, tag); err != nil {
 					t.Errorf("%s: %v", tag, err)
 				}
 			}()
@@ -212,28 +213,28 @@ func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 			t.Fatalf("%s: %v", tag, err)
 		}
 		if tc.shared {
-			if ll, err := EmitLLVM(c, CUDAOptions{Block: tc.block, Shared: true}); err != nil || !strings.Contains(ll, "addrspace(3)") {
+			if ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Block: tc.block, Shared: true}); err != nil || !strings.Contains(ll, "addrspace(3)") {
 				t.Errorf("%s: no tile staged in shared memory (%v)", tag, err)
 			}
 		}
-		if err := runIROnCPU(c, CUDAOptions{Block: tc.block, Shared: tc.shared}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
+		if err := runIROnCPU(c, gpuplan.CUDAOptions{Block: tc.block, Shared: tc.shared}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
 			t.Errorf("%s: %v", tag, err)
 		}
 	}
 }
 
-func runIROnCPU(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string) error {
+func runIROnCPU(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string) error {
 	return runIROnCPUAt(c, opt, llc, cc, dir, tag, nil)
 }
 
 // runIROnCPUAt is runIROnCPU at the problem sizes of runs (each a list of
 // NAME=VALUE arguments of the harness; nil: every parameter 19, T... 5).
-func runIROnCPUAt(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, runs [][]string) error {
+func runIROnCPUAt(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string) error {
 	return runIROnCPUEdit(c, opt, llc, cc, dir, tag, runs, nil)
 }
 
 // runIROnCPUEdit is runIROnCPUAt with the IR text edited by edit first.
-func runIROnCPUEdit(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, runs [][]string, edit func(string) string) error {
+func runIROnCPUEdit(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string, edit func(string) string) error {
 	ll, err := EmitLLVM(c, opt)
 	if err != nil {
 		return err

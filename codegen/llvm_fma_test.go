@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 )
 
 // TestLLVMNoContraction: llc's default contraction fuses nothing in
@@ -25,7 +26,7 @@ func TestLLVMNoContraction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ll, err := EmitLLVM(c, CUDAOptions{})
+	ll, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/types"
+
+	"hextile/codegen/gpuplan"
 )
 
 // Programmatic dependent launch (PDL) in the LLVM back end: what the CUDA
@@ -56,7 +58,7 @@ func PDLArch(arch string) bool { return smNumber(arch) >= pdlMinArch }
 // EmitLLVMFor is EmitLLVM for PTX meant for arch: with programmatic
 // dependent launch (opt.NoPDL off) when arch is sm_90 or newer, every
 // kernel first waits for the previous one (griddepcontrol.wait).
-func EmitLLVMFor(c *Compilation, opt CUDAOptions, arch string) (string, error) {
+func EmitLLVMFor(c *Compilation, opt gpuplan.CUDAOptions, arch string) (string, error) {
 	m, err := llvmModuleFor(c, opt, !opt.NoPDL && PDLArch(arch))
 	if err != nil {
 		return "", err

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/codegen/gpuplan"
 )
 
 func TestPDLArch(t *testing.T) {
@@ -81,7 +83,7 @@ var kernelDefRE = regexp.MustCompile(`(?m)^define void @(\w+)\(.*\)(?: [^\n]*)? 
 func TestLLVMPDL(t *testing.T) {
 	tc := reuseCases[0]
 	c := compileReuseCase(t, t.TempDir(), tc)
-	opt := CUDAOptions{Block: tc.block}
+	opt := gpuplan.CUDAOptions{Block: tc.block}
 	ll, err := EmitLLVMFor(c, opt, "sm_90")
 	if err != nil {
 		t.Fatal(err)
@@ -98,9 +100,9 @@ func TestLLVMPDL(t *testing.T) {
 		}
 	}
 	for name, o := range map[string]struct {
-		opt  CUDAOptions
+		opt  gpuplan.CUDAOptions
 		arch string
-	}{"sm_80": {opt, "sm_80"}, "NoPDL": {CUDAOptions{Block: tc.block, NoPDL: true}, "sm_90"}, "unknown": {opt, ""}} {
+	}{"sm_80": {opt, "sm_80"}, "NoPDL": {gpuplan.CUDAOptions{Block: tc.block, NoPDL: true}, "sm_90"}, "unknown": {opt, ""}} {
 		x, err := EmitLLVMFor(c, o.opt, o.arch)
 		if err != nil {
 			t.Fatal(err)

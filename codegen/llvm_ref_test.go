@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/interp"
 )
 
@@ -59,7 +60,7 @@ func TestReferenceMatchesC(t *testing.T) {
 		for _, a := range s.Arrays {
 			want.Write(arrs[a.Name].Data)
 		}
-		css, err := cudaScops(c, CUDAOptions{})
+		css, err := cudaScops(c, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -56,7 +57,7 @@ func (r *llvmRegs) load(k *llvmKernel, e *frontend.ArrayRef) value.Value {
 // threadReuse mirrors kernelGen.threadReuse: L1 of plan p blocked over its
 // axis, the rest of the nest through thread, which lowers p.user with
 // userReuse.
-func (k *llvmKernel) threadReuse(p *ReusePlan, used [3]bool) {
+func (k *llvmKernel) threadReuse(p *gpuplan.ReusePlan, used [3]bool) {
 	used[p.Axis] = true
 	start := k.cur.NewAdd(k.expr(p.Lower), k.cur.NewMul(i32(p.PerThread), k.tid[p.Axis]))
 	k.lm.reuseNests++
@@ -91,7 +92,7 @@ func (k *llvmKernel) userReuse(u *ast.User) {
 			if i >= len(u.Args) {
 				continue
 			}
-			e := shiftVar(u.Args[i], p.L1.Iter, j)
+			e := gpuplan.ShiftVar(u.Args[i], p.L1.Iter, j)
 			s := ast.ExprString(e)
 			if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 				s = "(" + s + ")"

@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -22,7 +23,7 @@ import (
 // llvmStage is a staged tile being lowered: the plan and, per array, the
 // box origin values and the shared element and flag pointers.
 type llvmStage struct {
-	plan  *StagePlan
+	plan  *gpuplan.StagePlan
 	orig  map[string][]value.Value
 	elems map[string]value.Value // elem addrspace(3)*
 	flags map[string]value.Value // i8 addrspace(3)*
@@ -129,7 +130,7 @@ func (k *llvmKernel) idx64(v value.Value) value.Value {
 
 // writtenTableGlobal is the table of a full tile's written set as an
 // internal constant i16 array in global memory (addrspace(1)).
-func (lm *llvmModule) writtenTableGlobal(kernel string, tab *WrittenTable) (*ir.Global, *types.ArrayType) {
+func (lm *llvmModule) writtenTableGlobal(kernel string, tab *gpuplan.WrittenTable) (*ir.Global, *types.ArrayType) {
 	n := 0
 	prefix := "hx_wt_" + kernel + "_"
 	for _, g := range lm.m.Globals {
@@ -274,7 +275,7 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 		// kernelGen's split with the condition computed once (fullV).
 		t1, t2 := true, true
 		var els func()
-		if ifn.Else != nil && hasWork(ifn.Else) {
+		if ifn.Else != nil && gpuplan.HasWork(ifn.Else) {
 			els = func() { _, t2 = k.uniform(ifn.Else) }
 		}
 		k.ifElse(fullV, func() {
@@ -293,7 +294,7 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 }
 
 // sharedIndex is the box-relative index of a staged access (sharedRef).
-func (k *llvmKernel) sharedIndex(sa *SharedArr, r *frontend.ArrayRef) value.Value {
+func (k *llvmKernel) sharedIndex(sa *gpuplan.SharedArr, r *frontend.ArrayRef) value.Value {
 	var e value.Value
 	for d, x := range r.Index {
 		v, _ := k.body(x)

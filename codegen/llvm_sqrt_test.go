@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/interp"
 	"hextile/schedule"
 )
@@ -69,7 +70,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 	}
 	// The CUDA kernels: double sqrt gets a double argument, sqrtf not.
 	for fn, want := range map[string]string{"sqrt": "sqrt((double)(", "sqrtf": "sqrtf(A["} {
-		res, err := EmitCUDA(comp[fn], map[string]int64{"N": 64, "T": 8}, false, CUDAOptions{})
+		res, err := EmitCUDA(comp[fn], map[string]int64{"N": 64, "T": 8}, false, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +84,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 	}
 	// The IR: sqrt is llvm.sqrt.f64 on an fpext, sqrtf llvm.sqrt.f32.
 	for fn, want := range map[string]string{"sqrt": "@llvm.sqrt.f64(double", "sqrtf": "@llvm.sqrt.f32(float"} {
-		ll, err := EmitLLVM(comp[fn], CUDAOptions{})
+		ll, err := EmitLLVM(comp[fn], gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	for fn, c := range comp {
-		if err := runIROnCPU(c, CUDAOptions{}, llc, cc, dir, "ir_"+fn); err != nil {
+		if err := runIROnCPU(c, gpuplan.CUDAOptions{}, llc, cc, dir, "ir_"+fn); err != nil {
 			t.Errorf("%s: IR run differs from the C original: %v", fn, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -44,7 +45,7 @@ import (
 // threadStream mirrors kernelGen.threadStream: L1 of plan p in blocks per
 // thread, the rest of the nest through thread, which lowers p.user with
 // userStream.
-func (k *llvmKernel) threadStream(p *StreamPlan, used [3]bool) {
+func (k *llvmKernel) threadStream(p *gpuplan.StreamPlan, used [3]bool) {
 	b := i32(int64(k.kn.Block[p.Axis]))
 	lo := k.bound(p.L1.Lower, true)
 	hi := k.bound(p.L1.Upper, false)
@@ -62,7 +63,7 @@ func (k *llvmKernel) threadStream(p *StreamPlan, used [3]bool) {
 
 // streamLoad loads the element of window w's first read for the instance
 // of u with L1's counter at c + d (the anchors of k.anch).
-func (k *llvmKernel) streamLoad(u *ast.User, w *StreamWindow, c value.Value, d int64) value.Value {
+func (k *llvmKernel) streamLoad(u *ast.User, w *gpuplan.StreamWindow, c value.Value, d int64) value.Value {
 	iter := k.stream.L1.Iter
 	st := u.Stmt
 	var v value.Value
@@ -72,7 +73,7 @@ func (k *llvmKernel) streamLoad(u *ast.User, w *StreamWindow, c value.Value, d i
 			if i >= len(u.Args) {
 				continue
 			}
-			x := k.expr(shiftVar(u.Args[i], iter, d))
+			x := k.expr(gpuplan.ShiftVar(u.Args[i], iter, d))
 			saved[it], had[it] = k.env[it]
 			k.env[it] = x
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
@@ -50,7 +51,7 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 				t.Logf("%s: refused by the pipeline: %v", tag, firstLine(err.Error()))
 				continue
 			}
-			text, err := EmitLLVM(c, CUDAOptions{})
+			text, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 			if err != nil {
 				t.Errorf("%s: %v", tag, err)
 				continue
@@ -58,7 +59,7 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 			if kind == schedule.Hybrid && (fi%3 == 0 || sharedAll) {
 				// The same kernels with tiles staged in shared memory (on
 				// every third stencil; all with HX_LLVM_SHARED_ALL=1).
-				sh, err := EmitLLVM(c, CUDAOptions{Shared: true})
+				sh, err := EmitLLVM(c, gpuplan.CUDAOptions{Shared: true})
 				if err != nil {
 					t.Logf("%s --shared: %v", tag, firstLine(err.Error()))
 				} else {
@@ -119,7 +120,7 @@ func TestLLVMGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := EmitLLVM(c, CUDAOptions{})
+	got, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/interp"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -67,7 +68,7 @@ func TestRefStylesHarness(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			esrc, err := EmuProgram(c, vals, CUDAOptions{})
+			esrc, err := EmuProgram(c, vals, gpuplan.CUDAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 )
 
 // Shared-memory staging of a time tile (section 4.2 of the paper).
@@ -32,7 +33,7 @@ import (
 // stageable reports whether n is where a tile's staging goes: the full /
 // partial tile split (or a full tile alone) around a point time loop.
 func (g *kernelGen) stageable(n ast.Node) (full ast.Node, ok bool) {
-	return stageableNode(g.cs, n, g.stage != nil || g.noStage)
+	return gpuplan.StageableNode(g.cs, n, g.stage != nil || g.noStage)
 }
 
 // tidFlat is the linear thread index.
@@ -170,7 +171,7 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 		t2 := true
 		if ifn != nil {
 			d--
-			if ifn.Else != nil && hasWork(ifn.Else) {
+			if ifn.Else != nil && gpuplan.HasWork(ifn.Else) {
 				g.line(d, "} else {")
 				_, t2 = g.uniform(ifn.Else, d+1)
 			}
@@ -202,7 +203,7 @@ func (g *kernelGen) threadsRaw(depth int, body func(int)) {
 }
 
 // sharedRef prints an access of a staged array.
-func (p *flatPrinter) sharedRef(sa *SharedArr, ix []string) string {
+func (p *flatPrinter) sharedRef(sa *gpuplan.SharedArr, ix []string) string {
 	e := ""
 	for k := range ix {
 		t := fmt.Sprintf("((%s) - hx_o_%s_%d)", ix[k], sa.Arr.Name, k)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -41,7 +42,7 @@ func TestSharedReadOnlyCopyOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 7, 16})
-	opt := CUDAOptions{Shared: true}
+	opt := gpuplan.CUDAOptions{Shared: true}
 	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package codegen
 import (
 	"fmt"
 	"strings"
+
+	"hextile/codegen/gpuplan"
 )
 
 // The written set of a full tile, without per-element flags.
@@ -45,7 +47,7 @@ static void hx_emu_full_report(void) { printf("emu: %ld full tiles checked again
 
 // tableText is the table's definition at file scope: __constant__ in
 // CUDA, a static array in emulation.
-func tableText(t *WrittenTable, emu bool) string {
+func tableText(t *gpuplan.WrittenTable, emu bool) string {
 	var b strings.Builder
 	q := "__constant__ short"
 	if emu {

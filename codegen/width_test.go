@@ -11,6 +11,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cprint"
+	"hextile/codegen/gpuplan"
 	"hextile/codegen/width"
 	"hextile/frontend"
 	"hextile/internal/testlong"
@@ -213,7 +214,7 @@ func TestWidthCUDA(t *testing.T) {
 		wide, wideIdx bool
 	}{{32, 2, false, false}, {16384, 2, false, false}, {33000, 2, false, true}, {46341, 2, false, true}, {64, 1<<31 - 10, true, true}} {
 		params := map[string]int64{"N": c.n, "T": c.t}
-		res, err := EmitCUDA(comp, params, true, CUDAOptions{})
+		res, err := EmitCUDA(comp, params, true, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,11 +255,11 @@ func TestWidthOffsetStencilEmu(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 16})
-	emuRun(t, cc, dir, "off_emu", c, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
+	emuRun(t, cc, dir, "off_emu", c, gpuplan.CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
 	if !testlong.Enabled() {
 		return // --shared with HEXTILE_LONG=1
 	}
-	emuRun(t, cc, dir, "off_emu_shared", c, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
+	emuRun(t, cc, dir, "off_emu_shared", c, gpuplan.CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
 }
 
 // TestWidthNarrowCheck: 32-bit CUDA code (heat2d, N = 32) run with
@@ -270,7 +271,7 @@ func TestWidthNarrowCheck(t *testing.T) {
 	}
 	dir := t.TempDir()
 	c := cudaCompile(t, "../testdata/heat2d.c", schedule.None, nil)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func TestWidthLLVM(t *testing.T) {
 		n, t int64
 		wide bool
 	}{{32, 2, false}, {33000, 2, true}, {46341, 2, true}} {
-		ll, err := EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": c.n, "T": c.t}})
+		ll, err := EmitLLVM(comp, gpuplan.CUDAOptions{Params: map[string]int64{"N": c.n, "T": c.t}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,7 +328,7 @@ func TestWidthLLVM(t *testing.T) {
 		}
 	}
 	// Loops past 32 bits: i64 kernels (llvm_wide_test.go).
-	ll, err := EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": 64, "T": 1<<31 - 10}})
+	ll, err := EmitLLVM(comp, gpuplan.CUDAOptions{Params: map[string]int64{"N": 64, "T": 1<<31 - 10}})
 	if err != nil || !strings.Contains(ll, "define void @hx_kernel0_0(i64 %T, i64 %N,") {
 		t.Errorf("T = 2^31 - 10: %v, want i64 kernels", err)
 	}
@@ -349,8 +350,8 @@ func TestWidthForced64(t *testing.T) {
 	for _, f := range files {
 		dir := t.TempDir()
 		c := cudaCompile(t, "../testdata/"+f, schedule.Hybrid, nil)
-		opts := []CUDAOptions{{forceWide: true}, {forceWide: true, Shared: true}}
-		irOpts := []CUDAOptions{{forceWideIndex: true}, {forceWideIndex: true, Shared: true}}
+		opts := []gpuplan.CUDAOptions{{ForceWide: true}, {ForceWide: true, Shared: true}}
+		irOpts := []gpuplan.CUDAOptions{{ForceWideIndex: true}, {ForceWideIndex: true, Shared: true}}
 		if !long {
 			opts, irOpts = opts[:1], irOpts[:1]
 		}

@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -292,7 +292,7 @@ func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let
 	}
 	// Every tile analysed keeps its writes (relative to its own smallest
 	// indices) for the written-set table of full tiles (shared_written.go).
-	var tiles []tileWrites
+	var tiles []TileWrites
 	eval := func(vals map[string]int64) (lo, hi map[string][]int64, err error) {
 		env := map[string]int64{}
 		for k, v := range vals {
@@ -308,7 +308,7 @@ func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let
 		lo, hi, wr := map[string][]int64{}, map[string][]int64{}, map[string][]int64{}
 		budget := 4 << 20
 		err = footprint(full, env, lo, hi, wr, &budget)
-		tiles = append(tiles, tileWrites{lo: lo, hi: hi, w: wr})
+		tiles = append(tiles, TileWrites{Lo: lo, Hi: hi, W: wr})
 		return lo, hi, err
 	}
 	lo0, hi0, err := eval(base)
@@ -402,7 +402,7 @@ func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let
 		sa.FlagOff = plan.Bytes
 		plan.Bytes += sa.Size
 	}
-	plan.Tab, plan.NoTab = writtenRows(plan, tiles)
+	plan.Tab, plan.NoTab = WrittenRows(plan, tiles)
 	if plan.Bytes > MaxSharedBytes {
 		var parts []string
 		for _, sa := range plan.Arrs {
@@ -428,7 +428,7 @@ func copyEnv(m map[string]int64) map[string]int64 {
 
 // stageableNode is stageable for a scop, off when off is set (inside a
 // staged tile, or below one that stays in global memory).
-func stageableNode(cs *Scop, n ast.Node, off bool) (full ast.Node, ok bool) {
+func StageableNode(cs *Scop, n ast.Node, off bool) (full ast.Node, ok bool) {
 	if !cs.Shared || off {
 		return nil, false
 	}

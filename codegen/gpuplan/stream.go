@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -89,7 +89,7 @@ func (cs *Scop) StreamPlanFor(kn *Kernel, n *ast.For, used [3]bool, full, staged
 	if r, ok := u.Stmt.Body.LHS.(*frontend.ArrayRef); !ok || len(r.Index) == 0 {
 		return nil
 	}
-	p := cs.streamWindows(u, n.Iter)
+	p := cs.StreamWindows(u, n.Iter)
 	if p == nil {
 		return nil
 	}
@@ -99,7 +99,7 @@ func (cs *Scop) StreamPlanFor(kn *Kernel, n *ast.For, used [3]bool, full, staged
 
 // streamWindows groups the reads of u's right-hand side along iter and
 // returns the plan's windows, or nil when none has two registers.
-func (cs *Scop) streamWindows(u *ast.User, iter string) *StreamPlan {
+func (cs *Scop) StreamWindows(u *ast.User, iter string) *StreamPlan {
 	a := u.Stmt.Body
 	var reads []*frontend.ArrayRef
 	var walk func(e frontend.Expr)
@@ -129,10 +129,10 @@ func (cs *Scop) streamWindows(u *ast.User, iter string) *StreamPlan {
 	key := func(r *frontend.ArrayRef, d int64) string {
 		sh, ok := shifted[d]
 		if !ok {
-			sh.subst, sh.env = shiftedSubst(u, iter, d)
+			sh.subst, sh.env = ShiftedSubst(u, iter, d)
 			shifted[d] = sh
 		}
-		return elemKey(r, sh.subst, sh.env)
+		return ElemKey(r, sh.subst, sh.env)
 	}
 	type group struct {
 		rep    *frontend.ArrayRef
@@ -212,10 +212,10 @@ func (cs *Scop) streamWindows(u *ast.User, iter string) *StreamPlan {
 // shiftedSubst is the substitution of u's iterators with L1's counter iter
 // replaced by iter + d: as text (parenthesised unless an identifier) and as
 // expressions (so that subscripts print in their canonical affine form).
-func shiftedSubst(u *ast.User, iter string, d int64) (map[string]string, map[string]ast.Expr) {
+func ShiftedSubst(u *ast.User, iter string, d int64) (map[string]string, map[string]ast.Expr) {
 	subst, env := map[string]string{}, map[string]ast.Expr{}
 	for i, it := range u.Stmt.Iters {
-		e := shiftVar(u.Args[i], iter, d)
+		e := ShiftVar(u.Args[i], iter, d)
 		s := ast.ExprString(e)
 		if _, ok := e.(*ast.Aff); ok && !cexpr.IsIdent(s) {
 			s = "(" + s + ")"
@@ -227,10 +227,10 @@ func shiftedSubst(u *ast.User, iter string, d int64) (map[string]string, map[str
 
 // elemKey names the element that e accesses under the substitution (subst,
 // env): equal keys, same element.
-func elemKey(e *frontend.ArrayRef, subst map[string]string, env map[string]ast.Expr) string {
+func ElemKey(e *frontend.ArrayRef, subst map[string]string, env map[string]ast.Expr) string {
 	var ix []string
 	for _, x := range e.Index {
-		ix = append(ix, subscriptText(x, subst, env))
+		ix = append(ix, SubscriptText(x, subst, env))
 	}
 	return e.Name + "[" + fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", ")) + "]"
 }
@@ -238,9 +238,9 @@ func elemKey(e *frontend.ArrayRef, subst map[string]string, env map[string]ast.E
 // subscriptText prints a subscript: in the canonical affine form when env
 // has the iterators' values and the subscript is affine in them, else as
 // written with the iterators substituted.
-func subscriptText(x frontend.Expr, subst map[string]string, env map[string]ast.Expr) string {
+func SubscriptText(x frontend.Expr, subst map[string]string, env map[string]ast.Expr) string {
 	if env != nil {
-		if a, ok := subscriptAff(x, env); ok {
+		if a, ok := SubscriptAff(x, env); ok {
 			return ast.AffString(a)
 		}
 	}

@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 
 // tileWrites is one analysed tile: per array its smallest and largest
 // index per dimension and its writes (index tuples, flattened).
-type tileWrites struct {
-	lo, hi, w map[string][]int64
+type TileWrites struct {
+	Lo, Hi, W map[string][]int64
 }
 
 // writtenTable is W row by row: for the staged array a, the rows of its
@@ -27,9 +27,9 @@ const maxTableEntries = 4096
 
 // writtenBits is the written set of tile t for array sa as a bit set over
 // the box at the tile's own origin.
-func writtenBits(sa *SharedArr, t tileWrites) ([]uint64, error) {
+func WrittenBits(sa *SharedArr, t TileWrites) ([]uint64, error) {
 	name := sa.Arr.Name
-	lo, hi := t.lo[name], t.hi[name]
+	lo, hi := t.Lo[name], t.Hi[name]
 	nd := len(sa.Ext)
 	if len(lo) != nd || len(hi) != nd {
 		return nil, fmt.Errorf("%s is not accessed in every tile", name)
@@ -40,7 +40,7 @@ func writtenBits(sa *SharedArr, t tileWrites) ([]uint64, error) {
 		}
 	}
 	set := make([]uint64, (sa.Size+63)/64)
-	w := t.w[name]
+	w := t.W[name]
 	for i := 0; i+nd <= len(w); i += nd {
 		var x int64
 		for k := 0; k < nd; k++ {
@@ -57,18 +57,18 @@ func writtenBits(sa *SharedArr, t tileWrites) ([]uint64, error) {
 
 // writtenRows returns the table of the plan's full tiles from the analysed
 // tiles (the first is the base tile), or nil and the reason there is none.
-func writtenRows(plan *StagePlan, tiles []tileWrites) (*WrittenTable, string) {
+func WrittenRows(plan *StagePlan, tiles []TileWrites) (*WrittenTable, string) {
 	if len(tiles) < 2 {
 		return nil, "too few tiles analysed"
 	}
 	tab := &WrittenTable{Off: map[string]int64{}}
 	for _, sa := range plan.Arrs {
-		base, err := writtenBits(sa, tiles[0])
+		base, err := WrittenBits(sa, tiles[0])
 		if err != nil {
 			return nil, err.Error()
 		}
 		for _, t := range tiles[1:] {
-			set, err := writtenBits(sa, t)
+			set, err := WrittenBits(sa, t)
 			if err != nil {
 				return nil, err.Error()
 			}
@@ -114,7 +114,7 @@ func writtenRows(plan *StagePlan, tiles []tileWrites) (*WrittenTable, string) {
 }
 
 // count is the number of elements of W (tests).
-func (t *WrittenTable) count() int64 {
+func (t *WrittenTable) Count() int64 {
 	var n int64
 	for i := 0; i+1 < len(t.Vals); i += 2 {
 		n += t.Vals[i+1] - t.Vals[i] + 1
@@ -123,7 +123,7 @@ func (t *WrittenTable) count() int64 {
 }
 
 // popcount is the number of elements of a bit set (tests).
-func popcount(set []uint64) int64 {
+func Popcount(set []uint64) int64 {
 	var n int64
 	for _, w := range set {
 		n += int64(bits.OnesCount64(w))

@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -62,7 +62,7 @@ type GPULaunch struct {
 
 // gpuScops is the GPU form of the planned scops css (the kernels of the
 // LLVM module, in the same order).
-func gpuScops(css []*Scop) []*GPUScop {
+func GPUScops(css []*Scop) []*GPUScop {
 	var out []*GPUScop
 	for _, cs := range css {
 		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}}
@@ -151,7 +151,7 @@ func (w *hostWalk) node(n ast.Node) error {
 	case *ast.Mark:
 		return w.node(n.Body)
 	case *ast.Let:
-		if !hasWork(n) {
+		if !HasWork(n) {
 			return nil
 		}
 		x, err := w.eval(n.Value)
@@ -160,7 +160,7 @@ func (w *hostWalk) node(n ast.Node) error {
 		}
 		return w.bind(n.Var, x, func() error { return w.node(n.Body) })
 	case *ast.If:
-		if !hasGridLoop(n) && hasWork(n) {
+		if !HasGridLoop(n) && HasWork(n) {
 			return w.launch(n, nil)
 		}
 		ok, err := w.holds(n.Cond)
@@ -172,12 +172,12 @@ func (w *hostWalk) node(n ast.Node) error {
 		}
 		return w.node(n.Else)
 	case *ast.For:
-		if isGridLoop(n) {
+		if IsGridLoop(n) {
 			grid := []*ast.For{n}
 			body := n.Body
 			for len(grid) < 3 {
 				f, ok := unwrap(body).(*ast.For)
-				if !ok || !isGridLoop(f) {
+				if !ok || !IsGridLoop(f) {
 					break
 				}
 				grid = append(grid, f)
@@ -185,7 +185,7 @@ func (w *hostWalk) node(n ast.Node) error {
 			}
 			return w.launch(body, grid)
 		}
-		if !hasGridLoop(n) {
+		if !HasGridLoop(n) {
 			return w.launch(n, nil)
 		}
 		return w.loop(n, func() error { return w.node(n.Body) })

@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type CUDAOptions struct {
 	// forceWide and forceWideIndex make the loops and the flat indices
 	// 64-bit whatever the width analysis proves (tests: the 64-bit code
 	// runs in the emulator at small sizes).
-	forceWide, forceWideIndex bool
+	ForceWide, ForceWideIndex bool
 }
 
 // cudaKernel is one kernel: the grid loops and the code below them.
@@ -67,7 +67,7 @@ type Scop struct {
 	// deps are the scop's dependences (nil: unknown) and indep caches
 	// timeCarried(deps): 0 unknown, 1 yes, -1 no (cuda_reuse.go).
 	Deps  *frontend.Deps
-	indep int
+	Indep int
 	// width is the scop's integer width decision (width.go) and it the C
 	// type of loop counters, tile coordinates and parameters: "int", or
 	// "long long" when any scop of the compilation needs 64 bits (the
@@ -87,7 +87,7 @@ type planMemo struct {
 }
 
 // isGridLoop reports whether f is a parallel tile loop that blocks can run.
-func isGridLoop(f *ast.For) bool {
+func IsGridLoop(f *ast.For) bool {
 	return f.Parallel && f.Dim.Role != schedule.RolePointSpace && f.Dim.Role != schedule.RolePointTime
 }
 
@@ -109,7 +109,7 @@ func unwrap(n ast.Node) ast.Node {
 }
 
 // hasWork reports whether n executes a statement.
-func hasWork(n ast.Node) bool {
+func HasWork(n ast.Node) bool {
 	found := false
 	ast.Walk(n, func(m ast.Node) bool {
 		if _, ok := m.(*ast.User); ok {
@@ -121,10 +121,10 @@ func hasWork(n ast.Node) bool {
 }
 
 // hasGridLoop reports whether a grid loop occurs in n.
-func hasGridLoop(n ast.Node) bool {
+func HasGridLoop(n ast.Node) bool {
 	found := false
 	ast.Walk(n, func(m ast.Node) bool {
-		if f, ok := m.(*ast.For); ok && isGridLoop(f) {
+		if f, ok := m.(*ast.For); ok && IsGridLoop(f) {
 			found = true
 		}
 		return !found
@@ -247,11 +247,11 @@ func hasThreadLoop(n ast.Node, axis map[int]int) bool {
 }
 
 // wideScops reports whether the loops of css are 64-bit.
-func wideScops(css []*Scop) bool {
+func WideScops(css []*Scop) bool {
 	return len(css) > 0 && css[0].IntType != "int"
 }
 
 // wideIndex reports whether the flat indices of css are 64-bit.
-func wideIndex(css []*Scop) bool {
+func WideIndex(css []*Scop) bool {
 	return len(css) > 0 && css[0].WideIdx
 }

@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -25,11 +25,11 @@ func (cs *Scop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
 	case *ast.Mark:
 		cs.collectKernels(n.Body, vars, axis)
 	case *ast.Let:
-		if hasWork(n) {
+		if HasWork(n) {
 			cs.collectKernels(n.Body, with(n.Var), axis)
 		}
 	case *ast.If:
-		if !hasGridLoop(n) && hasWork(n) {
+		if !HasGridLoop(n) && HasWork(n) {
 			cs.addKernel(n, nil, vars, axis)
 			return
 		}
@@ -38,12 +38,12 @@ func (cs *Scop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
 			cs.collectKernels(n.Else, vars, axis)
 		}
 	case *ast.For:
-		if isGridLoop(n) {
-			grid, body := gridLoops(n)
+		if IsGridLoop(n) {
+			grid, body := GridLoops(n)
 			cs.addKernel(body, grid, vars, axis)
 			return
 		}
-		if !hasGridLoop(n) {
+		if !HasGridLoop(n) {
 			cs.addKernel(n, nil, vars, axis)
 			return
 		}
@@ -55,12 +55,12 @@ func (cs *Scop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
 
 // gridLoops returns the grid loops starting at n (up to three directly
 // nested parallel tile loops) and the code below them.
-func gridLoops(n *ast.For) ([]*ast.For, ast.Node) {
+func GridLoops(n *ast.For) ([]*ast.For, ast.Node) {
 	grid := []*ast.For{n}
 	body := n.Body
 	for len(grid) < 3 {
 		f, ok := unwrap(body).(*ast.For)
-		if !ok || !isGridLoop(f) {
+		if !ok || !IsGridLoop(f) {
 			break
 		}
 		grid = append(grid, f)
@@ -126,7 +126,7 @@ type stageWalk struct {
 }
 
 func (w *stageWalk) walk(n ast.Node) {
-	if full, ok := stageableNode(w.cs, n, w.noStage); ok && hasWork(n) {
+	if full, ok := StageableNode(w.cs, n, w.noStage); ok && HasWork(n) {
 		plan, err := w.cs.PlanShared(full, w.vars, w.lets)
 		if err == nil {
 			if plan.Bytes > w.kn.Smem {
@@ -150,20 +150,20 @@ func (w *stageWalk) walk(n ast.Node) {
 	case *ast.Mark:
 		w.walk(n.Body)
 	case *ast.Let:
-		if hasWork(n) {
+		if HasWork(n) {
 			w.lets = append(w.lets, n)
 			w.walk(n.Body)
 			w.lets = w.lets[:len(w.lets)-1]
 		}
 	case *ast.If:
-		if hasWork(n) && !w.kn.IsThread(n) {
+		if HasWork(n) && !w.kn.IsThread(n) {
 			w.walk(n.Then)
-			if n.Else != nil && hasWork(n.Else) {
+			if n.Else != nil && HasWork(n.Else) {
 				w.walk(n.Else)
 			}
 		}
 	case *ast.For:
-		if hasWork(n) && !w.kn.IsThread(n) {
+		if HasWork(n) && !w.kn.IsThread(n) {
 			w.vars = append(w.vars, n.Iter)
 			w.walk(n.Body)
 			w.vars = w.vars[:len(w.vars)-1]
@@ -195,10 +195,10 @@ func Build(in []Input, opt CUDAOptions) ([]*Scop, error) {
 		}
 		wideIdx = wideIdx || w.WideIndex
 	}
-	if opt.forceWide {
+	if opt.ForceWide {
 		it = "long long"
 	}
-	wideIdx = wideIdx || opt.forceWide || opt.forceWideIndex
+	wideIdx = wideIdx || opt.ForceWide || opt.ForceWideIndex
 	for k, s := range in {
 		cs, err := buildCUDAWidth(k, s.Code, s.Sched, opt, ws[k], it, wideIdx)
 		if err != nil {

@@ -1,4 +1,4 @@
-package codegen
+package gpuplan
 
 import (
 	"fmt"
@@ -113,19 +113,19 @@ func (cs *Scop) Independent(f *ast.For) bool {
 	if cs.Deps == nil {
 		return false // not known (yet: buildCUDA's planning pass), not cached
 	}
-	if cs.indep == 0 {
-		cs.indep = -1
-		if timeCarried(cs.Deps) {
-			cs.indep = 1
+	if cs.Indep == 0 {
+		cs.Indep = -1
+		if TimeCarried(cs.Deps) {
+			cs.Indep = 1
 		}
 	}
-	return cs.indep == 1
+	return cs.Indep == 1
 }
 
 // timeCarried reports whether every dependence distance of d in the
 // canonical schedule has a positive time component (exactly: the distance
 // set has no element with dt <= 0).
-func timeCarried(d *frontend.Deps) bool {
+func TimeCarried(d *frontend.Deps) bool {
 	if d == nil || len(d.Canonical.Basics) == 0 {
 		return false // no canonical schedule: nothing is known
 	}
@@ -158,7 +158,7 @@ func timeCarried(d *frontend.Deps) bool {
 // statement iterators replaced by their affine values in env; ok is false
 // when x is not affine (a division, a modulo, a non-affine iterator value,
 // a non-integer literal).
-func subscriptAff(x frontend.Expr, env map[string]ast.Expr) (*ast.Aff, bool) {
+func SubscriptAff(x frontend.Expr, env map[string]ast.Expr) (*ast.Aff, bool) {
 	var f func(e frontend.Expr) (*ast.Aff, bool)
 	f = func(e frontend.Expr) (*ast.Aff, bool) {
 		switch e := e.(type) {
@@ -242,7 +242,7 @@ func affScale(a *ast.Aff, k int64) *ast.Aff {
 }
 
 // shiftVar returns e with v replaced by v + k.
-func shiftVar(e ast.Expr, v string, k int64) ast.Expr {
+func ShiftVar(e ast.Expr, v string, k int64) ast.Expr {
 	if k == 0 {
 		return e
 	}
@@ -258,13 +258,13 @@ func shiftVar(e ast.Expr, v string, k int64) ast.Expr {
 	case *ast.Sum:
 		return &ast.Sum{Args: shiftAll(e.Args, v, k)}
 	case *ast.Scale:
-		return &ast.Scale{K: e.K, X: shiftVar(e.X, v, k)}
+		return &ast.Scale{K: e.K, X: ShiftVar(e.X, v, k)}
 	case *ast.FloorDiv:
-		return &ast.FloorDiv{X: shiftVar(e.X, v, k), D: e.D}
+		return &ast.FloorDiv{X: ShiftVar(e.X, v, k), D: e.D}
 	case *ast.CeilDiv:
-		return &ast.CeilDiv{X: shiftVar(e.X, v, k), D: e.D}
+		return &ast.CeilDiv{X: ShiftVar(e.X, v, k), D: e.D}
 	case *ast.Mod:
-		return &ast.Mod{X: shiftVar(e.X, v, k), D: e.D}
+		return &ast.Mod{X: ShiftVar(e.X, v, k), D: e.D}
 	case *ast.Min:
 		return &ast.Min{Args: shiftAll(e.Args, v, k)}
 	case *ast.Max:
@@ -276,7 +276,7 @@ func shiftVar(e ast.Expr, v string, k int64) ast.Expr {
 func shiftAll(es []ast.Expr, v string, k int64) []ast.Expr {
 	out := make([]ast.Expr, len(es))
 	for i, e := range es {
-		out[i] = shiftVar(e, v, k)
+		out[i] = ShiftVar(e, v, k)
 	}
 	return out
 }
