@@ -7,6 +7,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -21,6 +22,9 @@ type Request struct {
 	Tile     schedule.Kind
 	Sizes    []int64
 	Gen      ast.Options
+	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
+	// these options; nil skips it (the GPU printers plan for themselves).
+	GPU *CUDAOptions
 }
 
 // Compilation is the state the stages build, one entry per scop.
@@ -36,6 +40,7 @@ type ScopState struct {
 	Deps  *frontend.Deps
 	Sched *schedule.Schedule
 	Code  *ast.ScopCode
+	Plan  *gpuplan.Scop // the GPU mapping plan (when Request.GPU is set)
 }
 
 // Stage is one step of the pipeline.
@@ -51,6 +56,7 @@ var Stages = []Stage{
 	{Name: "deps", Run: stageDeps, Dump: dumpDeps},
 	{Name: "schedule", Run: stageSchedule, Dump: dumpSchedule},
 	{Name: "ast", Run: stageAST, Dump: dumpAST},
+	{Name: "plan", Run: stagePlan, Dump: dumpPlan},
 }
 
 // StageNames lists the dumpable stages.
@@ -202,5 +208,31 @@ func dumpAST(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
 		fmt.Fprintf(w, "# AST of scop %s (%s)\n", ast.PosString(s.Scop.Pos), s.Code.Note)
 		fmt.Fprint(w, (&ast.Printer{Comments: true}).Print(s.Code.AST.Root, 0))
+	}
+}
+
+// stagePlan maps every scop to the GPU (gpuplan.Build) when the request
+// asks for it.
+func stagePlan(c *Compilation) error {
+	if c.Req.GPU == nil {
+		return nil
+	}
+	css, err := cudaScops(c, *c.Req.GPU)
+	if err != nil {
+		return err
+	}
+	for k, s := range c.Scops {
+		s.Plan = css[k]
+	}
+	return nil
+}
+
+func dumpPlan(c *Compilation, w io.Writer) {
+	for _, s := range c.Scops {
+		if s.Plan == nil {
+			fmt.Fprintf(w, "# no GPU plan of scop %s (Request.GPU unset)\n", ast.PosString(s.Scop.Pos))
+			continue
+		}
+		s.Plan.Dump(w)
 	}
 }

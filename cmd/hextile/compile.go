@@ -17,7 +17,7 @@ func init() {
 	register(command{
 		name:    "compile",
 		summary: "tile the scops of a C file and print C/OpenMP (or a verification harness)",
-		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast] [--harness] [-D N=V]",
+		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast|plan] [--harness] [-D N=V]",
 		run:     runCompile,
 	})
 }
@@ -174,6 +174,10 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	req, overrides, ds, err := pf.request(fs.Arg(0))
 	if err != nil {
 		return usageFail(stderr, "compile", err)
+	}
+	if dump["plan"] {
+		// The GPU mapping plan of the options --target=cuda|llvm would use.
+		req.GPU = &codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides}
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {
