@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"github.com/llir/llvm/ir"
+
 	"hextile/codegen/ast"
 	"hextile/codegen/cprint"
 	"hextile/codegen/gpuplan"
@@ -95,3 +97,64 @@ type (
 	GPULaunch = gpuplan.GPULaunch
 	GPUKernel = gpuplan.GPUKernel
 )
+
+// EmitCUDA returns the CUDA files for c; params gives every parameter's
+// value (used by the harness's defaults).
+func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOptions) (*CUDAResult, error) {
+	if opt.Params == nil {
+		opt.Params = params
+	}
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return nil, err
+	}
+	return emitCUDA(c.Prog, css, params, harness, opt)
+}
+
+// EmuProgram returns the C program that runs the CUDA code of c under the
+// emulator with the verification harness.
+func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (string, error) {
+	if opt.Params == nil {
+		opt.Params = params
+	}
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return "", err
+	}
+	return emuProgram(c.Prog, css, params, opt)
+}
+
+// EmitLLVM returns the LLVM IR module (text) with the kernels of every scop
+// of c, as the GPU plan splits them with options opt.
+func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
+	m, err := LLVMModule(c, opt)
+	if err != nil {
+		return "", err
+	}
+	return m.String(), nil
+}
+
+// LLVMModule builds the module of EmitLLVM: without programmatic
+// dependent launch, which needs PTX for sm_90 (EmitLLVMFor).
+func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return nil, err
+	}
+	return llvmModuleFor(css, false)
+}
+
+// EmitLLVMFor is EmitLLVM for PTX meant for arch: with programmatic
+// dependent launch (opt.NoPDL off) when arch is sm_90 or newer, every
+// kernel first waits for the previous one (griddepcontrol.wait).
+func EmitLLVMFor(c *Compilation, opt CUDAOptions, arch string) (string, error) {
+	css, err := cudaScops(c, opt)
+	if err != nil {
+		return "", err
+	}
+	m, err := llvmModuleFor(css, !opt.NoPDL && PDLArch(arch))
+	if err != nil {
+		return "", err
+	}
+	return m.String(), nil
+}

@@ -674,7 +674,7 @@ func (p *flatPrinter) exprPrec(e frontend.Expr, readToo, write bool) (string, in
 		args := make([]string, len(e.Args))
 		for i, a := range e.Args {
 			args[i], _ = p.exprPrec(a, false, false)
-			if CDoubleMath(e.Fun) {
+			if cexpr.CDoubleMath(e.Fun) {
 				// C's sqrt(x) computes in double; C++ would pick sqrt(float).
 				args[i] = "(double)(" + args[i] + ")"
 			}

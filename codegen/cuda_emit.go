@@ -60,30 +60,23 @@ func BaseName(file string) string {
 	return b
 }
 
-// EmitCUDA returns the CUDA files for c; params gives every parameter's
-// value (used by the harness's defaults).
-func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
-	if opt.Params == nil {
-		opt.Params = params
-	}
-	css, err := cudaScops(c, opt)
-	if err != nil {
-		return nil, err
-	}
+// emitCUDA returns the CUDA files of prog for its planned scops css;
+// params gives every parameter's value (used by the harness's defaults).
+func emitCUDA(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
 	if harness {
 		if err := cexpr.CheckOpenArrays(cssScops(css)); err != nil {
 			return nil, err
 		}
 	}
-	name := BaseName(c.Prog.File)
+	name := BaseName(prog.File)
 	res := &CUDAResult{Name: name, Files: map[string]string{}}
 	// Header.
 	var h strings.Builder
 	guard := "HX_" + strings.ToUpper(name) + "_H"
-	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", c.Prog.File, guard, guard)
+	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
 	h.WriteString(cudaHelpersText(!opt.NoPDL, gpuplan.WideScops(css)))
-	h.WriteString(scopDefines(c, css))
+	h.WriteString(scopDefines(prog, css))
 	for _, cs := range css {
 		h.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
 		h.WriteString(smemMacros(cs))
@@ -116,12 +109,12 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt gpuplan
 		for _, cs := range css {
 			hb.WriteString(refProto(cs))
 		}
-		m, err := cudaMain(c, css, params, 5)
+		m, err := cudaMain(prog, css, params, 5)
 		if err != nil {
 			return nil, err
 		}
 		hb.WriteString(m)
-		ref, err := refFile(c, css, params)
+		ref, err := refFile(prog, css, params)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +123,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt gpuplan
 		return res, nil
 	}
 	// The input file with each scop replaced by a call.
-	src := string(c.Prog.Source)
+	src := string(prog.Source)
 	var out strings.Builder
 	codes := append([]*gpuplan.Scop(nil), css...)
 	sort.Slice(codes, func(i, j int) bool { return codes[i].Code.Scop.Start < codes[j].Code.Scop.Start })
@@ -154,7 +147,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt gpuplan
 }
 
 // scopDefines repeats the file's #defines that are not parameters.
-func scopDefines(c *Compilation, css []*gpuplan.Scop) string {
+func scopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 	isParam := map[string]bool{}
 	for _, cs := range css {
 		for _, p := range cs.Code.Scop.Params {
@@ -162,7 +155,7 @@ func scopDefines(c *Compilation, css []*gpuplan.Scop) string {
 		}
 	}
 	var b strings.Builder
-	for _, d := range harness.FileDefines(string(c.Prog.Source)) {
+	for _, d := range harness.FileDefines(string(prog.Source)) {
 		if !isParam[d.Name] {
 			b.WriteString("#ifndef " + d.Name + "\n" + d.Text + "\n#endif\n")
 		}
@@ -368,17 +361,17 @@ func refProto(cs *gpuplan.Scop) string {
 // refFile is the C file with the reference (the user's file with
 // hx_orig_K, the scops as written; see BuildRefUnit) and the instance
 // counters.
-func refFile(c *Compilation, css []*gpuplan.Scop, params map[string]int64) (string, error) {
+func refFile(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64) (string, error) {
 	var b strings.Builder
-	b.WriteString("/* hextile: the reference of the CUDA harness: " + c.Prog.File + " and its scops as written */\n")
+	b.WriteString("/* hextile: the reference of the CUDA harness: " + prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
 	b.WriteString(cexpr.CPrelude)
-	ru, err := harness.BuildRefUnit(c.Prog, cssScops(css), nil, params, false)
+	ru, err := harness.BuildRefUnit(prog, cssScops(css), nil, params, false)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(harness.ConstantDefines(c.Prog, cssScops(css)))
+	b.WriteString(harness.ConstantDefines(prog, cssScops(css)))
 	for _, cs := range css {
 		b.WriteString(countFunc(cs))
 	}
@@ -433,7 +426,7 @@ func countFunc(cs *gpuplan.Scop) string {
 // cudaMain prints the harness main: deterministic inputs, the reference
 // run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
 // first GPU run with the reference, medians of the kernel and total times.
-func cudaMain(c *Compilation, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
+func cudaMain(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
 	var b strings.Builder
 	b.WriteString(harness.RuntimeC)
 	b.WriteString(`

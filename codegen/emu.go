@@ -7,6 +7,7 @@ import (
 	"hextile/codegen/cexpr"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
+	"hextile/frontend"
 )
 
 // The emulator: the CUDA program translated to C that runs on the CPU.
@@ -28,25 +29,18 @@ import (
 // The host code (allocation, copies, host loops, grid sizes, launches) is
 // the same text as in NAME_host.cu with the CUDA runtime calls emulated.
 
-// EmuProgram returns the C program that runs the CUDA code of c under the
-// emulator with the verification harness.
-func EmuProgram(c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
-	if opt.Params == nil {
-		opt.Params = params
-	}
-	css, err := cudaScops(c, opt)
-	if err != nil {
-		return "", err
-	}
+// emuProgram returns the C program that runs the CUDA code of prog's
+// planned scops css under the emulator with the verification harness.
+func emuProgram(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
 	if err := cexpr.CheckOpenArrays(cssScops(css)); err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("/* hextile: CUDA emulation of " + c.Prog.File + " */\n")
+	b.WriteString("/* hextile: CUDA emulation of " + prog.File + " */\n")
 	b.WriteString(emuPrelude)
 	b.WriteString(cudaHelpersText(false, gpuplan.WideScops(css)))
 	b.WriteString(cexpr.HxNarrowC)
-	b.WriteString(scopDefines(c, css))
+	b.WriteString(scopDefines(prog, css))
 	for _, cs := range css {
 		b.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
 		b.WriteString(smemMacros(cs))
@@ -63,16 +57,16 @@ func EmuProgram(c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions
 	}
 	// The reference in the same C file: the user's file with hx_orig_K,
 	// the scop as written over the enclosing function's declarations.
-	ru, err := harness.BuildRefUnit(c.Prog, cssScops(css), nil, params, true)
+	ru, err := harness.BuildRefUnit(prog, cssScops(css), nil, params, true)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(harness.ConstantDefines(c.Prog, cssScops(css)))
+	b.WriteString(harness.ConstantDefines(prog, cssScops(css)))
 	for _, cs := range css {
 		b.WriteString("static " + countFunc(cs))
 	}
-	m, err := cudaMain(c, css, params, 0)
+	m, err := cudaMain(prog, css, params, 0)
 	if err != nil {
 		return "", err
 	}

@@ -55,29 +55,10 @@ const (
 	NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 )
 
-// EmitLLVM returns the LLVM IR module (text) with the kernels of every scop
-// of c, as the CUDA back end splits them with options opt.
-func EmitLLVM(c *Compilation, opt gpuplan.CUDAOptions) (string, error) {
-	m, err := LLVMModule(c, opt)
-	if err != nil {
-		return "", err
-	}
-	return m.String(), nil
-}
-
-// LLVMModule builds the module of EmitLLVM: without programmatic
-// dependent launch, which needs PTX for sm_90 (EmitLLVMFor).
-func LLVMModule(c *Compilation, opt gpuplan.CUDAOptions) (*ir.Module, error) {
-	return llvmModuleFor(c, opt, false)
-}
-
-// llvmModuleFor builds the module, every kernel starting with
-// griddepcontrol.wait when pdl is set (llvm_pdl.go).
-func llvmModuleFor(c *Compilation, opt gpuplan.CUDAOptions, pdl bool) (*ir.Module, error) {
-	css, err := cudaScops(c, opt)
-	if err != nil {
-		return nil, err
-	}
+// llvmModuleFor builds the LLVM IR module with the kernels of the planned
+// scops css, every kernel starting with griddepcontrol.wait when pdl is
+// set (llvm_pdl.go).
+func llvmModuleFor(css []*gpuplan.Scop, pdl bool) (*ir.Module, error) {
 	lm := newLLVMModule()
 	lm.pdl = pdl
 	for _, cs := range css {

@@ -10,8 +10,6 @@ import (
 
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/types"
-
-	"hextile/codegen/gpuplan"
 )
 
 // Programmatic dependent launch (PDL) in the LLVM back end: what the CUDA
@@ -54,17 +52,6 @@ func smNumber(arch string) int {
 // PDLArch reports whether PTX for the GPU architecture arch (sm_NN) can
 // use programmatic dependent launch: sm_90 and newer.
 func PDLArch(arch string) bool { return smNumber(arch) >= pdlMinArch }
-
-// EmitLLVMFor is EmitLLVM for PTX meant for arch: with programmatic
-// dependent launch (opt.NoPDL off) when arch is sm_90 or newer, every
-// kernel first waits for the previous one (griddepcontrol.wait).
-func EmitLLVMFor(c *Compilation, opt gpuplan.CUDAOptions, arch string) (string, error) {
-	m, err := llvmModuleFor(c, opt, !opt.NoPDL && PDLArch(arch))
-	if err != nil {
-		return "", err
-	}
-	return m.String(), nil
-}
 
 // pdlWait emits griddepcontrol.wait at the kernel's entry: inline assembly
 // with side effects and a memory clobber, so that no memory access moves

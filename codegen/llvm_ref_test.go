@@ -64,7 +64,7 @@ func TestReferenceMatchesC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := refFile(c, css, params)
+		ref, err := refFile(c.Prog, css, params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,7 @@ import (
 //     C's evaluation order, then the left-hand side of a compound
 //     assignment), computes, converts to the element type and stores;
 //   - an element is identified by the key of the CUDA printer (the array's
-//     name and its subscripts in canonical affine form, flatPrinter.elemKey),
+//     name and its subscripts in canonical affine form, gpuplan.ElemKey),
 //     so the LLVM kernel loads exactly the elements that the CUDA kernel
 //     keeps in hx_rK temporaries, one load each, valid within one L2
 //     iteration (a fresh set per iteration);
@@ -39,12 +39,15 @@ import (
 // llvmRegs are the loaded elements of the instances being lowered.
 type llvmRegs struct {
 	vals map[string]value.Value
-	keys *flatPrinter // the current instance's subscripts (elemKey)
+	// the current instance's iterators, as text and expressions
+	// (gpuplan.ElemKey)
+	subst map[string]string
+	env   map[string]ast.Expr
 }
 
 // load returns the value of the element e, loading it on first use.
 func (r *llvmRegs) load(k *llvmKernel, e *frontend.ArrayRef) value.Value {
-	key := r.keys.elemKey(e)
+	key := gpuplan.ElemKey(e, r.subst, r.env)
 	if v, ok := r.vals[key]; ok {
 		return v
 	}
@@ -102,7 +105,7 @@ func (k *llvmKernel) userReuse(u *ast.User) {
 			saved[it], had[it] = k.env[it]
 			k.env[it] = v
 		}
-		regs.keys = &flatPrinter{subst: subst, arrays: k.arrs, env: env}
+		regs.subst, regs.env = subst, env
 		k.regs = regs
 		rhs, rt := k.body(a.RHS)
 		if a.Op != "=" {

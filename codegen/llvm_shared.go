@@ -6,6 +6,7 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+	"strconv"
 
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
@@ -143,7 +144,7 @@ func (lm *llvmModule) writtenTableGlobal(kernel string, tab *gpuplan.WrittenTabl
 	for i, v := range tab.Vals {
 		elems[i] = constant.NewInt(types.I16, v)
 	}
-	g := lm.m.NewGlobalDef(prefix+itoa(n), constant.NewArray(at, elems...))
+	g := lm.m.NewGlobalDef(prefix+strconv.Itoa(n), constant.NewArray(at, elems...))
 	g.Immutable = true
 	g.Linkage = enum.LinkageInternal
 	g.AddrSpace = 1

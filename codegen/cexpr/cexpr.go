@@ -282,3 +282,22 @@ func TypeRank(t frontend.Type) int {
 	}
 	return 0
 }
+
+// cDoubleMath lists the C math functions that take and return double
+// (math.h without the f suffix). In C a float argument is converted to
+// double and the call computes in double; C++ (CUDA) overloads them for
+// float, so the CUDA printer casts their arguments to double to keep C's
+// semantics, which the LLVM lowering (call) and the Go reference follow.
+var cDoubleMath = map[string]bool{
+	"sqrt": true, "cbrt": true, "fabs": true, "floor": true, "ceil": true, "trunc": true,
+	"round": true, "rint": true, "nearbyint": true, "fmin": true, "fmax": true, "fma": true,
+	"fmod": true, "remainder": true, "fdim": true, "hypot": true, "pow": true,
+	"exp": true, "exp2": true, "expm1": true, "log": true, "log2": true, "log10": true, "log1p": true,
+	"sin": true, "cos": true, "tan": true, "asin": true, "acos": true, "atan": true, "atan2": true,
+	"sinh": true, "cosh": true, "tanh": true, "asinh": true, "acosh": true, "atanh": true,
+	"erf": true, "erfc": true, "tgamma": true, "lgamma": true, "copysign": true,
+}
+
+// CDoubleMath reports whether the C function name takes double arguments
+// (sqrt yes, sqrtf and abs no).
+func CDoubleMath(name string) bool { return cDoubleMath[name] }
