@@ -8,6 +8,7 @@ import (
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 	"hextile/codegen/interp"
+	"hextile/codegen/llvmprint"
 	"hextile/frontend"
 )
 
@@ -108,7 +109,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	if err != nil {
 		return nil, err
 	}
-	return emitCUDA(c.Prog, css, params, harness, opt)
+	return emit(c.Prog, css, params, harness, opt)
 }
 
 // EmuProgram returns the C program that runs the CUDA code of c under the
@@ -141,7 +142,7 @@ func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	return llvmModuleFor(css, false)
+	return llvmprint.ModuleFor(css, false)
 }
 
 // EmitLLVMFor is EmitLLVM for PTX meant for arch: with programmatic
@@ -152,9 +153,33 @@ func EmitLLVMFor(c *Compilation, opt CUDAOptions, arch string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m, err := llvmModuleFor(css, !opt.NoPDL && PDLArch(arch))
+	m, err := llvmprint.ModuleFor(css, !opt.NoPDL && llvmprint.PDLArch(arch))
 	if err != nil {
 		return "", err
 	}
 	return m.String(), nil
 }
+
+// cudaScops builds the GPU plan of every scop of c.
+func cudaScops(c *Compilation, opt gpuplan.CUDAOptions) ([]*gpuplan.Scop, error) {
+	var in []gpuplan.Input
+	for _, s := range c.Scops {
+		in = append(in, gpuplan.Input{Code: s.Code, Sched: s.Sched, Deps: s.Deps})
+	}
+	return gpuplan.Build(in, opt)
+}
+
+// LLVMToPTX compiles LLVM IR to PTX for arch with llc (llvmprint.LLVMToPTX).
+func LLVMToPTX(ll, llc, arch string) (string, error) { return llvmprint.LLVMToPTX(ll, llc, arch) }
+
+// PDLArch reports whether arch (sm_NN) has programmatic dependent launch
+// (llvmprint.PDLArch).
+func PDLArch(arch string) bool { return llvmprint.PDLArch(arch) }
+
+// PTXRetargeted names the architecture ptx was retargeted from, if any
+// (llvmprint.PTXRetargeted).
+func PTXRetargeted(ptx string) string { return llvmprint.PTXRetargeted(ptx) }
+
+// PDLKernels lists the kernels of ptx that wait for the previous launch
+// (llvmprint.PDLKernels).
+func PDLKernels(ptx string) map[string]bool { return llvmprint.PDLKernels(ptx) }

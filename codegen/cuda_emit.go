@@ -35,15 +35,6 @@ type CUDAResult struct {
 	Files map[string]string
 }
 
-// cudaScops builds the GPU plan of every scop of c.
-func cudaScops(c *Compilation, opt gpuplan.CUDAOptions) ([]*gpuplan.Scop, error) {
-	var in []gpuplan.Input
-	for _, s := range c.Scops {
-		in = append(in, gpuplan.Input{Code: s.Code, Sched: s.Sched, Deps: s.Deps})
-	}
-	return gpuplan.Build(in, opt)
-}
-
 // BaseName is the output name of a C file (its base name without .c).
 func BaseName(file string) string {
 	b := filepath.Base(file)
@@ -62,9 +53,9 @@ func BaseName(file string) string {
 
 // emitCUDA returns the CUDA files of prog for its planned scops css;
 // params gives every parameter's value (used by the harness's defaults).
-func emitCUDA(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
+func emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
 	if harness {
-		if err := cexpr.CheckOpenArrays(cssScops(css)); err != nil {
+		if err := cexpr.CheckOpenArrays(scopsOf(css)); err != nil {
 			return nil, err
 		}
 	}
@@ -75,7 +66,7 @@ func emitCUDA(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int
 	guard := "HX_" + strings.ToUpper(name) + "_H"
 	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
-	h.WriteString(cudaHelpersText(!opt.NoPDL, gpuplan.WideScops(css)))
+	h.WriteString(helpersText(!opt.NoPDL, gpuplan.WideScops(css)))
 	h.WriteString(scopDefines(prog, css))
 	for _, cs := range css {
 		h.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
@@ -109,7 +100,7 @@ func emitCUDA(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int
 		for _, cs := range css {
 			hb.WriteString(refProto(cs))
 		}
-		m, err := cudaMain(prog, css, params, 5)
+		m, err := mainText(prog, css, params, 5)
 		if err != nil {
 			return nil, err
 		}
@@ -165,13 +156,13 @@ func scopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 
 // cudaHelpers are the integer helpers of the generated code and the macros
 // that the emulation redefines, with the plain launch.
-var cudaHelpers = cudaHelpersText(false, false)
+var cudaHelpers = helpersText(false, false)
 
-// cudaHelpersText returns the helpers with the launch macro HX_LAUNCH of
+// helpersText returns the helpers with the launch macro HX_LAUNCH of
 // the CUDA build: with pdl, through programmatic dependent launch where
 // the device has it (see pdlLaunch); with wide, the integer helpers in
 // long long (64-bit code, width.go).
-func cudaHelpersText(pdl, wide bool) string {
+func helpersText(pdl, wide bool) string {
 	l := cudaLaunchPlain
 	if pdl {
 		l = cudaLaunchPDL
@@ -366,12 +357,12 @@ func refFile(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int6
 	b.WriteString("/* hextile: the reference of the CUDA harness: " + prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
 	b.WriteString(cexpr.CPrelude)
-	ru, err := harness.BuildRefUnit(prog, cssScops(css), nil, params, false)
+	ru, err := harness.BuildRefUnit(prog, scopsOf(css), nil, params, false)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(harness.ConstantDefines(prog, cssScops(css)))
+	b.WriteString(harness.ConstantDefines(prog, scopsOf(css)))
 	for _, cs := range css {
 		b.WriteString(countFunc(cs))
 	}
@@ -379,7 +370,7 @@ func refFile(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int6
 }
 
 // cssScops are the scops of css in order.
-func cssScops(css []*gpuplan.Scop) []*frontend.Scop {
+func scopsOf(css []*gpuplan.Scop) []*frontend.Scop {
 	var out []*frontend.Scop
 	for _, cs := range css {
 		out = append(out, cs.Code.Scop)
@@ -423,10 +414,10 @@ func countFunc(cs *gpuplan.Scop) string {
 	return b.String()
 }
 
-// cudaMain prints the harness main: deterministic inputs, the reference
+// mainText prints the harness main: deterministic inputs, the reference
 // run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
 // first GPU run with the reference, medians of the kernel and total times.
-func cudaMain(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
+func mainText(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
 	var b strings.Builder
 	b.WriteString(harness.RuntimeC)
 	b.WriteString(`

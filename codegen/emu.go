@@ -32,13 +32,13 @@ import (
 // emuProgram returns the C program that runs the CUDA code of prog's
 // planned scops css under the emulator with the verification harness.
 func emuProgram(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
-	if err := cexpr.CheckOpenArrays(cssScops(css)); err != nil {
+	if err := cexpr.CheckOpenArrays(scopsOf(css)); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + prog.File + " */\n")
 	b.WriteString(emuPrelude)
-	b.WriteString(cudaHelpersText(false, gpuplan.WideScops(css)))
+	b.WriteString(helpersText(false, gpuplan.WideScops(css)))
 	b.WriteString(cexpr.HxNarrowC)
 	b.WriteString(scopDefines(prog, css))
 	for _, cs := range css {
@@ -57,16 +57,16 @@ func emuProgram(prog *frontend.Program, css []*gpuplan.Scop, params map[string]i
 	}
 	// The reference in the same C file: the user's file with hx_orig_K,
 	// the scop as written over the enclosing function's declarations.
-	ru, err := harness.BuildRefUnit(prog, cssScops(css), nil, params, true)
+	ru, err := harness.BuildRefUnit(prog, scopsOf(css), nil, params, true)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(harness.ConstantDefines(prog, cssScops(css)))
+	b.WriteString(harness.ConstantDefines(prog, scopsOf(css)))
 	for _, cs := range css {
 		b.WriteString("static " + countFunc(cs))
 	}
-	m, err := cudaMain(prog, css, params, 0)
+	m, err := mainText(prog, css, params, 0)
 	if err != nil {
 		return "", err
 	}

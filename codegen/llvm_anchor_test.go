@@ -13,6 +13,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/schedule"
@@ -72,10 +73,10 @@ func bodyRefs(a *frontend.Assign) []*frontend.ArrayRef {
 // anchorListing describes the grouping of the accesses: per access "X" (a
 // group's first access, its anchor) or "X = Y + (d0, d1, ...)" (through
 // anchor Y, the subscript differences).
-func anchorListing(an *llvmAnchors, refs []*frontend.ArrayRef, seen map[string]string, consts map[string][]int64) []string {
+func anchorListing(an *llvmprint.LlvmAnchors, refs []*frontend.ArrayRef, seen map[string]string, consts map[string][]int64) []string {
 	var out []string
 	for _, r := range refs {
-		key, cs := an.key(r)
+		key, cs := an.Key(r)
 		txt := frontend.FormatExpr(r)
 		a, ok := seen[key]
 		if !ok {
@@ -129,8 +130,8 @@ func TestLLVMAnchorGroups(t *testing.T) {
 			for _, it := range st.Iters {
 				args = append(args, ast.VarE("c_"+it))
 			}
-			an := newAnchors()
-			an.bind(st, args, "", 0)
+			an := llvmprint.NewAnchors()
+			an.Bind(st, args, "", 0)
 			got := anchorListing(an, bodyRefs(st.Body), map[string]string{}, map[string][]int64{})
 			// The listing names the source's iterators: the keys are in
 			// the bound AST values (c_t, c_i, c_j).
@@ -151,11 +152,11 @@ func TestLLVMAnchorInstances(t *testing.T) {
 	}
 	st := prog.Scops[0].Stmts[0]
 	args := []ast.Expr{ast.VarE("c0"), ast.VarE("c1"), ast.VarE("c2")}
-	an := newAnchors()
+	an := llvmprint.NewAnchors()
 	seen, consts := map[string]string{}, map[string][]int64{}
 	var got []string
 	for j := int64(0); j < 2; j++ {
-		an.bind(st, args, "c1", j)
+		an.Bind(st, args, "c1", j)
 		got = append(got, anchorListing(an, bodyRefs(st.Body), seen, consts)...)
 	}
 	want := []string{
@@ -264,7 +265,7 @@ func TestLLVMAnchorPTX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ptx, err := LLVMToPTX(ll, llc, "sm_80")
+	ptx, err := llvmprint.LLVMToPTX(ll, llc, "sm_80")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,14 +312,14 @@ func llvmAnchorCounts(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions, off
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm := newLLVMModule()
-	lm.noAnchor = off
+	lm := llvmprint.NewLLVMModule()
+	lm.NoAnchor = off
 	for _, cs := range css {
 		for _, kn := range cs.Kernels {
-			if err := lm.kernel(cs, kn); err != nil {
+			if err := lm.Kernel(cs, kn); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	return lm.anchorGroups, lm.anchoredRefs
+	return lm.AnchorGroups, lm.AnchoredRefs
 }

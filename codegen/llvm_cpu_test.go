@@ -13,6 +13,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -274,7 +275,7 @@ func runIROnCPUEdit(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag s
 	os.WriteFile(cfile, []byte(src), 0o644)
 	// The optimiser of --target=ptx (opt -O3) runs here too, so its
 	// transformations (with the noalias/readonly arguments) are checked.
-	if o := findOpt(llc); o != "" {
+	if o := llvmprint.FindOpt(llc); o != "" {
 		if out, err := exec.Command(o, "-O3", llFile, "-o", llFile+".bc").CombinedOutput(); err != nil {
 			return fmt.Errorf("opt: %v\n%s", err, out)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 )
 
 // TestLLVMNoContraction: llc's default contraction fuses nothing in
@@ -30,7 +31,7 @@ func TestLLVMNoContraction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ptx, err := LLVMToPTX(ll, llc, "sm_80")
+	ptx, err := llvmprint.LLVMToPTX(ll, llc, "sm_80")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
@@ -21,15 +22,15 @@ func llvmReuseCounts(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions) (nes
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm := newLLVMModule()
+	lm := llvmprint.NewLLVMModule()
 	for _, cs := range css {
 		for _, kn := range cs.Kernels {
-			if err := lm.kernel(cs, kn); err != nil {
+			if err := lm.Kernel(cs, kn); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	return lm.reuseNests, lm.reuseLoads
+	return lm.ReuseNests, lm.ReuseLoads
 }
 
 // TestLLVMReuseLikeCUDA: the LLVM back end applies register reuse to the

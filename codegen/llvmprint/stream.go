@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"fmt"
@@ -77,7 +77,7 @@ func (k *llvmKernel) streamLoad(u *ast.User, w *gpuplan.StreamWindow, c value.Va
 			saved[it], had[it] = k.env[it]
 			k.env[it] = x
 		}
-		k.anch.bind(st, u.Args, iter, d)
+		k.anch.Bind(st, u.Args, iter, d)
 		wins := k.wins
 		k.wins = nil
 		v, _ = k.body(w.Rep)
@@ -107,7 +107,7 @@ func (k *llvmKernel) userStream(u *ast.User) {
 	savedAnch := k.anch
 	defer func() { k.anch = savedAnch }()
 	// The preloads, for c = b0.
-	k.anch = newAnchors()
+	k.anch = NewAnchors()
 	pre := make([][]value.Value, len(p.Wins))
 	for wi, w := range p.Wins {
 		for j := int64(0); j < w.DMax-w.DMin; j++ {
@@ -129,7 +129,7 @@ func (k *llvmKernel) userStream(u *ast.User) {
 	hdr.NewCondBr(hdr.NewICmp(enum.IPredSLE, c, k.streamB1), body, exit)
 	k.cur = body
 	// The newest register of every window, then the instance at c.
-	k.anch = newAnchors()
+	k.anch = NewAnchors()
 	regs := map[string]value.Value{}
 	news := make([]value.Value, len(p.Wins))
 	for wi, w := range p.Wins {

@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ import (
 
 // llvmAnchors are the anchor groups of the statement instance(s) being
 // lowered.
-type llvmAnchors struct {
+type LlvmAnchors struct {
 	// env and subst are the current instance's statement iterators: their
 	// AST values (subscriptAff) and printed values (cexpr of a non-affine
 	// subscript).
@@ -74,13 +74,13 @@ type anchorGroup struct {
 }
 
 // newAnchors starts the groups of a statement instance.
-func newAnchors() *llvmAnchors {
-	return &llvmAnchors{groups: map[string]*anchorGroup{}}
+func NewAnchors() *LlvmAnchors {
+	return &LlvmAnchors{groups: map[string]*anchorGroup{}}
 }
 
 // bind sets the instance whose accesses are lowered next: iterator it of
 // st is args[i] (shifted by shift along variable v when shift != 0).
-func (an *llvmAnchors) bind(st *frontend.Stmt, args []ast.Expr, v string, shift int64) {
+func (an *LlvmAnchors) Bind(st *frontend.Stmt, args []ast.Expr, v string, shift int64) {
 	an.env, an.subst = map[string]ast.Expr{}, map[string]string{}
 	for i, it := range st.Iters {
 		if i >= len(args) {
@@ -96,7 +96,7 @@ func (an *llvmAnchors) bind(st *frontend.Stmt, args []ast.Expr, v string, shift 
 }
 
 // key is the group key of access r and its subscript constants.
-func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
+func (an *LlvmAnchors) Key(r *frontend.ArrayRef) (string, []int64) {
 	var b strings.Builder
 	b.WriteString(r.Name)
 	consts := make([]int64, len(r.Index))
@@ -118,15 +118,15 @@ func (an *llvmAnchors) key(r *frontend.ArrayRef) (string, []int64) {
 // is no grouping.
 func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx value.Value)) {
 	an := k.anch
-	if an == nil || k.lm.noAnchor || k.cs.WideIdx || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
+	if an == nil || k.lm.NoAnchor || k.cs.WideIdx || k.arrs[r.Name] == nil || len(r.Index) == 0 || len(r.Index) != len(k.arrs[r.Name].Extents) {
 		return nil, nil
 	}
-	key, consts := an.key(r)
+	key, consts := an.Key(r)
 	g := an.groups[key]
 	if g == nil {
 		return nil, func(p, idx value.Value) {
 			an.groups[key] = &anchorGroup{ptr: p, idx: idx, consts: consts}
-			k.lm.anchorGroups++
+			k.lm.AnchorGroups++
 		}
 	}
 	n := len(consts)
@@ -149,7 +149,7 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 		}
 		delta = k.addStrideTerm(delta, &cst, st[d], diff)
 	}
-	k.lm.anchoredRefs++
+	k.lm.AnchoredRefs++
 	elem := llvmType(k.arrs[r.Name].Elem)
 	if delta != nil {
 		// A row or plane away: the anchor's flat index plus the
@@ -179,16 +179,16 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 // r is not addressed through an anchor.
 func (k *llvmKernel) anchoredStaged(sa *gpuplan.SharedArr, r *frontend.ArrayRef) (elem, flag value.Value, set func(elem, flag value.Value)) {
 	an := k.anch
-	if an == nil || k.lm.noAnchor || len(r.Index) == 0 || len(r.Index) != len(sa.Ext) {
+	if an == nil || k.lm.NoAnchor || len(r.Index) == 0 || len(r.Index) != len(sa.Ext) {
 		return nil, nil, nil
 	}
-	key, consts := an.key(r)
+	key, consts := an.Key(r)
 	key = "shared:" + key
 	g := an.groups[key]
 	if g == nil {
 		return nil, nil, func(elem, flag value.Value) {
 			an.groups[key] = &anchorGroup{ptr: elem, idx: flag, consts: consts}
-			k.lm.anchorGroups++
+			k.lm.AnchorGroups++
 		}
 	}
 	var delta, stride int64 = 0, 1
@@ -196,7 +196,7 @@ func (k *llvmKernel) anchoredStaged(sa *gpuplan.SharedArr, r *frontend.ArrayRef)
 		delta += (consts[d] - g.consts[d]) * stride
 		stride *= sa.Ext[d]
 	}
-	k.lm.anchoredRefs++
+	k.lm.AnchoredRefs++
 	if delta == 0 {
 		return g.ptr, g.idx, nil
 	}
@@ -284,7 +284,7 @@ func (k *llvmKernel) anchoredPtr32(r *frontend.ArrayRef, g *anchorGroup, consts 
 		}
 		delta = k.addStrideTerm(delta, &cst, st[d], diff)
 	}
-	k.lm.anchoredRefs++
+	k.lm.AnchoredRefs++
 	p := g.ptr
 	if delta != nil {
 		idx := nsw(k.cur.NewAdd(g.idx, delta))

@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"bytes"
@@ -67,7 +67,7 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 	// LLVM's optimiser (opt, next to llc) first when present: llc alone
 	// runs only the code generator's passes (no unrolling, no LICM). No
 	// fast-math flags are in the IR, so floating-point results are kept.
-	if o := findOpt(p); o != "" {
+	if o := FindOpt(p); o != "" {
 		var oerr bytes.Buffer
 		bc := filepath.Join(dir, "kernels.opt.bc")
 		cmd := exec.Command(o, "-O3", in, "-o", bc)
@@ -117,7 +117,7 @@ func firstLineOf(s string) string {
 
 // findOpt returns the opt of the same LLVM installation as llc (llc-14 ->
 // opt-14 in the same directory), or "".
-func findOpt(llc string) string {
+func FindOpt(llc string) string {
 	dir, base := filepath.Split(llc)
 	name := "opt" + strings.TrimPrefix(base, "llc")
 	if p := filepath.Join(dir, name); fileExists(p) {

@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"bytes"
@@ -127,14 +127,14 @@ func PTXTarget(ptx string) string {
 	return ""
 }
 
-var ptxEntryRE = regexp.MustCompile(`(?m)^(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)`)
+var PtxEntryRE = regexp.MustCompile(`(?m)^(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)`)
 
 // PDLKernels returns the kernels (.entry functions) of the PTX text whose
 // body contains griddepcontrol.wait: those, and only those, may be launched
 // with programmatic stream serialization.
 func PDLKernels(ptx string) map[string]bool {
 	out := map[string]bool{}
-	locs := ptxEntryRE.FindAllStringSubmatchIndex(ptx, -1)
+	locs := PtxEntryRE.FindAllStringSubmatchIndex(ptx, -1)
 	for i, l := range locs {
 		end := len(ptx)
 		if i+1 < len(locs) {

@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"github.com/llir/llvm/ir"

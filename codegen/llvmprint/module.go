@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"fmt"
@@ -58,12 +58,12 @@ const (
 // llvmModuleFor builds the LLVM IR module with the kernels of the planned
 // scops css, every kernel starting with griddepcontrol.wait when pdl is
 // set (llvm_pdl.go).
-func llvmModuleFor(css []*gpuplan.Scop, pdl bool) (*ir.Module, error) {
-	lm := newLLVMModule()
+func ModuleFor(css []*gpuplan.Scop, pdl bool) (*ir.Module, error) {
+	lm := NewLLVMModule()
 	lm.pdl = pdl
 	for _, cs := range css {
 		for _, kn := range cs.Kernels {
-			if err := lm.kernel(cs, kn); err != nil {
+			if err := lm.Kernel(cs, kn); err != nil {
 				return nil, err
 			}
 		}
@@ -81,20 +81,20 @@ type llvmModule struct {
 	pdl bool
 	// reuseNests and reuseLoads count the thread loop nests lowered with
 	// register reuse and their loads (llvm_reuse.go), for the tests.
-	reuseNests, reuseLoads int
+	ReuseNests, ReuseLoads int
 	reuseVals              int // names of the stored values
 	// anchorGroups and anchoredRefs count the anchor groups and the
 	// accesses addressed through an anchor (llvm_anchor.go), for the tests.
-	anchorGroups, anchoredRefs int
+	AnchorGroups, AnchoredRefs int
 	// noAnchor turns anchored addressing off (the tests compare).
-	noAnchor bool
+	NoAnchor bool
 	// streamNests, streamUsers and streamLoads count the nests lowered
 	// streaming, their statements and window loads (llvm_stream.go);
 	// streamVals names the stored values (hx_sv_N), for the tests.
 	streamNests, streamUsers, streamLoads, streamVals int
 }
 
-func newLLVMModule() *llvmModule {
+func NewLLVMModule() *llvmModule {
 	m := ir.NewModule()
 	m.TargetTriple = NVPTXTriple
 	m.DataLayout = NVPTXDataLayout
@@ -175,7 +175,7 @@ type llvmKernel struct {
 	// computed in the entry block with its environment of parameters, when
 	// first needed) and the groups of the instance(s) being lowered.
 	strides  map[string][]value.Value
-	anch     *llvmAnchors
+	anch     *LlvmAnchors
 	entry    *ir.Block
 	entryEnv map[string]value.Value
 	// Streaming (llvm_stream.go), as in kernelGen: the plan of the nest
@@ -184,10 +184,10 @@ type llvmKernel struct {
 	stream             *gpuplan.StreamPlan
 	streamB0, streamB1 value.Value
 	wins               map[*frontend.ArrayRef]value.Value
-	winAnch            *llvmAnchors
+	winAnch            *LlvmAnchors
 }
 
-func (lm *llvmModule) kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
+func (lm *llvmModule) Kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	s := cs.Code.Scop
 	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
 	if k.wide() {

@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func (r *llvmRegs) load(k *llvmKernel, e *frontend.ArrayRef) value.Value {
 	}
 	v := k.cur.NewLoad(llvmType(k.arrs[e.Name].Elem), k.elemPtr(e))
 	r.vals[key] = v
-	k.lm.reuseLoads++
+	k.lm.ReuseLoads++
 	return v
 }
 
@@ -63,7 +63,7 @@ func (r *llvmRegs) load(k *llvmKernel, e *frontend.ArrayRef) value.Value {
 func (k *llvmKernel) threadReuse(p *gpuplan.ReusePlan, used [3]bool) {
 	used[p.Axis] = true
 	start := k.cur.NewAdd(k.expr(p.Lower), k.cur.NewMul(i32(p.PerThread), k.tid[p.Axis]))
-	k.lm.reuseNests++
+	k.lm.ReuseNests++
 	k.reuse = p
 	k.let(p.L1.Iter, start, func() { k.thread(p.L1.Body, used) })
 	k.reuse = nil
@@ -85,10 +85,10 @@ func (k *llvmKernel) userReuse(u *ast.User) {
 	regs := &llvmRegs{vals: map[string]value.Value{}}
 	// One set of anchors for the U instances (llvm_anchor.go).
 	savedAnch := k.anch
-	k.anch = newAnchors()
+	k.anch = NewAnchors()
 	defer func() { k.anch = savedAnch }()
 	for j := int64(0); j < p.PerThread; j++ {
-		k.anch.bind(st, u.Args, p.L1.Iter, j)
+		k.anch.Bind(st, u.Args, p.L1.Iter, j)
 		subst, env := map[string]string{}, map[string]ast.Expr{}
 		saved, had := map[string]value.Value{}, map[string]bool{}
 		for i, it := range st.Iters {

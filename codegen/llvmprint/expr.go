@@ -1,4 +1,4 @@
-package codegen
+package llvmprint
 
 import (
 	"strings"
@@ -189,9 +189,9 @@ func (k *llvmKernel) user(u *ast.User) {
 	if k.winAnch != nil {
 		k.anch = k.winAnch // shared with the window loads (llvm_stream.go)
 	} else {
-		k.anch = newAnchors()
+		k.anch = NewAnchors()
 	}
-	k.anch.bind(st, u.Args, "", 0)
+	k.anch.Bind(st, u.Args, "", 0)
 	defer func() { k.anch = savedAnch }()
 	a := st.Body
 	ref, ok := a.LHS.(*frontend.ArrayRef)
