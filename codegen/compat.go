@@ -5,6 +5,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cprint"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 	"hextile/codegen/interp"
@@ -101,7 +102,7 @@ type (
 
 // EmitCUDA returns the CUDA files for c; params gives every parameter's
 // value (used by the harness's defaults).
-func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOptions) (*CUDAResult, error) {
+func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOptions) (*cudaprint.CUDAResult, error) {
 	if opt.Params == nil {
 		opt.Params = params
 	}
@@ -109,7 +110,7 @@ func EmitCUDA(c *Compilation, params map[string]int64, harness bool, opt CUDAOpt
 	if err != nil {
 		return nil, err
 	}
-	return emit(c.Prog, css, params, harness, opt)
+	return cudaprint.Emit(c.Prog, css, params, harness, opt)
 }
 
 // EmuProgram returns the C program that runs the CUDA code of c under the
@@ -183,3 +184,12 @@ func PTXRetargeted(ptx string) string { return llvmprint.PTXRetargeted(ptx) }
 // PDLKernels lists the kernels of ptx that wait for the previous launch
 // (llvmprint.PDLKernels).
 func PDLKernels(ptx string) map[string]bool { return llvmprint.PDLKernels(ptx) }
+
+// CUDAResult holds the generated CUDA files by name (cudaprint.CUDAResult).
+type CUDAResult = cudaprint.CUDAResult
+
+// WriteCUDA writes the files of res into dir (cudaprint.WriteCUDA).
+func WriteCUDA(res *CUDAResult, dir string) error { return cudaprint.WriteCUDA(res, dir) }
+
+// BaseName is the output name of a C file (its base name without .c).
+func BaseName(file string) string { return cudaprint.BaseName(file) }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
@@ -216,7 +217,7 @@ func TestCUDAReuseLoads(t *testing.T) {
 	}
 }
 
-func kernelFile(res *CUDAResult) string {
+func kernelFile(res *cudaprint.CUDAResult) string {
 	for name, text := range res.Files {
 		if strings.HasSuffix(name, "_kernel.cu") {
 			return text
@@ -428,7 +429,7 @@ func TestCUDAReuseClang(t *testing.T) {
 			t.Fatal(err)
 		}
 		sub := filepath.Join(dir, tc.name)
-		if err := WriteCUDA(res, sub); err != nil {
+		if err := cudaprint.WriteCUDA(res, sub); err != nil {
 			t.Fatal(err)
 		}
 		clangCUDA(t, sub, filepath.Join(sub, res.Name+"_kernel.cu"))
@@ -463,43 +464,46 @@ func TestReusableShapes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		edit   func(*shape, *kernelGen)
+		edit   func(*shape, *cudaprint.KernelGen)
 		wantU  int64
 		indep  int
 		noFull bool
 	}{
 		{name: "base", wantU: 4},
-		{name: "marks and lets", edit: func(s *shape, _ *kernelGen) {
+		{name: "marks and lets", edit: func(s *shape, _ *cudaprint.KernelGen) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Mark{Label: "m", Body: &ast.Let{Var: "q", Value: ast.VarE("b"), Body: &ast.Block{Stmts: []ast.Node{n}}}}
 			}
 		}, wantU: 4},
-		{name: "two statements", edit: func(s *shape, _ *kernelGen) { s.body = &ast.Block{Stmts: []ast.Node{user(), user()}} }},
-		{name: "a loop in the body", edit: func(s *shape, _ *kernelGen) {
+		{name: "two statements", edit: func(s *shape, _ *cudaprint.KernelGen) { s.body = &ast.Block{Stmts: []ast.Node{user(), user()}} }},
+		{name: "a loop in the body", edit: func(s *shape, _ *cudaprint.KernelGen) {
 			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user()}
 		}},
 		{name: "not independent", indep: -1},
-		{name: "parallel, not a point loop", edit: func(s *shape, _ *kernelGen) { s.l1Par = true; s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }, wantU: 4},
-		{name: "not parallel, not a point loop", edit: func(s *shape, _ *kernelGen) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
+		{name: "parallel, not a point loop", edit: func(s *shape, _ *cudaprint.KernelGen) {
+			s.l1Par = true
+			s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace}
+		}, wantU: 4},
+		{name: "not parallel, not a point loop", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
 		{name: "partial tile", noFull: true},
-		{name: "trip not divisible", edit: func(s *shape, _ *kernelGen) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
-		{name: "trip not constant", edit: func(s *shape, _ *kernelGen) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
-		{name: "two lower bounds", edit: func(s *shape, _ *kernelGen) { s.lower = append(s.lower, ast.Const(1)) }},
-		{name: "U = 1", edit: func(_ *shape, g *kernelGen) { g.kn.Block = [3]int{32, 16, 1} }},
-		{name: "U = 32", edit: func(s *shape, g *kernelGen) {
+		{name: "trip not divisible", edit: func(s *shape, _ *cudaprint.KernelGen) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
+		{name: "trip not constant", edit: func(s *shape, _ *cudaprint.KernelGen) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
+		{name: "two lower bounds", edit: func(s *shape, _ *cudaprint.KernelGen) { s.lower = append(s.lower, ast.Const(1)) }},
+		{name: "U = 1", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Kn.Block = [3]int{32, 16, 1} }},
+		{name: "U = 32", edit: func(s *shape, g *cudaprint.KernelGen) {
 			s.upper = []ast.Expr{aff(127, ast.Term{Coef: 16, Var: "b"})}
-			g.kn.Block = [3]int{32, 4, 1}
+			g.Kn.Block = [3]int{32, 4, 1}
 		}},
-		{name: "U = 16", edit: func(s *shape, g *kernelGen) { g.kn.Block = [3]int{32, 1, 1} }, wantU: 16},
-		{name: "let uses L1", edit: func(s *shape, _ *kernelGen) {
+		{name: "U = 16", edit: func(s *shape, g *cudaprint.KernelGen) { g.Kn.Block = [3]int{32, 1, 1} }, wantU: 16},
+		{name: "let uses L1", edit: func(s *shape, _ *cudaprint.KernelGen) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
 			}
 		}},
-		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
-		{name: "L1 on x", edit: func(s *shape, _ *kernelGen) { s.l1Level = 2 }},
-		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.Reuse = false }},
-		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &gpuplan.StagePlan{} }},
+		{name: "L2 bound uses L1", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
+		{name: "L1 on x", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l1Level = 2 }},
+		{name: "off", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Cs.Reuse = false }},
+		{name: "staged", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Stage = &gpuplan.StagePlan{} }},
 	} {
 		s := base()
 		indep := tc.indep
@@ -507,11 +511,11 @@ func TestReusableShapes(t *testing.T) {
 			indep = 1
 		}
 		cs := &gpuplan.Scop{Reuse: true, Indep: indep, Deps: &frontend.Deps{}} // indep: the cached answer
-		g := &kernelGen{cs: cs, kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+		g := &cudaprint.KernelGen{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: !tc.noFull, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
 		}
-		p := g.reusable(build(s), [3]bool{})
+		p := g.Reusable(build(s), [3]bool{})
 		got := int64(0)
 		if p != nil {
 			got = p.PerThread

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
@@ -178,7 +179,7 @@ func TestEmuDetectsErrors(t *testing.T) {
 func clangCUDA(t *testing.T, dir, kernel string) {
 	t.Helper()
 	shim := filepath.Join(dir, "hx_cuda_shim.h")
-	if err := os.WriteFile(shim, []byte(CUDAShim), 0o644); err != nil {
+	if err := os.WriteFile(shim, []byte(cudaprint.CUDAShim), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("clang", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
@@ -237,7 +238,7 @@ func clangOne(t *testing.T, dir, f, name string, kind schedule.Kind) {
 		}
 	}
 	sub := filepath.Join(dir, name+"_"+string(kind))
-	if err := WriteCUDA(res, sub); err != nil {
+	if err := cudaprint.WriteCUDA(res, sub); err != nil {
 		t.Fatal(err)
 	}
 	clangCUDA(t, sub, filepath.Join(sub, name+"_kernel.cu"))

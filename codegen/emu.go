@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen/cexpr"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 	"hextile/frontend"
@@ -32,41 +33,41 @@ import (
 // emuProgram returns the C program that runs the CUDA code of prog's
 // planned scops css under the emulator with the verification harness.
 func emuProgram(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
-	if err := cexpr.CheckOpenArrays(scopsOf(css)); err != nil {
+	if err := cexpr.CheckOpenArrays(cudaprint.ScopsOf(css)); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + prog.File + " */\n")
 	b.WriteString(emuPrelude)
-	b.WriteString(helpersText(false, gpuplan.WideScops(css)))
+	b.WriteString(cudaprint.HelpersText(false, gpuplan.WideScops(css)))
 	b.WriteString(cexpr.HxNarrowC)
-	b.WriteString(scopDefines(prog, css))
+	b.WriteString(cudaprint.ScopDefines(prog, css))
 	for _, cs := range css {
-		b.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
-		b.WriteString(smemMacros(cs))
+		b.WriteString(cudaprint.IdxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
+		b.WriteString(cudaprint.SmemMacros(cs))
 	}
 	b.WriteString("\n")
 	for _, cs := range css {
 		for _, kn := range cs.Kernels {
-			b.WriteString(printKernel(cs, kn, true))
+			b.WriteString(cudaprint.PrintKernel(cs, kn, true))
 			b.WriteString("\n")
 		}
 	}
 	for _, cs := range css {
-		b.WriteString(hostFunc(cs))
+		b.WriteString(cudaprint.HostFunc(cs))
 	}
 	// The reference in the same C file: the user's file with hx_orig_K,
 	// the scop as written over the enclosing function's declarations.
-	ru, err := harness.BuildRefUnit(prog, scopsOf(css), nil, params, true)
+	ru, err := harness.BuildRefUnit(prog, cudaprint.ScopsOf(css), nil, params, true)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(harness.ConstantDefines(prog, scopsOf(css)))
+	b.WriteString(harness.ConstantDefines(prog, cudaprint.ScopsOf(css)))
 	for _, cs := range css {
-		b.WriteString("static " + countFunc(cs))
+		b.WriteString("static " + cudaprint.CountFunc(cs))
 	}
-	m, err := mainText(prog, css, params, 0)
+	m, err := cudaprint.MainText(prog, css, params, 0)
 	if err != nil {
 		return "", err
 	}

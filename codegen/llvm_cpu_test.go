@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/llvmprint"
 	"hextile/internal/testlong"
@@ -97,7 +98,7 @@ static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 func irLaunchers(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	for _, kn := range cs.Kernels {
-		decl := kernelArgs(cs, kn, true)
+		decl := cudaprint.KernelArgs(cs, kn, true)
 		var names, fields []string
 		for _, d := range decl {
 			d = strings.ReplaceAll(d, "HX_RESTRICT ", "")
@@ -261,7 +262,7 @@ func runIROnCPUEdit(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag s
 	for _, cs := range css {
 		launch.WriteString(irLaunchers(cs))
 	}
-	host := hostFunc(css[0])
+	host := cudaprint.HostFunc(css[0])
 	i := strings.Index(src, host)
 	if i < 0 {
 		return fmt.Errorf("host function not found in the emulation program")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/interp"
 )
@@ -64,7 +65,7 @@ func TestReferenceMatchesC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := refFile(c.Prog, css, params)
+		ref, err := cudaprint.RefFile(c.Prog, css, params)
 		if err != nil {
 			t.Fatal(err)
 		}

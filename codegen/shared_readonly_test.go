@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -76,7 +77,7 @@ func TestSharedReadOnlyCopyOut(t *testing.T) {
 	}
 	if _, err := exec.LookPath("clang"); err == nil {
 		sub := filepath.Join(dir, "cuda")
-		if err := WriteCUDA(res, sub); err != nil {
+		if err := cudaprint.WriteCUDA(res, sub); err != nil {
 			t.Fatal(err)
 		}
 		clangCUDA(t, sub, filepath.Join(sub, "coef2d_kernel.cu"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
@@ -113,7 +114,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	defer func() { sharedTableCheck = 0 }()
+	defer func() { cudaprint.SharedTableCheck = 0 }()
 	// The emulator runs at smaller problem sizes than tableCases need for
 	// the GPU-like shapes, still with full tiles (counted by the check).
 	cases := []tableCase{
@@ -129,9 +130,9 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 	run := func(tag string, tc tableCase, mode int) (string, bool) {
 		t.Helper()
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-		sharedTableCheck = mode
+		cudaprint.SharedTableCheck = mode
 		src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
-		sharedTableCheck = 0
+		cudaprint.SharedTableCheck = 0
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -191,7 +192,7 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	defer func() { sharedTableCheck = 0 }()
+	defer func() { cudaprint.SharedTableCheck = 0 }()
 	for i, tc := range []tableCase{
 		{"laplacian2d", []int64{1, 3, 4}, nil, 19, 5},
 		{"fdtd2d", []int64{2, 3, 4}, []int{4, 2}, 19, 5},
@@ -211,9 +212,9 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 			t.Errorf("%s: no written-set table in the IR", tag)
 		}
 		// Full tiles at these sizes: the check catches a shortened table.
-		sharedTableCheck = 2
+		cudaprint.SharedTableCheck = 2
 		src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
-		sharedTableCheck = 0
+		cudaprint.SharedTableCheck = 0
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}

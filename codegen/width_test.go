@@ -11,6 +11,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cprint"
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/width"
 	"hextile/frontend"
@@ -232,7 +233,7 @@ func TestWidthCUDA(t *testing.T) {
 		if _, err := exec.LookPath("clang"); err == nil && c.wideIdx {
 			// The 64-bit kernels compile as CUDA (clang's front end, as nvcc).
 			sub := filepath.Join(t.TempDir(), "cuda")
-			if err := WriteCUDA(res, sub); err != nil {
+			if err := cudaprint.WriteCUDA(res, sub); err != nil {
 				t.Fatal(err)
 			}
 			clangCUDA(t, sub, filepath.Join(sub, "heat2d_kernel.cu"))

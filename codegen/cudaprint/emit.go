@@ -1,4 +1,4 @@
-package codegen
+package cudaprint
 
 import (
 	"fmt"
@@ -53,9 +53,9 @@ func BaseName(file string) string {
 
 // emitCUDA returns the CUDA files of prog for its planned scops css;
 // params gives every parameter's value (used by the harness's defaults).
-func emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
+func Emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, harness bool, opt gpuplan.CUDAOptions) (*CUDAResult, error) {
 	if harness {
-		if err := cexpr.CheckOpenArrays(scopsOf(css)); err != nil {
+		if err := cexpr.CheckOpenArrays(ScopsOf(css)); err != nil {
 			return nil, err
 		}
 	}
@@ -66,14 +66,14 @@ func emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 	guard := "HX_" + strings.ToUpper(name) + "_H"
 	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
-	h.WriteString(helpersText(!opt.NoPDL, gpuplan.WideScops(css)))
-	h.WriteString(scopDefines(prog, css))
+	h.WriteString(HelpersText(!opt.NoPDL, gpuplan.WideScops(css)))
+	h.WriteString(ScopDefines(prog, css))
 	for _, cs := range css {
-		h.WriteString(idxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
-		h.WriteString(smemMacros(cs))
+		h.WriteString(IdxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
+		h.WriteString(SmemMacros(cs))
 		for _, kn := range cs.Kernels {
 			nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
-			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.Name, strings.Join(kernelArgs(cs, kn, true), ", "))
+			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.Name, strings.Join(KernelArgs(cs, kn, true), ", "))
 		}
 	}
 	h.WriteString("#endif\n")
@@ -84,7 +84,7 @@ func emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 	for _, cs := range css {
 		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.Index, ast.PosString(cs.Code.Scop.Pos), cs.Code.Note)
 		for _, kn := range cs.Kernels {
-			kb.WriteString(printKernel(cs, kn, false))
+			kb.WriteString(PrintKernel(cs, kn, false))
 			kb.WriteString("\n")
 		}
 	}
@@ -94,18 +94,18 @@ func emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 	fmt.Fprintf(&hb, "#include \"%s.h\"\n#include <string.h>\n#include <stdint.h>\n#include <time.h>\n\n", name)
 	hb.WriteString(cudaHostHelpers)
 	for _, cs := range css {
-		hb.WriteString(hostFunc(cs))
+		hb.WriteString(HostFunc(cs))
 	}
 	if harness {
 		for _, cs := range css {
 			hb.WriteString(refProto(cs))
 		}
-		m, err := mainText(prog, css, params, 5)
+		m, err := MainText(prog, css, params, 5)
 		if err != nil {
 			return nil, err
 		}
 		hb.WriteString(m)
-		ref, err := refFile(prog, css, params)
+		ref, err := RefFile(prog, css, params)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +138,7 @@ func emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 }
 
 // scopDefines repeats the file's #defines that are not parameters.
-func scopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
+func ScopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 	isParam := map[string]bool{}
 	for _, cs := range css {
 		for _, p := range cs.Code.Scop.Params {
@@ -156,13 +156,13 @@ func scopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 
 // cudaHelpers are the integer helpers of the generated code and the macros
 // that the emulation redefines, with the plain launch.
-var cudaHelpers = helpersText(false, false)
+var cudaHelpers = HelpersText(false, false)
 
 // helpersText returns the helpers with the launch macro HX_LAUNCH of
 // the CUDA build: with pdl, through programmatic dependent launch where
 // the device has it (see pdlLaunch); with wide, the integer helpers in
 // long long (64-bit code, width.go).
-func helpersText(pdl, wide bool) string {
+func HelpersText(pdl, wide bool) string {
 	l := cudaLaunchPlain
 	if pdl {
 		l = cudaLaunchPDL
@@ -220,7 +220,7 @@ static inline int hx_pdl(void)
 
 // pdlWait prints the kernel's first statement under programmatic dependent
 // launch: the wait for the previous kernel (see cudaLaunchPDL).
-func (g *kernelGen) pdlWait() {
+func (g *KernelGen) pdlWait() {
 	g.line(0, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900")
 	g.line(1, "cudaGridDependencySynchronize(); /* programmatic dependent launch: wait for the previous kernel to complete */")
 	g.line(0, "#endif")
@@ -267,7 +267,7 @@ func hostSig(cs *gpuplan.Scop) string {
 }
 
 // hostFunc prints hx_gpu_K: device buffers, copies, the launches.
-func hostFunc(cs *gpuplan.Scop) string {
+func HostFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	s := cs.Code.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
@@ -352,25 +352,25 @@ func refProto(cs *gpuplan.Scop) string {
 // refFile is the C file with the reference (the user's file with
 // hx_orig_K, the scops as written; see BuildRefUnit) and the instance
 // counters.
-func refFile(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64) (string, error) {
+func RefFile(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64) (string, error) {
 	var b strings.Builder
 	b.WriteString("/* hextile: the reference of the CUDA harness: " + prog.File + " and its scops as written */\n")
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
 	b.WriteString(cexpr.CPrelude)
-	ru, err := harness.BuildRefUnit(prog, scopsOf(css), nil, params, false)
+	ru, err := harness.BuildRefUnit(prog, ScopsOf(css), nil, params, false)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(ru.Text)
-	b.WriteString(harness.ConstantDefines(prog, scopsOf(css)))
+	b.WriteString(harness.ConstantDefines(prog, ScopsOf(css)))
 	for _, cs := range css {
-		b.WriteString(countFunc(cs))
+		b.WriteString(CountFunc(cs))
 	}
 	return b.String(), nil
 }
 
 // cssScops are the scops of css in order.
-func scopsOf(css []*gpuplan.Scop) []*frontend.Scop {
+func ScopsOf(css []*gpuplan.Scop) []*frontend.Scop {
 	var out []*frontend.Scop
 	for _, cs := range css {
 		out = append(out, cs.Code.Scop)
@@ -380,7 +380,7 @@ func scopsOf(css []*gpuplan.Scop) []*frontend.Scop {
 
 // countFunc prints hx_count_K: the statement instances of the original
 // program, per statement into hx_per[], and their total.
-func countFunc(cs *gpuplan.Scop) string {
+func CountFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	s := cs.Code.Scop
 	var ps []string
@@ -417,7 +417,7 @@ func countFunc(cs *gpuplan.Scop) string {
 // mainText prints the harness main: deterministic inputs, the reference
 // run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
 // first GPU run with the reference, medians of the kernel and total times.
-func mainText(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
+func MainText(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
 	var b strings.Builder
 	b.WriteString(harness.RuntimeC)
 	b.WriteString(`
@@ -553,7 +553,7 @@ func WriteCUDA(res *CUDAResult, dir string) error {
 }
 
 // smemMacros defines each kernel's dynamic shared memory size.
-func smemMacros(cs *gpuplan.Scop) string {
+func SmemMacros(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	for _, kn := range cs.Kernels {
 		fmt.Fprintf(&b, "#define HX_SMEM_%s %d\n", kn.Name, kn.Smem)

@@ -1,4 +1,4 @@
-package codegen
+package cudaprint
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ import (
 // tiles too and report any element where the table and the flags
 // disagree; 2 also shrinks the first nonempty row of every table by one
 // element, which the check must report.
-var sharedTableCheck = 0
+var SharedTableCheck = 0
 
 // emuFullCounter counts the full tiles whose table the emulation checked
 // and reports the count at exit (sharedTableCheck).
@@ -53,12 +53,12 @@ func tableText(t *gpuplan.WrittenTable, emu bool) string {
 	if emu {
 		q = "static const short"
 	}
-	if emu && sharedTableCheck != 0 {
+	if emu && SharedTableCheck != 0 {
 		b.WriteString(emuFullCounter)
 	}
 	fmt.Fprintf(&b, "/* written set of a full tile: per box row, the first and last column written */\n")
 	vals := t.Vals
-	if emu && sharedTableCheck == 2 {
+	if emu && SharedTableCheck == 2 {
 		vals = append([]int64(nil), vals...)
 		for i := 0; i+1 < len(vals); i += 2 {
 			if vals[i] <= vals[i+1] {

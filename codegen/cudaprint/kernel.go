@@ -1,4 +1,4 @@
-package codegen
+package cudaprint
 
 import (
 	"fmt"
@@ -152,7 +152,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 	h.line(d+1, "if (hx_gx > 2147483647L) hx_gx = 2147483647L;")
 	h.line(d+1, "if (hx_gy > 65535) hx_gy = 65535;")
 	h.line(d+1, "if (hx_gz > 65535) hx_gz = 65535;")
-	args := kernelArgs(cs, kn, false)
+	args := KernelArgs(cs, kn, false)
 	smem := "0"
 	if cs.Shared {
 		smem = "HX_SMEM_" + kn.Name
@@ -165,7 +165,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 }
 
 // kernelArgs lists a kernel's arguments (decl: with their types).
-func kernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
+func KernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
 	var out []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {
@@ -206,15 +206,15 @@ func kernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
 }
 
 // kernelGen prints a kernel's code in CUDA or emulation mode.
-type kernelGen struct {
-	cs  *gpuplan.Scop
-	kn  *gpuplan.Kernel
+type KernelGen struct {
+	Cs  *gpuplan.Scop
+	Kn  *gpuplan.Kernel
 	emu bool
 	b   strings.Builder
-	tid [3]string
+	Tid [3]string
 	// Shared-memory staging: the plan of the tile being printed, the
 	// uniform variables and Lets in scope, and the first refusal.
-	stage   *gpuplan.StagePlan
+	Stage   *gpuplan.StagePlan
 	noStage bool
 	vars    []string
 	lets    []*ast.Let
@@ -222,31 +222,31 @@ type kernelGen struct {
 	// full is set while printing the inside of a "full tile" Mark; reuse
 	// is the register-reuse plan of the thread loop nest being printed
 	// (cuda_reuse.go).
-	full  bool
+	Full  bool
 	reuse *gpuplan.ReusePlan
 	// stream is the streaming plan of the staged full-tile nest being
 	// printed (cuda_stream.go).
 	stream *gpuplan.StreamPlan
 }
 
-func (g *kernelGen) line(depth int, s string) {
+func (g *KernelGen) line(depth int, s string) {
 	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
-func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *kernelGen {
-	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *KernelGen {
+	return &KernelGen{Cs: cs, Kn: kn, emu: emu, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
 // printKernel returns the kernel's definition.
-func printKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
+func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
 }
 
-func (g *kernelGen) print() string {
-	cs, kn, emu := g.cs, g.kn, g.emu
+func (g *KernelGen) print() string {
+	cs, kn, emu := g.Cs, g.Kn, g.emu
 	g.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
-	args := strings.Join(kernelArgs(cs, kn, true), ", ")
+	args := strings.Join(KernelArgs(cs, kn, true), ", ")
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
 		g.line(0, "{")
@@ -313,7 +313,7 @@ func (g *kernelGen) print() string {
 		g.line(4, "hx_emu_begin_block(hx_bx, hx_by, hx_bz);")
 		var call []string
 		call = append(call, "hx_grid", "hx_dim3(hx_bx, hx_by, hx_bz)")
-		for _, a := range kernelArgs(cs, kn, true) {
+		for _, a := range KernelArgs(cs, kn, true) {
 			f := strings.Fields(a)
 			call = append(call, f[len(f)-1])
 		}
@@ -328,7 +328,7 @@ func (g *kernelGen) print() string {
 
 // uniform prints block-uniform code; it reports whether n does thread work
 // and whether all of it is followed by a barrier.
-func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
+func (g *KernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 	if full, ok := g.stageable(n); ok && gpuplan.HasWork(n) {
 		w, t, err := g.stageTile(n, full, depth)
 		if err == nil {
@@ -375,17 +375,17 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 		return work, tb
 	case *ast.Mark:
 		g.line(depth, "/* "+n.Label+" */")
-		saved := g.full
-		g.full = n.Label == "full tile"
+		saved := g.Full
+		g.Full = n.Label == "full tile"
 		work, tb = g.uniform(n.Body, depth)
-		g.full = saved
+		g.Full = saved
 		return work, tb
 	case *ast.Let:
 		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.IntType, n.Var, ast.ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.Cs.IntType, n.Var, ast.ExprString(n.Value)))
 		g.lets = append(g.lets, n)
 		work, tb = g.uniform(n.Body, depth+1)
 		g.lets = g.lets[:len(g.lets)-1]
@@ -416,7 +416,7 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 			g.threads(n, depth)
 			return true, false
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.vars = append(g.vars, n.Iter)
 		w, t := g.uniform(n.Body, depth+1)
 		g.vars = g.vars[:len(g.vars)-1]
@@ -433,16 +433,16 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 }
 
 // isThread reports whether n starts thread work (cudaKernel.isThread).
-func (g *kernelGen) isThread(n ast.Node) bool { return g.kn.IsThread(n) }
+func (g *KernelGen) isThread(n ast.Node) bool { return g.Kn.IsThread(n) }
 
-func (g *kernelGen) barrier(depth int) {
+func (g *KernelGen) barrier(depth int) {
 	g.line(depth, "__syncthreads();")
 }
 
 // threads prints thread work n (all threads of the block run it).
-func (g *kernelGen) threads(n ast.Node, depth int) {
+func (g *KernelGen) threads(n ast.Node, depth int) {
 	if g.emu {
-		bx, by, bz := g.kn.Block[0], g.kn.Block[1], g.kn.Block[2]
+		bx, by, bz := g.Kn.Block[0], g.Kn.Block[1], g.Kn.Block[2]
 		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
 		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
 		g.thread(n, depth+1, [3]bool{})
@@ -454,7 +454,7 @@ func (g *kernelGen) threads(n ast.Node, depth int) {
 
 // thread prints per-thread code; used[a] says that axis a distributed an
 // enclosing loop already.
-func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
+func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
 	switch n := n.(type) {
 	case nil:
 	case *ast.Block:
@@ -463,13 +463,13 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 		}
 	case *ast.Mark:
 		g.line(depth, "/* "+n.Label+" */")
-		saved := g.full
-		g.full = n.Label == "full tile"
+		saved := g.Full
+		g.Full = n.Label == "full tile"
 		g.thread(n.Body, depth, used)
-		g.full = saved
+		g.Full = saved
 	case *ast.Let:
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.IntType, n.Var, ast.ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.Cs.IntType, n.Var, ast.ExprString(n.Value)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *ast.If:
@@ -481,34 +481,34 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 		}
 		g.line(depth, "}")
 	case *ast.For:
-		if p := g.streamable(n, used); p != nil {
+		if p := g.Streamable(n, used); p != nil {
 			g.threadStream(p, depth, used)
 			return
 		}
-		if p := g.reusable(n, used); p != nil {
+		if p := g.Reusable(n, used); p != nil {
 			g.threadReuse(p, depth, used)
 			return
 		}
-		a, ok := g.kn.Axis[n.Level]
-		if ok && !used[a] && g.kn.Block[a] > 0 {
+		a, ok := g.Kn.Axis[n.Level]
+		if ok && !used[a] && g.Kn.Block[a] > 0 {
 			used[a] = true
-			if g.kn.Block[a] == 1 {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+			if g.Kn.Block[a] == 1 {
+				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 			} else {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.kn.Block[a])*n.Stride))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.Kn.Block[a])*n.Stride))
 			}
 			g.thread(n.Body, depth+1, used)
 			g.line(depth, "}")
 			return
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *ast.User:
 		var guard []string
 		for a := 0; a < 3; a++ {
-			if !used[a] && g.kn.Block[a] > 1 {
-				guard = append(guard, g.tid[a]+" == 0")
+			if !used[a] && g.Kn.Block[a] > 1 {
+				guard = append(guard, g.Tid[a]+" == 0")
 			}
 		}
 		if g.reuse != nil && n == g.reuse.User {
@@ -519,7 +519,7 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 			g.userStream(n, guard, depth)
 			return
 		}
-		s := userCUDA(g.cs, n, g.emu, g.stage)
+		s := userCUDA(g.Cs, n, g.emu, g.Stage)
 		if len(guard) > 0 {
 			s = "if (" + strings.Join(guard, " && ") + ") " + s
 		}
@@ -527,11 +527,11 @@ func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 	}
 }
 
-func (g *kernelGen) tidExpr(a int, stride int64) string {
+func (g *KernelGen) tidExpr(a int, stride int64) string {
 	if stride == 1 {
-		return g.tid[a]
+		return g.Tid[a]
 	}
-	return fmt.Sprintf("%d * %s", stride, g.tid[a])
+	return fmt.Sprintf("%d * %s", stride, g.Tid[a])
 }
 
 // userCUDA prints a statement instance with flat array accesses.
@@ -694,7 +694,7 @@ func (p *flatPrinter) exprPrec(e frontend.Expr, readToo, write bool) (string, in
 //
 // In 64-bit code the first subscript is converted to long long, so the
 // whole index is computed in 64 bits.
-func idxMacros(s *frontend.Scop, wide bool) string {
+func IdxMacros(s *frontend.Scop, wide bool) string {
 	var b strings.Builder
 	for _, a := range s.Arrays {
 		n := len(a.Extents)

@@ -1,4 +1,4 @@
-package codegen
+package cudaprint
 
 // CUDAShim is a header that lets clang's CUDA front end compile the
 // generated kernels without the CUDA SDK:
