@@ -6,6 +6,7 @@ import (
 	"hextile/codegen/ast"
 	"hextile/codegen/cprint"
 	"hextile/codegen/cudaprint"
+	"hextile/codegen/emu"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/harness"
 	"hextile/codegen/interp"
@@ -123,7 +124,7 @@ func EmuProgram(c *Compilation, params map[string]int64, opt CUDAOptions) (strin
 	if err != nil {
 		return "", err
 	}
-	return emuProgram(c.Prog, css, params, opt)
+	return emu.Program(c.Prog, css, params, opt)
 }
 
 // EmitLLVM returns the LLVM IR module (text) with the kernels of every scop

@@ -1,4 +1,4 @@
-package codegen
+package emu
 
 import (
 	"strconv"
@@ -32,7 +32,7 @@ import (
 
 // emuProgram returns the C program that runs the CUDA code of prog's
 // planned scops css under the emulator with the verification harness.
-func emuProgram(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
+func Program(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, opt gpuplan.CUDAOptions) (string, error) {
 	if err := cexpr.CheckOpenArrays(cudaprint.ScopsOf(css)); err != nil {
 		return "", err
 	}
