@@ -161,37 +161,75 @@ type refParam struct {
 // holds the ast.ScopCode of each scop to emit hx_tiled_K too (nil: reference
 // only); params gives the build-time value of every parameter.
 func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []string, params map[string]int64, static bool) (*RefUnit, error) {
-	src := string(prog.Source)
-	f := scanFile(src)
+	f := scanFile(string(prog.Source))
 	isParam := map[string]bool{}
 	for _, s := range scops {
 		for _, p := range s.Params {
 			isParam[p] = true
 		}
 	}
-	// The file: parameter #defines rewritten, main renamed.
-	var b strings.Builder
-	paramType := map[string]string{} // rewritten #define parameters -> C type
 	macro := map[string]bool{}
 	for _, m := range f.macros {
 		macro[m] = true
 	}
+	var b strings.Builder
+	paramType, sortedMacros, err := rewriteFile(&b, prog, f, isParam, macro, scops, params)
+	if err != nil {
+		return nil, err
+	}
+	storage := "static "
+	if !static {
+		storage = ""
+	}
+	for k, s := range scops {
+		fn := f.funcAt(s.Start)
+		var decls []cDecl
+		var fparams []cDecl
+		if fn != nil {
+			decls = f.declsBefore(fn, s.Start)
+			fparams = fn.params
+		}
+		rps := refParams(f, fn, decls, s, paramType, macro)
+		orig := string(prog.Source[s.Start:s.End])
+		fmt.Fprintf(&b, "\n/* hextile: scop %d (%s) as written, in %s */\n", k, ast.PosString(s.Pos), s.Func)
+		fmt.Fprintf(&b, "static void hx_ref_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, refBody(s, fparams, decls, rps, orig))
+		if tiled != nil {
+			fmt.Fprintf(&b, "static void hx_tiled_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, refBody(s, fparams, decls, rps, tiled[k]))
+		}
+		writeEntryPoints(&b, k, s, rps, storage, tiled != nil)
+	}
+	for i := len(sortedMacros) - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "#undef %s\n", sortedMacros[i])
+	}
+	b.WriteString("\n")
+	sort.Strings(sortedMacros)
+	return &RefUnit{Text: b.String(), Macros: sortedMacros}, nil
+}
+
+// rewriteFile writes the user's file to b with the parameters' #defines
+// made local to the reference (enum constants of the run's literal type)
+// and main renamed; parameters given by -D only become #defines at the
+// top. It returns the C type of each rewritten parameter and the macros to
+// #undef after the unit.
+func rewriteFile(b *strings.Builder, prog *frontend.Program, f *cFile, isParam, macro map[string]bool, scops []*frontend.Scop, params map[string]int64) (map[string]string, []string, error) {
+	src := string(prog.Source)
+	paramType := map[string]string{} // rewritten #define parameters -> C type
 	for p := range isParam {
 		// A parameter that the file neither #defines nor declares (given by
 		// -D only): a #define like the others, at the top.
 		if !macro[p] && f.globals[p] == "" && !declaredAnywhere(f, scops, p) {
 			v, ok := params[p]
 			if !ok {
-				return nil, fmt.Errorf("parameter %s has no value (give -D %s=VALUE)", p, p)
+				return nil, nil, fmt.Errorf("parameter %s has no value (give -D %s=VALUE)", p, p)
 			}
 			typ := literalType(v, "", true)
 			paramType[p] = typ
-			fmt.Fprintf(&b, "enum { hx_pv_%s = %d }; /* hextile: %s, from -D */\n#define %s hx_pv_%s\n", p, v, p, p, p)
+			fmt.Fprintf(b, "enum { hx_pv_%s = %d }; /* hextile: %s, from -D */\n#define %s hx_pv_%s\n", p, v, p, p, p)
 			f.macros = append(f.macros, p)
 		}
 	}
 	sortedMacros := append([]string(nil), f.macros...)
-	fmt.Fprintf(&b, "/* hextile: %s as written (main renamed, parameter #defines made local to the reference) */\n#define main static hx_user_main\n", prog.File)
+	fmt.Fprintf(b, "/* hextile: %s as written (main renamed, parameter #defines made local to the reference) */\n#define main static hx_user_main\n", prog.File)
 	last := 0
 	for _, t := range f.toks {
 		if t.kind != '#' {
@@ -216,150 +254,142 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []string
 			paramType[m[1]] = typ // #defined more than once (#ifdef branches): the widest
 		}
 		b.WriteString(src[last:t.off])
-		fmt.Fprintf(&b, "#define %s hx_pv_%s /* hextile: was %s%s */\nenum { hx_pv_%s = %s%s };", m[1], m[1], m[2], m[3], m[1], m[2], m[3])
+		fmt.Fprintf(b, "#define %s hx_pv_%s /* hextile: was %s%s */\nenum { hx_pv_%s = %s%s };", m[1], m[1], m[2], m[3], m[1], m[2], m[3])
 		last = t.end
 	}
 	b.WriteString(src[last:])
 	b.WriteString("\n#undef main\n")
-	storage := "static "
-	if !static {
-		storage = ""
+	return paramType, sortedMacros, nil
+}
+
+// refParams are the parameters of scop s in its reference function: a
+// rewritten #define (paramType), a #define checked at run time (macro), or
+// a variable of the enclosing function fn with its declared type.
+func refParams(f *cFile, fn *cFunc, decls []cDecl, s *frontend.Scop, paramType map[string]string, macro map[string]bool) []refParam {
+	var rps []refParam
+	for _, p := range s.Params {
+		if t, ok := paramType[p]; ok {
+			rps = append(rps, refParam{name: p, local: "hx_pv_" + p, typ: t})
+			continue
+		}
+		if macro[p] {
+			rps = append(rps, refParam{name: p, check: p})
+			continue
+		}
+		t := f.typeOf(fn, decls, p)
+		if t == "" {
+			t = "long"
+		}
+		rps = append(rps, refParam{name: p, local: p, typ: t})
 	}
-	for k, s := range scops {
-		fn := f.funcAt(s.Start)
-		var decls []cDecl
-		var fparams []cDecl
-		if fn != nil {
-			decls = f.declsBefore(fn, s.Start)
-			fparams = fn.params
-		}
-		// The parameters.
-		var rps []refParam
-		for _, p := range s.Params {
-			if t, ok := paramType[p]; ok {
-				rps = append(rps, refParam{name: p, local: "hx_pv_" + p, typ: t})
-				continue
-			}
-			if macro[p] {
-				rps = append(rps, refParam{name: p, check: p})
-				continue
-			}
-			t := f.typeOf(fn, decls, p)
-			if t == "" {
-				t = "long"
-			}
-			rps = append(rps, refParam{name: p, local: p, typ: t})
-		}
-		body := func(text string) string {
-			var fb strings.Builder
-			fmt.Fprintf(&fb, "{\n")
-			// What the enclosing function declares, plain variables only.
-			seen := map[string]bool{}
-			var all []cDecl
-			all = append(all, fparams...)
-			all = append(all, decls...)
-			for i := len(all) - 1; i >= 0; i-- {
-				var keep []string
-				for _, n := range all[i].names {
-					if !seen[n] {
-						seen[n] = true
-						keep = append(keep, n)
-					}
-				}
-				all[i].names = keep
-			}
-			for _, d := range all {
-				if len(d.names) == 0 {
-					continue
-				}
-				fmt.Fprintf(&fb, "  %s %s;\n", d.spec, strings.Join(d.names, ", "))
-			}
-			fb.WriteString("  {\n")
-			for i, rp := range rps {
-				if rp.check != "" {
-					continue
-				}
-				fmt.Fprintf(&fb, "    %s %s = (%s)hx_pv[%d];\n", rp.typ, rp.local, rp.typ, i)
-			}
-			for j, a := range s.Arrays {
-				if len(a.Extents) == 0 {
-					fmt.Fprintf(&fb, "    %s %s = *(%s *)hx_av[%d];\n", a.Elem, a.Name, a.Elem, j)
-					continue
-				}
-				var ext strings.Builder
-				for _, e := range a.Extents[1:] {
-					ext.WriteString("[" + cexpr.CExpr(e, nil) + "]")
-				}
-				fmt.Fprintf(&fb, "    %s (*%s)%s = (%s (*)%s)hx_av[%d];\n", a.Elem, a.Name, ext.String(), a.Elem, ext.String(), j)
-			}
-			fb.WriteString(text)
-			fb.WriteString("\n")
-			for j, a := range s.Arrays {
-				if len(a.Extents) == 0 {
-					fmt.Fprintf(&fb, "    *(%s *)hx_av[%d] = %s;\n", a.Elem, j, a.Name)
-				}
-			}
-			fb.WriteString("  }\n}\n\n")
-			return fb.String()
-		}
-		orig := string(prog.Source[s.Start:s.End])
-		fmt.Fprintf(&b, "\n/* hextile: scop %d (%s) as written, in %s */\n", k, ast.PosString(s.Pos), s.Func)
-		fmt.Fprintf(&b, "static void hx_ref_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(orig))
-		if tiled != nil {
-			fmt.Fprintf(&b, "static void hx_tiled_fn_%d(const long *hx_pv, void *const *hx_av)\n%s", k, body(tiled[k]))
-		}
-		// The entry points.
-		var sig, pv, av []string
-		for i := range s.Params {
-			sig = append(sig, fmt.Sprintf("long hx_q%d", i))
-			pv = append(pv, fmt.Sprintf("hx_q%d", i))
-		}
-		for j := range s.Arrays {
-			sig = append(sig, fmt.Sprintf("void *hx_a%d", j))
-			av = append(av, fmt.Sprintf("hx_a%d", j))
-		}
-		if len(pv) == 0 {
-			pv = []string{"0"}
-		}
-		if len(av) == 0 {
-			av = []string{"0"}
-		}
-		if len(sig) == 0 {
-			sig = []string{"void"}
-		}
-		var chk strings.Builder
-		for i, rp := range rps {
-			if rp.check != "" {
-				fmt.Fprintf(&chk, "  if (hx_q%d != (long)(%s)) { fprintf(stderr, \"hextile harness: %s is %%ld in this build (a #define): build again for %s=%%ld\\n\", (long)(%s), hx_q%d); exit(2); }\n", i, rp.check, rp.name, rp.name, rp.check, i)
-				continue
-			}
-			lo, hi := cTypeRange(rp.typ)
-			if lo != "" {
-				fmt.Fprintf(&chk, "  if (hx_q%d < %s) { fprintf(stderr, \"hextile harness: %s=%%ld does not fit its type %s\\n\", hx_q%d); exit(2); }\n", i, lo, rp.name, rp.typ, i)
-			}
-			if hi != "" {
-				fmt.Fprintf(&chk, "  if (hx_q%d > %s) { fprintf(stderr, \"hextile harness: %s=%%ld does not fit its type %s\\n\", hx_q%d); exit(2); }\n", i, hi, rp.name, rp.typ, i)
+	return rps
+}
+
+// refBody is the body of a reference (or tiled) function of scop s: the
+// enclosing function's declarations (fparams, decls; plain variables only),
+// the parameters rps and the arrays unpacked from hx_pv and hx_av, text, and
+// the scalars written back.
+func refBody(s *frontend.Scop, fparams, decls []cDecl, rps []refParam, text string) string {
+	var fb strings.Builder
+	fmt.Fprintf(&fb, "{\n")
+	// What the enclosing function declares, plain variables only.
+	seen := map[string]bool{}
+	var all []cDecl
+	all = append(all, fparams...)
+	all = append(all, decls...)
+	for i := len(all) - 1; i >= 0; i-- {
+		var keep []string
+		for _, n := range all[i].names {
+			if !seen[n] {
+				seen[n] = true
+				keep = append(keep, n)
 			}
 		}
-		fmt.Fprintf(&b, "%svoid hx_check_%d(%s)\n{\n%s}\n\n", storage, k, strings.Join(sig[:len(s.Params)], ", ")+voidIfNone(len(s.Params)), chk.String())
-		for _, which := range []string{"orig", "tiled"} {
-			if which == "tiled" && tiled == nil {
-				continue
-			}
-			fn := "hx_ref_fn_"
-			if which == "tiled" {
-				fn = "hx_tiled_fn_"
-			}
-			fmt.Fprintf(&b, "%svoid hx_%s_%d(%s)\n{\n  hx_check_%d(%s);\n  long hx_pv[] = {%s};\n  void *hx_av[] = {%s};\n  %s%d(hx_pv, hx_av);\n}\n\n",
-				storage, which, k, strings.Join(sig, ", "), k, strings.Join(pv[:len(s.Params)], ", "), strings.Join(pv, ", "), strings.Join(av, ", "), fn, k)
+		all[i].names = keep
+	}
+	for _, d := range all {
+		if len(d.names) == 0 {
+			continue
+		}
+		fmt.Fprintf(&fb, "  %s %s;\n", d.spec, strings.Join(d.names, ", "))
+	}
+	fb.WriteString("  {\n")
+	for i, rp := range rps {
+		if rp.check != "" {
+			continue
+		}
+		fmt.Fprintf(&fb, "    %s %s = (%s)hx_pv[%d];\n", rp.typ, rp.local, rp.typ, i)
+	}
+	for j, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			fmt.Fprintf(&fb, "    %s %s = *(%s *)hx_av[%d];\n", a.Elem, a.Name, a.Elem, j)
+			continue
+		}
+		var ext strings.Builder
+		for _, e := range a.Extents[1:] {
+			ext.WriteString("[" + cexpr.CExpr(e, nil) + "]")
+		}
+		fmt.Fprintf(&fb, "    %s (*%s)%s = (%s (*)%s)hx_av[%d];\n", a.Elem, a.Name, ext.String(), a.Elem, ext.String(), j)
+	}
+	fb.WriteString(text)
+	fb.WriteString("\n")
+	for j, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			fmt.Fprintf(&fb, "    *(%s *)hx_av[%d] = %s;\n", a.Elem, j, a.Name)
 		}
 	}
-	for i := len(sortedMacros) - 1; i >= 0; i-- {
-		fmt.Fprintf(&b, "#undef %s\n", sortedMacros[i])
+	fb.WriteString("  }\n}\n\n")
+	return fb.String()
+}
+
+// writeEntryPoints writes the entry points of scop k: hx_check_K (the
+// parameters against their types and #defines) and hx_orig_K (hx_tiled_K
+// when tiled) over the flat parameter and array lists.
+func writeEntryPoints(b *strings.Builder, k int, s *frontend.Scop, rps []refParam, storage string, tiled bool) {
+	var sig, pv, av []string
+	for i := range s.Params {
+		sig = append(sig, fmt.Sprintf("long hx_q%d", i))
+		pv = append(pv, fmt.Sprintf("hx_q%d", i))
 	}
-	b.WriteString("\n")
-	sort.Strings(sortedMacros)
-	return &RefUnit{Text: b.String(), Macros: sortedMacros}, nil
+	for j := range s.Arrays {
+		sig = append(sig, fmt.Sprintf("void *hx_a%d", j))
+		av = append(av, fmt.Sprintf("hx_a%d", j))
+	}
+	if len(pv) == 0 {
+		pv = []string{"0"}
+	}
+	if len(av) == 0 {
+		av = []string{"0"}
+	}
+	if len(sig) == 0 {
+		sig = []string{"void"}
+	}
+	var chk strings.Builder
+	for i, rp := range rps {
+		if rp.check != "" {
+			fmt.Fprintf(&chk, "  if (hx_q%d != (long)(%s)) { fprintf(stderr, \"hextile harness: %s is %%ld in this build (a #define): build again for %s=%%ld\\n\", (long)(%s), hx_q%d); exit(2); }\n", i, rp.check, rp.name, rp.name, rp.check, i)
+			continue
+		}
+		lo, hi := cTypeRange(rp.typ)
+		if lo != "" {
+			fmt.Fprintf(&chk, "  if (hx_q%d < %s) { fprintf(stderr, \"hextile harness: %s=%%ld does not fit its type %s\\n\", hx_q%d); exit(2); }\n", i, lo, rp.name, rp.typ, i)
+		}
+		if hi != "" {
+			fmt.Fprintf(&chk, "  if (hx_q%d > %s) { fprintf(stderr, \"hextile harness: %s=%%ld does not fit its type %s\\n\", hx_q%d); exit(2); }\n", i, hi, rp.name, rp.typ, i)
+		}
+	}
+	fmt.Fprintf(b, "%svoid hx_check_%d(%s)\n{\n%s}\n\n", storage, k, strings.Join(sig[:len(s.Params)], ", ")+voidIfNone(len(s.Params)), chk.String())
+	for _, which := range []string{"orig", "tiled"} {
+		if which == "tiled" && !tiled {
+			continue
+		}
+		fn := "hx_ref_fn_"
+		if which == "tiled" {
+			fn = "hx_tiled_fn_"
+		}
+		fmt.Fprintf(b, "%svoid hx_%s_%d(%s)\n{\n  hx_check_%d(%s);\n  long hx_pv[] = {%s};\n  void *hx_av[] = {%s};\n  %s%d(hx_pv, hx_av);\n}\n\n",
+			storage, which, k, strings.Join(sig, ", "), k, strings.Join(pv[:len(s.Params)], ", "), strings.Join(pv, ", "), strings.Join(av, ", "), fn, k)
+	}
 }
 
 func voidIfNone(n int) string {
