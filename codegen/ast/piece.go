@@ -140,81 +140,101 @@ func substituteCol(v int, e row, rows [][]row, rats []*ratRow, congs []*cong) (i
 }
 
 // buildPiece solves rs (columns: nv global, k iterators, ne existentials)
-// into a piece.
-func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error) {
-	n := rs.n
-	p := &piece{stmt: stmt, fullOK: true}
-	iters := make([]*ratRow, k)
-	var congs []*cong
-	eqs := append([]row(nil), rs.eq...)
-	eqTag := append([]rowTag(nil), rs.eqTag...)
-	ins := append([]row(nil), rs.in...)
-	inTag := append([]rowTag(nil), rs.inTag...)
-	var rats []*ratRow
-
-	elim := func(v int, isIter bool) bool {
-		best := -1
-		for i, e := range eqs {
-			if e[v] != 0 && (best < 0 || abs64(e[v]) < abs64(eqs[best][v])) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return false
-		}
-		e := eqs[best]
-		if eqTag[best] == tagDom {
-			p.fullOK = false
-		}
-		eqs = append(eqs[:best:best], eqs[best+1:]...)
-		eqTag = append(eqTag[:best:best], eqTag[best+1:]...)
-		a, e := substituteCol(v, e, [][]row{eqs, ins}, rats, congs)
-		g := combine(-1, e, 0, e)
-		g[v] = 0 // a*x_v = g
-		if isIter {
-			q := &ratRow{f: g, d: a}
-			iters[v-nv-1] = q
-			rats = append(rats, q)
-		}
-		if a > 1 {
-			congs = append(congs, &cong{f: g, d: a})
-		}
-		return true
-	}
+// into a piece: the iterators are solved from the equalities, the
+// existentials identified with schedule dimensions or recognised as
+// divisions, and the columns compacted to parameters, schedule dimensions
+// and divisions. empty reports a piece with no point.
+func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (p *piece, empty bool, err error) {
+	b := &pieceBuilder{stmt: stmt, nv: nv, k: k, n: rs.n, p: &piece{stmt: stmt, fullOK: true},
+		iters: make([]*ratRow, k),
+		eqs:   append([]row(nil), rs.eq...), eqTag: append([]rowTag(nil), rs.eqTag...),
+		ins: append([]row(nil), rs.in...), inTag: append([]rowTag(nil), rs.inTag...)}
 	for j := 0; j < k; j++ {
-		if !elim(nv+1+j, true) {
+		if !b.elim(nv+1+j, true) {
 			return nil, false, fmt.Errorf("the schedule does not determine iterator %s of %s (it must be injective)", stmt.Iters[j], stmt.Name)
 		}
 	}
-	for v := nv + k + 1; v < n; v++ {
-		elim(v, false)
+	for v := nv + k + 1; v < b.n; v++ {
+		b.elim(v, false)
 	}
 	// Contradictions among equalities.
-	for _, e := range eqs {
+	for _, e := range b.eqs {
 		if _, ok := normEq(e); !ok {
 			return nil, true, nil
 		}
 	}
-	// Existentials left only in inequalities: identify with a schedule
-	// dimension where the constraints force equality, else recognise a
-	// division floor(f/d).
-	sysAll := func() *system {
-		s := &system{n: n - 1}
-		s.eq = eqs
-		s.ineq = ins
-		return s
+	divOrder, divDefs, err := b.divisions(b.existentials())
+	if err != nil {
+		return nil, false, err
 	}
-	var divCols []int
-	isDiv := map[int]bool{}
+	if b.compact(divOrder, divDefs) {
+		return nil, true, nil
+	}
+	return b.p, false, nil
+}
+
+// pieceBuilder is the state of buildPiece: the equalities and
+// inequalities (tagged domain or schedule) over the raw columns, the
+// iterators solved so far, and the congruences the solving implies.
+type pieceBuilder struct {
+	stmt     *frontend.Stmt
+	nv, k, n int
+	p        *piece
+	iters    []*ratRow
+	congs    []*cong
+	eqs, ins []row
+	eqTag    []rowTag
+	inTag    []rowTag
+	rats     []*ratRow
+}
+
+// elim eliminates column v with the equality of smallest coefficient on
+// it (the iterator v-nv-1 is then that equality solved for v); false when
+// no equality involves v.
+func (b *pieceBuilder) elim(v int, isIter bool) bool {
+	best := -1
+	for i, e := range b.eqs {
+		if e[v] != 0 && (best < 0 || abs64(e[v]) < abs64(b.eqs[best][v])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	e := b.eqs[best]
+	if b.eqTag[best] == tagDom {
+		b.p.fullOK = false
+	}
+	b.eqs = append(b.eqs[:best:best], b.eqs[best+1:]...)
+	b.eqTag = append(b.eqTag[:best:best], b.eqTag[best+1:]...)
+	a, e := substituteCol(v, e, [][]row{b.eqs, b.ins}, b.rats, b.congs)
+	g := combine(-1, e, 0, e)
+	g[v] = 0 // a*x_v = g
+	if isIter {
+		q := &ratRow{f: g, d: a}
+		b.iters[v-b.nv-1] = q
+		b.rats = append(b.rats, q)
+	}
+	if a > 1 {
+		b.congs = append(b.congs, &cong{f: g, d: a})
+	}
+	return true
+}
+
+// existentials handles the existentials left only in inequalities:
+// identified with a schedule dimension where the constraints force
+// equality; the others, returned, must be divisions floor(f/d).
+func (b *pieceBuilder) existentials() (divCols []int) {
+	nv, k, n := b.nv, b.k, b.n
 	for v := nv + k + 1; v < n; v++ {
 		used := false
-		for _, r := range append(append([]row(nil), eqs...), ins...) {
+		for _, r := range append(append([]row(nil), b.eqs...), b.ins...) {
 			if r[v] != 0 {
 				used = true
 				break
 			}
 		}
-		for _, q := range congs {
+		for _, q := range b.congs {
 			if q.f[v] != 0 {
 				used = true
 			}
@@ -222,15 +242,15 @@ func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error
 		if !used {
 			continue
 		}
-		s := sysAll()
+		s := &system{n: n - 1, eq: b.eqs, ineq: b.ins}
 		done := false
 		for c := 1; c <= nv && !done; c++ {
 			d := make(row, n)
 			d[v], d[c] = 1, -1
 			if s.implies(d, true) {
-				eqs = append(eqs, d)
-				eqTag = append(eqTag, tagSched)
-				elim(v, false)
+				b.eqs = append(b.eqs, d)
+				b.eqTag = append(b.eqTag, tagSched)
+				b.elim(v, false)
 				done = true
 			}
 		}
@@ -239,18 +259,21 @@ func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error
 		}
 		divCols = append(divCols, v)
 	}
-	// Order the divisions so that each is defined in terms of the earlier
-	// ones.
-	var divOrder []int
-	var divDefs []div
+	return divCols
+}
+
+// divisions orders the divisions divCols so that each is defined in terms
+// of the earlier ones, with their definitions.
+func (b *pieceBuilder) divisions(divCols []int) (divOrder []int, divDefs []div, err error) {
+	isDiv := map[int]bool{}
 	for len(divOrder) < len(divCols) {
 		progress := false
 		for _, v := range divCols {
 			if isDiv[v] {
 				continue
 			}
-			f, d, ok := findDiv(ins, v, func(c int) bool {
-				return c <= nv || isDiv[c]
+			f, d, ok := findDiv(b.ins, v, func(c int) bool {
+				return c <= b.nv || isDiv[c]
 			})
 			if !ok {
 				continue
@@ -261,10 +284,16 @@ func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error
 			progress = true
 		}
 		if !progress {
-			return nil, false, fmt.Errorf("cannot generate code for %s: an existentially quantified variable of its scheduled domain is neither a schedule dimension nor an integer division", stmt.Name)
+			return nil, nil, fmt.Errorf("cannot generate code for %s: an existentially quantified variable of its scheduled domain is neither a schedule dimension nor an integer division", b.stmt.Name)
 		}
 	}
-	// Compact the columns: params, c, divs.
+	return divOrder, divDefs, nil
+}
+
+// compact fills the piece over the compacted columns (params, c, divs);
+// it reports a constant contradiction (an empty piece).
+func (b *pieceBuilder) compact(divOrder []int, divDefs []div) (empty bool) {
+	nv, n, p := b.nv, b.n, b.p
 	width := 1 + nv + len(divOrder)
 	colMap := make([]int, n+1)
 	for i := range colMap {
@@ -283,22 +312,22 @@ func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error
 				continue
 			}
 			if colMap[i] < 0 {
-				panic(genError{fmt.Errorf("internal error: column %d left in a piece of %s", i, stmt.Name)})
+				panic(genError{fmt.Errorf("internal error: column %d left in a piece of %s", i, b.stmt.Name)})
 			}
 			out[colMap[i]] = x
 		}
 		return out
 	}
 	p.sys = &system{n: width - 1}
-	for i, e := range eqs {
+	for i, e := range b.eqs {
 		if e.isConst() {
 			if e[0] != 0 {
-				return nil, true, nil
+				return true
 			}
 			continue
 		}
 		p.sys.eq = append(p.sys.eq, compact(e))
-		if eqTag[i] == tagDom {
+		if b.eqTag[i] == tagDom {
 			// Keep domain equalities as two tagged inequalities so that
 			// full-tile separation can tell them apart.
 			p.sys.eq = p.sys.eq[:len(p.sys.eq)-1]
@@ -307,33 +336,33 @@ func buildPiece(stmt *frontend.Stmt, nv, k int, rs *rawSys) (*piece, bool, error
 			p.isDom = append(p.isDom, true, true)
 		}
 	}
-	for i, r := range ins {
+	for i, r := range b.ins {
 		if r.isConst() {
 			if r[0] < 0 {
-				return nil, true, nil
+				return true
 			}
 			continue
 		}
 		p.sys.ineq = append(p.sys.ineq, compact(r))
-		p.isDom = append(p.isDom, inTag[i] == tagDom)
+		p.isDom = append(p.isDom, b.inTag[i] == tagDom)
 	}
 	for _, d := range divDefs {
 		p.divs = append(p.divs, div{f: compact(d.f), d: d.d})
 	}
-	for _, q := range congs {
+	for _, q := range b.congs {
 		f := compact(q.f)
 		if f.isConst() {
 			if f[0]%q.d != 0 {
-				return nil, true, nil
+				return true
 			}
 			continue
 		}
 		p.congs = append(p.congs, cong{f: f, d: q.d})
 	}
-	for _, q := range iters {
+	for _, q := range b.iters {
 		p.iters = append(p.iters, ratRow{f: compact(q.f), d: q.d})
 	}
-	return p, false, nil
+	return false
 }
 
 // findDiv looks for the pair f - d*e >= 0, d*e - f + d - 1 >= 0 among ins
