@@ -129,12 +129,24 @@ func pruneBounds(bs []row, ctx *system) []row {
 // scanDim emits dimension d: a Let when every piece fixes it to one value,
 // else a loop.
 func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
+	if out, ok := g.fixedDim(d, ps, ctx); ok {
+		return out
+	}
+	// Statements interleaved by residues of this dimension (c ≡ r mod k,
+	// as in the canonical schedule k*t + i of several statements): one loop
+	// with stride k, each residue's statements at base + r.
+	if n := g.residueLoop(d, ps, ctx); n != nil {
+		return n
+	}
+	return g.loopDim(d, ps, ctx)
+}
+
+// fixedDim handles a dimension every piece fixes (c = value): a Let per
+// value, in increasing order when the values are constants; ok is false
+// when the dimension is not fixed that way.
+func (g *gen) fixedDim(d int, ps []*piece, ctx *system) (out []Node, ok bool) {
 	c := g.col(d)
 	iter := g.names[c]
-	dim := schedule.Dim{}
-	if d < len(g.dims) {
-		dim = g.dims[d]
-	}
 	// Fixed dimension: c = value for each piece.
 	type fixed struct {
 		val   row // c = val (over outer columns)
@@ -177,7 +189,6 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 		}
 		if len(groups) == 1 || konst {
 			sort.SliceStable(groups, func(i, j int) bool { return groups[i].val[0] < groups[j].val[0] })
-			var out []Node
 			for _, gr := range groups {
 				inner := ctx.clone()
 				e := gr.val.clone()
@@ -189,16 +200,22 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 				}
 				out = append(out, &Let{Var: iter, Value: g.expr(gr.val), Body: block(body)})
 			}
-			return out
+			return out, true
 		}
 	}
-	// Statements interleaved by residues of this dimension (c ≡ r mod k,
-	// as in the canonical schedule k*t + i of several statements): one loop
-	// with stride k, each residue's statements at base + r.
-	if n := g.residueLoop(d, ps, ctx); n != nil {
-		return n
+	return nil, false
+}
+
+// loopDim scans dimension d as a loop over the union of the pieces' ranges
+// (each piece guarded inside where its own bounds are tighter), or
+// unrolled.
+func (g *gen) loopDim(d int, ps []*piece, ctx *system) []Node {
+	c := g.col(d)
+	iter := g.names[c]
+	dim := schedule.Dim{}
+	if d < len(g.dims) {
+		dim = g.dims[d]
 	}
-	// A loop.
 	var all []pb
 	same := true
 	for i, p := range ps {
@@ -223,36 +240,8 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 		}
 		inner.ineq = append(inner.ineq, all[0].lo...)
 		inner.ineq = append(inner.ineq, all[0].hi...)
-		// Unrolling of constant-trip point loops in full tiles.
-		limit := 0
-		if g.inFull && d >= g.tileDep {
-			limit = g.opts.Unroll
-		}
-		if u := g.opts.Levels[d].Unroll; u > 0 {
-			limit = u
-		}
-		if limit > 0 && len(all[0].lo) == 1 && len(all[0].hi) == 1 {
-			lo, hi := all[0].lo[0], all[0].hi[0]
-			if lo[c] == 1 && hi[c] == -1 {
-				sum := combine(1, lo, 1, hi)
-				if sum.isConst() && sum[0]+1 <= int64(limit) {
-					var out []Node
-					for k := int64(0); k <= sum[0]; k++ {
-						val := combine(-1, lo, 0, lo)
-						val[c] = 0
-						val[0] += k
-						in2 := ctx.clone()
-						e := val.clone()
-						e[c] = -1
-						in2.eq = append(in2.eq, e)
-						body := g.scan(d+1, ps, in2)
-						if len(body) > 0 {
-							out = append(out, &Let{Var: iter, Value: g.expr(val), Body: block(body)})
-						}
-					}
-					return out
-				}
-			}
+		if out, ok := g.unrolled(d, ps, ctx, all[0]); ok {
+			return out
 		}
 	} else if lo, hi := g.hullBounds(d, ps, all, ctx); lo != nil {
 		// Bounds valid for every piece: a simpler loop over a superset of
@@ -298,6 +287,46 @@ func (g *gen) scanDim(d int, ps []*piece, ctx *system) []Node {
 	}
 	f.Body = block(body)
 	return []Node{f}
+}
+
+// unrolled unrolls the loop on dimension d with the bounds b when its trip
+// count is a constant within the unrolling limit (a point loop of a full
+// tile, Options.Unroll, or the level's own limit): each copy is scanned
+// with the dimension fixed, so its conditions are specialised.
+func (g *gen) unrolled(d int, ps []*piece, ctx *system, b pb) ([]Node, bool) {
+	c := g.col(d)
+	iter := g.names[c]
+	limit := 0
+	if g.inFull && d >= g.tileDep {
+		limit = g.opts.Unroll
+	}
+	if u := g.opts.Levels[d].Unroll; u > 0 {
+		limit = u
+	}
+	if limit > 0 && len(b.lo) == 1 && len(b.hi) == 1 {
+		lo, hi := b.lo[0], b.hi[0]
+		if lo[c] == 1 && hi[c] == -1 {
+			sum := combine(1, lo, 1, hi)
+			if sum.isConst() && sum[0]+1 <= int64(limit) {
+				var out []Node
+				for k := int64(0); k <= sum[0]; k++ {
+					val := combine(-1, lo, 0, lo)
+					val[c] = 0
+					val[0] += k
+					in2 := ctx.clone()
+					e := val.clone()
+					e[c] = -1
+					in2.eq = append(in2.eq, e)
+					body := g.scan(d+1, ps, in2)
+					if len(body) > 0 {
+						out = append(out, &Let{Var: iter, Value: g.expr(val), Body: block(body)})
+					}
+				}
+				return out, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // pb is the lower and upper bounds of one piece on a dimension.
