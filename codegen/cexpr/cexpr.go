@@ -155,7 +155,7 @@ func PreludeFor(src, head string) string {
 	return cHelpers + hxNarrowBuiltin
 }
 
-// flopCount counts the floating-point operations of a statement body:
+// FlopCount counts the floating-point operations of a statement body:
 // binary + - * / and calls count one each (subscripts excluded); a compound
 // assignment adds one.
 func FlopCount(a *frontend.Assign) int {
@@ -195,7 +195,7 @@ func ArithType(x, y frontend.Type) frontend.Type {
 	return y
 }
 
-// mathFuncs maps C math functions (without the f suffix) to the intrinsics
+// MathFuncs maps C math functions (without the f suffix) to the intrinsics
 // that the NVPTX back end lowers to single instructions, with their arity.
 var MathFuncs = map[string]struct {
 	Intr  string
@@ -206,7 +206,7 @@ var MathFuncs = map[string]struct {
 	"fma": {"llvm.fma", 3},
 }
 
-// floatLiteral is the float value of an f-suffixed literal, parsed from its
+// FloatLiteral is the float value of an f-suffixed literal, parsed from its
 // text as C does (no rounding through double).
 func FloatLiteral(e *frontend.Number) float64 {
 	v, err := strconv.ParseFloat(strings.TrimRight(e.Text, "fF"), 32)
@@ -216,7 +216,7 @@ func FloatLiteral(e *frontend.Number) float64 {
 	return v
 }
 
-// checkOpenArrays refuses the arrays of scops whose first extent is unknown
+// CheckOpenArrays refuses the arrays of scops whose first extent is unknown
 // (pointers to arrays) when no size for their copies could be derived
 // (frontend.Array.Outer): harnesses, references and device buffers need one.
 func CheckOpenArrays(scops []*frontend.Scop) error {
@@ -261,7 +261,7 @@ func IsIdent(s string) bool {
 	return identRE.MatchString(s) && identRE.FindString(s) == s || (len(s) > 0 && strings.Trim(s, "0123456789") == "")
 }
 
-// hxNarrowC is hx_narrow, the run-time check of a parameter against the
+// HxNarrowC is hx_narrow, the run-time check of a parameter against the
 // range for which the 32-bit code was proven (width.go).
 const HxNarrowC = `static inline void hx_narrow(long long v, long long lo, long long hi, const char *name)
 {

@@ -137,7 +137,7 @@ func Emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 	return res, nil
 }
 
-// scopDefines repeats the file's #defines that are not parameters.
+// ScopDefines repeats the file's #defines that are not parameters.
 func ScopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 	isParam := map[string]bool{}
 	for _, cs := range css {
@@ -158,10 +158,10 @@ func ScopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 // that the emulation redefines, with the plain launch.
 var cudaHelpers = HelpersText(false, false)
 
-// helpersText returns the helpers with the launch macro HX_LAUNCH of
+// HelpersText returns the helpers with the launch macro HX_LAUNCH of
 // the CUDA build: with pdl, through programmatic dependent launch where
 // the device has it (see pdlLaunch); with wide, the integer helpers in
-// long long (64-bit code, width.go).
+// long long (64-bit code, package width).
 func HelpersText(pdl, wide bool) string {
 	l := cudaLaunchPlain
 	if pdl {
@@ -266,7 +266,7 @@ func hostSig(cs *gpuplan.Scop) string {
 	return strings.Join(ps, ", ")
 }
 
-// hostFunc prints hx_gpu_K: device buffers, copies, the launches.
+// HostFunc prints hx_gpu_K: device buffers, copies, the launches.
 func HostFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	s := cs.Code.Scop
@@ -349,7 +349,7 @@ func refProto(cs *gpuplan.Scop) string {
 	return fmt.Sprintf("extern \"C\" void hx_orig_%d(%s);\nextern \"C\" long hx_count_%d(%s);\n", cs.Index, strings.Join(ps, ", "), cs.Index, strings.Join(cp, ", "))
 }
 
-// refFile is the C file with the reference (the user's file with
+// RefFile is the C file with the reference (the user's file with
 // hx_orig_K, the scops as written; see BuildRefUnit) and the instance
 // counters.
 func RefFile(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64) (string, error) {
@@ -378,7 +378,7 @@ func ScopsOf(css []*gpuplan.Scop) []*frontend.Scop {
 	return out
 }
 
-// countFunc prints hx_count_K: the statement instances of the original
+// CountFunc prints hx_count_K: the statement instances of the original
 // program, per statement into hx_per[], and their total.
 func CountFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
@@ -414,7 +414,7 @@ func CountFunc(cs *gpuplan.Scop) string {
 	return b.String()
 }
 
-// mainText prints the harness main: deterministic inputs, the reference
+// MainText prints the harness main: deterministic inputs, the reference
 // run, a warm-up and reps timed GPU runs, bit-for-bit comparison of the
 // first GPU run with the reference, medians of the kernel and total times.
 func MainText(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, reps int) (string, error) {
@@ -552,7 +552,7 @@ func WriteCUDA(res *CUDAResult, dir string) error {
 	return nil
 }
 
-// smemMacros defines each kernel's dynamic shared memory size.
+// SmemMacros defines each kernel's dynamic shared memory size.
 func SmemMacros(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	for _, kn := range cs.Kernels {

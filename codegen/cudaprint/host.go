@@ -137,7 +137,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 	h.line(depth, "}")
 }
 
-// kernelArgs lists a kernel's arguments (decl: with their types).
+// KernelArgs lists a kernel's arguments (decl: with their types).
 func KernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
 	var out []string
 	s := cs.Code.Scop

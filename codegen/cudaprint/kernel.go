@@ -30,9 +30,9 @@ import (
 //
 // The same kernel structure is printed in two modes: CUDA (the .cu files)
 // and emulation (C, where a block runs its uniform code once and each
-// piece of thread work runs every thread in turn; see emu.go).
+// piece of thread work runs every thread in turn; see package emu).
 
-// kernelGen prints a kernel's code in CUDA or emulation mode.
+// KernelGen prints a kernel's code in CUDA or emulation mode.
 type KernelGen struct {
 	Cs  *gpuplan.Scop
 	Kn  *gpuplan.Kernel
@@ -48,11 +48,11 @@ type KernelGen struct {
 	err     error
 	// full is set while printing the inside of a "full tile" Mark; reuse
 	// is the register-reuse plan of the thread loop nest being printed
-	// (cuda_reuse.go).
+	// (reuse.go).
 	Full  bool
 	reuse *gpuplan.ReusePlan
 	// stream is the streaming plan of the staged full-tile nest being
-	// printed (cuda_stream.go).
+	// printed (stream.go).
 	stream *gpuplan.StreamPlan
 }
 
@@ -64,7 +64,7 @@ func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *KernelGen {
 	return &KernelGen{Cs: cs, Kn: kn, emu: emu, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
-// printKernel returns the kernel's definition.
+// PrintKernel returns the kernel's definition.
 func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
@@ -259,7 +259,7 @@ func (g *KernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 	return false, true
 }
 
-// isThread reports whether n starts thread work (cudaKernel.isThread).
+// isThread reports whether n starts thread work (gpuplan.Kernel.isThread).
 func (g *KernelGen) isThread(n ast.Node) bool { return g.Kn.IsThread(n) }
 
 func (g *KernelGen) barrier(depth int) {

@@ -81,7 +81,7 @@ import (
 // inside z measured slower on the H100). Everything else (partial tiles,
 // staged tiles, other shapes) prints as before.
 
-// reusable returns the plan when the thread loop n (not yet printed, the
+// Reusable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that register reuse applies to.
 func (g *KernelGen) Reusable(n *ast.For, used [3]bool) *gpuplan.ReusePlan {
 	if g.reuse != nil {
@@ -186,7 +186,7 @@ func (r *regSet) load(key string, a *frontend.Array, text string) string {
 
 // elemKey is the key of the element e that the register-reuse temporaries
 // are found by: the unchecked access text of cexpr, with the subscripts of
-// index (canonical where affine). The LLVM back end (llvm_reuse.go) uses it
+// index (canonical where affine). The LLVM back end (package llvmprint) uses it
 // to load the same elements once.
 func (p *flatPrinter) elemKey(e *frontend.ArrayRef) string {
 	return gpuplan.ElemKey(e, p.subst, p.env)

@@ -30,7 +30,7 @@ import (
 // element by element (not only their bounds), else full tiles keep the
 // flags.
 
-// sharedTableCheck (tests) makes the emulation keep the flags in full
+// SharedTableCheck (tests) makes the emulation keep the flags in full
 // tiles too and report any element where the table and the flags
 // disagree; 2 also shrinks the first nonempty row of every table by one
 // element, which the check must report.

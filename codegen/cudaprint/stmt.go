@@ -17,7 +17,7 @@ func userCUDA(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan)
 }
 
 // userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
-// replaced by their registers (streaming, cuda_stream.go).
+// replaced by their registers (streaming, stream.go).
 func userCUDAWins(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
@@ -73,12 +73,12 @@ type flatPrinter struct {
 	emu    bool
 	arrays map[string]*frontend.Array
 	stage  *gpuplan.StagePlan
-	// Register reuse (cuda_reuse.go): env holds the statement iterators'
+	// Register reuse (reuse.go): env holds the statement iterators'
 	// values, subscripts print in a canonical affine form where they can,
 	// and reads of array elements go to the temporaries of regs.
 	env  map[string]ast.Expr
 	regs *regSet
-	// wins are the reads printed as window registers (cuda_stream.go).
+	// wins are the reads printed as window registers (stream.go).
 	wins map[*frontend.ArrayRef]string
 }
 
@@ -167,7 +167,7 @@ func (p *flatPrinter) exprPrec(e frontend.Expr, readToo, write bool) (string, in
 	return cexpr.ExprPrec(e, p.subst)
 }
 
-// idxMacros defines the flat index macro of every array.
+// IdxMacros defines the flat index macro of every array.
 //
 // In 64-bit code the first subscript is converted to long long, so the
 // whole index is computed in 64 bits.

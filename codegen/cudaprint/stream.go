@@ -12,7 +12,7 @@ import (
 // Streaming in staged full tiles: a printing choice of the CUDA back end
 // for the full tiles of a tile staged in shared memory (shared.go), on with
 // register reuse (CUDAOptions.NoReuse turns both off). The LLVM back end
-// lowers the same plan (streamPlanFor) in llvm_stream.go.
+// lowers the same plan (streamPlanFor) in package llvmprint.
 //
 // Where it applies. Inside a "full tile" Mark of a staged tile, the
 // outermost thread-distributed point loop L1 on an axis other than
@@ -23,7 +23,7 @@ import (
 // when
 //
 //   - L1 and every loop of the chain are independent (see independent in
-//     cuda_reuse.go): no two instances of the nest (outer counters fixed,
+//     reuse.go): no two instances of the nest (outer counters fixed,
 //     that is: within one time step) depend on each other, so no instance
 //     reads or writes an element that another one writes;
 //   - L1 has stride 1 (its bounds are any max/min lists: the trip varies
@@ -98,7 +98,7 @@ import (
 //
 // 3 shared loads per point instead of 5.
 
-// streamable returns the plan when the thread loop n (not yet printed, the
+// Streamable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that streaming applies to.
 func (g *KernelGen) Streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
 	if g.stream != nil {

@@ -53,7 +53,7 @@ func (cs *Scop) collectKernels(n ast.Node, vars []string, axis map[int]int) {
 	}
 }
 
-// gridLoops returns the grid loops starting at n (up to three directly
+// GridLoops returns the grid loops starting at n (up to three directly
 // nested parallel tile loops) and the code below them.
 func GridLoops(n *ast.For) ([]*ast.For, ast.Node) {
 	grid := []*ast.For{n}
@@ -85,7 +85,7 @@ func (cs *Scop) addKernel(body ast.Node, grid []*ast.For, vars []string, axis ma
 	cs.Kernels = append(cs.Kernels, kn)
 }
 
-// isThread reports whether n starts thread work: a thread-mapped loop, or
+// IsThread reports whether n starts thread work: a thread-mapped loop, or
 // a point space loop (a uniform If stays uniform: an If whose conditions
 // involve thread loop counters cannot occur above them).
 func (kn *Kernel) IsThread(n ast.Node) bool {
@@ -171,7 +171,7 @@ func (w *stageWalk) walk(n ast.Node) {
 	}
 }
 
-// input is one scop to plan: its AST, schedule and dependences (nil:
+// Input is one scop to plan: its AST, schedule and dependences (nil:
 // unknown).
 type Input struct {
 	Code  *ast.ScopCode
@@ -179,9 +179,9 @@ type Input struct {
 	Deps  *frontend.Deps
 }
 
-// build plans every scop of in for the GPU.
+// Build plans every scop of in for the GPU.
 //
-// The integer width (width.go) is decided per scop for opt.Params; the
+// The integer width (package width) is decided per scop for opt.Params; the
 // code of every scop is 64-bit when any scop's is (one header).
 func Build(in []Input, opt CUDAOptions) ([]*Scop, error) {
 	var out []*Scop

@@ -23,7 +23,7 @@ type GPUKernel struct {
 	Smem  int64    // dynamic shared memory per block (bytes; --shared)
 	Host  []string // the host loop counters it takes after the arrays
 	// Int64: the kernel takes its parameters and host counters as i64
-	// (64-bit loops, width.go), else as i32.
+	// (64-bit loops, package width), else as i32.
 	Int64 bool
 }
 

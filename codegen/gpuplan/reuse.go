@@ -14,7 +14,7 @@ import (
 // maxReuse is the largest number of instances a thread runs at once.
 const maxReuse = 16
 
-// reusePlan is a loop nest printed with register reuse.
+// ReusePlan is a loop nest printed with register reuse.
 type ReusePlan struct {
 	L1        *ast.For
 	Axis      int   // L1's thread axis
@@ -25,7 +25,7 @@ type ReusePlan struct {
 	LowerText string   // its text
 }
 
-// reusePlanFor is the register-reuse decision of both back ends (kernelGen
+// ReusePlanFor is the register-reuse decision of both back ends (cudaprint.KernelGen
 // prints the plan as CUDA C, llvmKernel lowers it to LLVM IR): the plan
 // when the thread loop n of kernel kn (not yet lowered, the axes in used
 // already distributed, inside a "full tile" Mark when full, in a tile
@@ -92,7 +92,7 @@ func (cs *Scop) ReusePlanFor(kn *Kernel, n *ast.For, used [3]bool, full, staged 
 	return &ReusePlan{L1: n, Axis: a1, PerThread: trip / b, L2: l2, User: u, Lower: lo, LowerText: ast.ExprString(lo)}
 }
 
-// independent reports whether the iterations of the thread loop f are
+// Independent reports whether the iterations of the thread loop f are
 // independent of each other for fixed enclosing loops: f is Parallel, or f
 // is a point space loop of a scop whose dependences are all carried by the
 // canonical time (every distance has dt >= 1; the schedulers refuse the
@@ -122,7 +122,7 @@ func (cs *Scop) Independent(f *ast.For) bool {
 	return cs.Indep == 1
 }
 
-// timeCarried reports whether every dependence distance of d in the
+// TimeCarried reports whether every dependence distance of d in the
 // canonical schedule has a positive time component (exactly: the distance
 // set has no element with dt <= 0).
 func TimeCarried(d *frontend.Deps) bool {
@@ -153,7 +153,7 @@ func TimeCarried(d *frontend.Deps) bool {
 	return dist.Intersect(bad).IsEmpty()
 }
 
-// subscriptAff returns the integer subscript x as an affine expression in
+// SubscriptAff returns the integer subscript x as an affine expression in
 // canonical form (terms sorted by name, no zero coefficients), with the
 // statement iterators replaced by their affine values in env; ok is false
 // when x is not affine (a division, a modulo, a non-affine iterator value,
@@ -241,7 +241,7 @@ func affScale(a *ast.Aff, k int64) *ast.Aff {
 	return out
 }
 
-// shiftVar returns e with v replaced by v + k.
+// ShiftVar returns e with v replaced by v + k.
 func ShiftVar(e ast.Expr, v string, k int64) ast.Expr {
 	if k == 0 {
 		return e

@@ -22,16 +22,16 @@ type CUDAOptions struct {
 	// attribute on devices of compute capability 9 or more, and every
 	// kernel starts with cudaGridDependencySynchronize().
 	NoPDL bool
-	// NoReuse turns off register reuse in full tiles (see cuda_reuse.go):
+	// NoReuse turns off register reuse in full tiles (see reuse.go):
 	// by default a thread runs several consecutive iterations of a
 	// non-x thread loop at once and loads every array element they share
 	// into a register once; in full tiles staged in shared memory, a thread
 	// streams along a block of such a loop's iterations and keeps the
 	// elements that consecutive iterations share in registers
-	// (cuda_stream.go).
+	// (stream.go).
 	NoReuse bool
 	// Params are the parameter values the width analysis assumes (nil:
-	// the scops' defines; see width.go).
+	// the scops' defines; see package width).
 	Params map[string]int64
 	// forceWide and forceWideIndex make the loops and the flat indices
 	// 64-bit whatever the width analysis proves (tests: the 64-bit code
@@ -39,7 +39,7 @@ type CUDAOptions struct {
 	ForceWide, ForceWideIndex bool
 }
 
-// cudaKernel is one kernel: the grid loops and the code below them.
+// Kernel is one kernel: the grid loops and the code below them.
 type Kernel struct {
 	Name  string
 	Grid  []*ast.For // outermost first; grid[len-1] is on blockIdx.x
@@ -52,7 +52,7 @@ type Kernel struct {
 	Smem int64
 }
 
-// cudaScop is the CUDA form of one scop.
+// Scop is the GPU mapping plan of one scop.
 type Scop struct {
 	Index   int
 	Code    *ast.ScopCode
@@ -65,10 +65,10 @@ type Scop struct {
 	PDL     bool // programmatic dependent launch (CUDAOptions.NoPDL off)
 	Reuse   bool // register reuse in full tiles (CUDAOptions.NoReuse off)
 	// deps are the scop's dependences (nil: unknown) and indep caches
-	// timeCarried(deps): 0 unknown, 1 yes, -1 no (cuda_reuse.go).
+	// timeCarried(deps): 0 unknown, 1 yes, -1 no (reuse.go).
 	Deps  *frontend.Deps
 	Indep int
-	// width is the scop's integer width decision (width.go) and it the C
+	// width is the scop's integer width decision (package width) and it the C
 	// type of loop counters, tile coordinates and parameters: "int", or
 	// "long long" when any scop of the compilation needs 64 bits (the
 	// helpers of the header are shared).
@@ -86,7 +86,7 @@ type planMemo struct {
 	err  error
 }
 
-// isGridLoop reports whether f is a parallel tile loop that blocks can run.
+// IsGridLoop reports whether f is a parallel tile loop that blocks can run.
 func IsGridLoop(f *ast.For) bool {
 	return f.Parallel && f.Dim.Role != schedule.RolePointSpace && f.Dim.Role != schedule.RolePointTime
 }
@@ -108,7 +108,7 @@ func unwrap(n ast.Node) ast.Node {
 	}
 }
 
-// hasWork reports whether n executes a statement.
+// HasWork reports whether n executes a statement.
 func HasWork(n ast.Node) bool {
 	found := false
 	ast.Walk(n, func(m ast.Node) bool {
@@ -120,7 +120,7 @@ func HasWork(n ast.Node) bool {
 	return found
 }
 
-// hasGridLoop reports whether a grid loop occurs in n.
+// HasGridLoop reports whether a grid loop occurs in n.
 func HasGridLoop(n ast.Node) bool {
 	found := false
 	ast.Walk(n, func(m ast.Node) bool {
@@ -246,12 +246,12 @@ func hasThreadLoop(n ast.Node, axis map[int]int) bool {
 	return found
 }
 
-// wideScops reports whether the loops of css are 64-bit.
+// WideScops reports whether the loops of css are 64-bit.
 func WideScops(css []*Scop) bool {
 	return len(css) > 0 && css[0].IntType != "int"
 }
 
-// wideIndex reports whether the flat indices of css are 64-bit.
+// WideIndex reports whether the flat indices of css are 64-bit.
 func WideIndex(css []*Scop) bool {
 	return len(css) > 0 && css[0].WideIdx
 }

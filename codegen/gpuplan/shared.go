@@ -10,7 +10,7 @@ import (
 	"hextile/schedule"
 )
 
-// sharedArr is one array's box in shared memory.
+// SharedArr is one array's box in shared memory.
 type SharedArr struct {
 	Arr     *frontend.Array
 	Ext     []int64    // box extents
@@ -20,7 +20,7 @@ type SharedArr struct {
 	Size    int64      // elements
 }
 
-// stagePlan is the staging of one tile.
+// StagePlan is the staging of one tile.
 type StagePlan struct {
 	Arrs   []*SharedArr
 	ByName map[string]*SharedArr
@@ -261,7 +261,7 @@ func evalIndex(e frontend.Expr, env map[string]int64) (int64, error) {
 	return 0, fmt.Errorf("unsupported subscript")
 }
 
-// planShared computes the boxes of the tile whose guard-free code is full,
+// PlanShared computes the boxes of the tile whose guard-free code is full,
 // over the free uniform variables vars (the enclosing Lets, lets, are
 // recomputed from them).
 func (cs *Scop) PlanShared(full ast.Node, vars []string, lets []*ast.Let) (*StagePlan, error) {
@@ -291,7 +291,7 @@ func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let
 		base[p] = 1 << 20
 	}
 	// Every tile analysed keeps its writes (relative to its own smallest
-	// indices) for the written-set table of full tiles (shared_written.go).
+	// indices) for the written-set table of full tiles (written.go).
 	var tiles []TileWrites
 	eval := func(vals map[string]int64) (lo, hi map[string][]int64, err error) {
 		env := map[string]int64{}
@@ -426,7 +426,7 @@ func copyEnv(m map[string]int64) map[string]int64 {
 	return out
 }
 
-// stageableNode is stageable for a scop, off when off is set (inside a
+// StageableNode is stageable for a scop, off when off is set (inside a
 // staged tile, or below one that stays in global memory).
 func StageableNode(cs *Scop, n ast.Node, off bool) (full ast.Node, ok bool) {
 	if !cs.Shared || off {

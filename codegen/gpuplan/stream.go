@@ -12,7 +12,7 @@ import (
 // maxStreamWindow is the largest window (registers per group).
 const maxStreamWindow = 8
 
-// streamWindow is one group of reads kept in registers.
+// StreamWindow is one group of reads kept in registers.
 type StreamWindow struct {
 	Name       string             // registers name_0 .. name_(n-1)
 	Rep        *frontend.ArrayRef // the group's first read (delta 0)
@@ -20,7 +20,7 @@ type StreamWindow struct {
 	Elem       frontend.Type
 }
 
-// streamPlan is a loop nest printed streaming.
+// StreamPlan is a loop nest printed streaming.
 type StreamPlan struct {
 	L1    *ast.For
 	Axis  int
@@ -31,7 +31,7 @@ type StreamPlan struct {
 	Plain int                           // of them, plain loads
 }
 
-// streamPlanFor is the streaming decision, apart from printing (another
+// StreamPlanFor is the streaming decision, apart from printing (another
 // back end could lower the same plan): the plan when the thread loop n of
 // kernel kn (the axes in used already distributed, inside a "full tile"
 // Mark when full, in a tile staged in shared memory when staged) is an L1
@@ -97,7 +97,7 @@ func (cs *Scop) StreamPlanFor(kn *Kernel, n *ast.For, used [3]bool, full, staged
 	return p
 }
 
-// streamWindows groups the reads of u's right-hand side along iter and
+// StreamWindows groups the reads of u's right-hand side along iter and
 // returns the plan's windows, or nil when none has two registers.
 func (cs *Scop) StreamWindows(u *ast.User, iter string) *StreamPlan {
 	a := u.Stmt.Body
@@ -209,7 +209,7 @@ func (cs *Scop) StreamWindows(u *ast.User, iter string) *StreamPlan {
 	return plan
 }
 
-// shiftedSubst is the substitution of u's iterators with L1's counter iter
+// ShiftedSubst is the substitution of u's iterators with L1's counter iter
 // replaced by iter + d: as text (parenthesised unless an identifier) and as
 // expressions (so that subscripts print in their canonical affine form).
 func ShiftedSubst(u *ast.User, iter string, d int64) (map[string]string, map[string]ast.Expr) {
@@ -225,7 +225,7 @@ func ShiftedSubst(u *ast.User, iter string, d int64) (map[string]string, map[str
 	return subst, env
 }
 
-// elemKey names the element that e accesses under the substitution (subst,
+// ElemKey names the element that e accesses under the substitution (subst,
 // env): equal keys, same element.
 func ElemKey(e *frontend.ArrayRef, subst map[string]string, env map[string]ast.Expr) string {
 	var ix []string
@@ -235,7 +235,7 @@ func ElemKey(e *frontend.ArrayRef, subst map[string]string, env map[string]ast.E
 	return e.Name + "[" + fmt.Sprintf("HX_IDX_%s(%s)", e.Name, strings.Join(ix, ", ")) + "]"
 }
 
-// subscriptText prints a subscript: in the canonical affine form when env
+// SubscriptText prints a subscript: in the canonical affine form when env
 // has the iterators' values and the subscript is affine in them, else as
 // written with the iterators substituted.
 func SubscriptText(x frontend.Expr, subst map[string]string, env map[string]ast.Expr) string {

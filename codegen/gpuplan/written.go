@@ -5,13 +5,13 @@ import (
 	"math/bits"
 )
 
-// tileWrites is one analysed tile: per array its smallest and largest
+// TileWrites is one analysed tile: per array its smallest and largest
 // index per dimension and its writes (index tuples, flattened).
 type TileWrites struct {
 	Lo, Hi, W map[string][]int64
 }
 
-// writtenTable is W row by row: for the staged array a, the rows of its
+// WrittenTable is W row by row: for the staged array a, the rows of its
 // box are the entries off[a]/2, ...; entry pair (2r, 2r+1) of vals is the
 // interval [lo, hi] of last-dimension offsets written in row r ([0, -1]
 // when the row has no write).
@@ -25,7 +25,7 @@ type WrittenTable struct {
 // constant memory, one table per staged tile of a kernel).
 const maxTableEntries = 4096
 
-// writtenBits is the written set of tile t for array sa as a bit set over
+// WrittenBits is the written set of tile t for array sa as a bit set over
 // the box at the tile's own origin.
 func WrittenBits(sa *SharedArr, t TileWrites) ([]uint64, error) {
 	name := sa.Arr.Name
@@ -55,7 +55,7 @@ func WrittenBits(sa *SharedArr, t TileWrites) ([]uint64, error) {
 	return set, nil
 }
 
-// writtenRows returns the table of the plan's full tiles from the analysed
+// WrittenRows returns the table of the plan's full tiles from the analysed
 // tiles (the first is the base tile), or nil and the reason there is none.
 func WrittenRows(plan *StagePlan, tiles []TileWrites) (*WrittenTable, string) {
 	if len(tiles) < 2 {
@@ -113,7 +113,7 @@ func WrittenRows(plan *StagePlan, tiles []TileWrites) (*WrittenTable, string) {
 	return tab, ""
 }
 
-// count is the number of elements of W (tests).
+// Count is the number of elements of W (tests).
 func (t *WrittenTable) Count() int64 {
 	var n int64
 	for i := 0; i+1 < len(t.Vals); i += 2 {
@@ -122,7 +122,7 @@ func (t *WrittenTable) Count() int64 {
 	return n
 }
 
-// popcount is the number of elements of a bit set (tests).
+// Popcount is the number of elements of a bit set (tests).
 func Popcount(set []uint64) int64 {
 	var n int64
 	for _, w := range set {

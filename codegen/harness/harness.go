@@ -26,7 +26,7 @@ import (
 // the parameter values it was generated with, so one build checks several
 // problem sizes.
 
-// program returns the harness program for the scops of prog: tiled[k] is
+// Program returns the harness program for the scops of prog: tiled[k] is
 // the generated code of codes[k] as a C block at depth 2 with indent "  "
 // (the C printer's CCode). params gives every parameter's value.
 func Program(prog *frontend.Program, codes []*ast.ScopCode, tiled []string, params map[string]int64) (string, error) {

@@ -9,7 +9,7 @@ import (
 	"hextile/frontend"
 )
 
-// refProgram is the compiled-C reference of hextile run --device=gpu
+// RefProgram is the compiled-C reference of hextile run --device=gpu
 // --backend=ptx: the user's file with hx_orig_K for every scop (see
 // BuildRefUnit) and a main that, for scop K (its first argument), reads
 // every array of the scop from standard input (Scop.Arrays order, the

@@ -417,7 +417,7 @@ func declaredAnywhere(f *cFile, scops []*frontend.Scop, name string) bool {
 // Define is one #define directive of a file, continuation lines included.
 type Define struct{ Name, Text string }
 
-// fileDefines are the #define directives of src in order, each whole
+// FileDefines are the #define directives of src in order, each whole
 // (a multi-line macro with its continuation lines).
 func FileDefines(src string) []Define {
 	var out []Define
@@ -432,7 +432,7 @@ func FileDefines(src string) []Define {
 	return out
 }
 
-// constantDefines repeats, after a reference unit (which undefines the
+// ConstantDefines repeats, after a reference unit (which undefines the
 // file's macros), the #defines of the constants the scops' extents and
 // bounds may name: those the model recorded (Scop.Defines) that are not
 // parameters.

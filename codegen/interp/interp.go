@@ -90,7 +90,7 @@ func NewHostArrays(s *frontend.Scop, params map[string]int64) (map[string]*HostA
 	return out, nil
 }
 
-// runScop executes the scop of sc in its original order (sc.Orig) on
+// RunScop executes the scop of sc in its original order (sc.Orig) on
 // arrays and returns the number of statement instances and of
 // floating-point operations (cexpr.FlopCount per instance).
 func RunScop(sc *ast.ScopCode, params map[string]int64, arrays map[string]*HostArray) (updates, flops int64, err error) {
@@ -498,7 +498,7 @@ func loneUser(n ast.Node) *ast.User {
 	}
 }
 
-// countScop returns what runScop returns as counts (statement instances
+// CountScop returns what runScop returns as counts (statement instances
 // and floating-point operations of sc's scop) without executing anything:
 // an innermost loop around one statement adds its trip count, so a
 // benchmark-size count takes one pass over the outer loops.

@@ -52,10 +52,10 @@ import (
 // instance, so both addresses lie in the array: the getelementptr is
 // inbounds. The i32 arithmetic of subscripts, flat indices and the loop
 // AST carries nsw for the same reason (C's int). The groups span the U
-// instances of a register-reuse group (llvm_reuse.go): instance j's
+// instances of a register-reuse group (reuse.go): instance j's
 // subscripts differ from instance 0's by constants along L1.
 
-// llvmAnchors are the anchor groups of the statement instance(s) being
+// LlvmAnchors are the anchor groups of the statement instance(s) being
 // lowered.
 type LlvmAnchors struct {
 	// env and subst are the current instance's statement iterators: their
@@ -73,12 +73,12 @@ type anchorGroup struct {
 	consts []int64
 }
 
-// newAnchors starts the groups of a statement instance.
+// NewAnchors starts the groups of a statement instance.
 func NewAnchors() *LlvmAnchors {
 	return &LlvmAnchors{groups: map[string]*anchorGroup{}}
 }
 
-// bind sets the instance whose accesses are lowered next: iterator it of
+// Bind sets the instance whose accesses are lowered next: iterator it of
 // st is args[i] (shifted by shift along variable v when shift != 0).
 func (an *LlvmAnchors) Bind(st *frontend.Stmt, args []ast.Expr, v string, shift int64) {
 	an.env, an.subst = map[string]ast.Expr{}, map[string]string{}
@@ -95,7 +95,7 @@ func (an *LlvmAnchors) Bind(st *frontend.Stmt, args []ast.Expr, v string, shift 
 	}
 }
 
-// key is the group key of access r and its subscript constants.
+// Key is the group key of access r and its subscript constants.
 func (an *LlvmAnchors) Key(r *frontend.ArrayRef) (string, []int64) {
 	var b strings.Builder
 	b.WriteString(r.Name)
@@ -172,7 +172,7 @@ func (k *llvmKernel) anchoredPtr(r *frontend.ArrayRef) (value.Value, func(p, idx
 }
 
 // anchoredStaged is anchoredPtr for an access of an array staged in shared
-// memory (llvm_shared.go): the box's extents are constants, so every
+// memory (shared.go): the box's extents are constants, so every
 // difference is a constant, sum_d (c_d - a_d) * prod(ext[d+1:]), the
 // offset of both the element and its written flag from the anchor's. It
 // returns nil addresses (and the setter of the group's first access) when

@@ -187,7 +187,7 @@ func (k *llvmKernel) user(u *ast.User) {
 	}()
 	savedAnch := k.anch
 	if k.winAnch != nil {
-		k.anch = k.winAnch // shared with the window loads (llvm_stream.go)
+		k.anch = k.winAnch // shared with the window loads (stream.go)
 	} else {
 		k.anch = NewAnchors()
 	}
@@ -227,7 +227,7 @@ func (k *llvmKernel) user(u *ast.User) {
 }
 
 // elemPtr is the address of an array element: through its anchor when an
-// earlier access of the statement instance anchors it (llvm_anchor.go),
+// earlier access of the statement instance anchors it (anchor.go),
 // else the flat index of HX_IDX_<array> in i32, sign-extended.
 func (k *llvmKernel) elemPtr(r *frontend.ArrayRef) value.Value {
 	p, set := k.anchoredPtr(r)
@@ -408,7 +408,7 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 			return k.variable(e.Name), a.Elem
 		}
 		if v, ok := k.wins[e]; ok {
-			return v, a.Elem // a window register (llvm_stream.go)
+			return v, a.Elem // a window register (stream.go)
 		}
 		if sp, _, ok := k.stagedRef(e); ok {
 			return k.cur.NewLoad(llvmType(a.Elem), sp), a.Elem

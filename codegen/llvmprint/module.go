@@ -18,9 +18,9 @@ import (
 
 // The LLVM IR back end (NVPTX): the kernels of the CUDA back end, lowered a
 // second way. buildCUDA splits the one loop AST into host code and
-// cudaKernels (grid loops, block-uniform code, thread work, barriers); this
-// file walks the same cudaKernel structures with the same decisions as
-// kernelGen (uniform/threads/thread in cuda.go) and builds LLVM IR instead of
+// gpuplan.Kernels (grid loops, block-uniform code, thread work, barriers); this
+// file walks the same gpuplan.Kernel structures with the same decisions as
+// cudaprint.KernelGen (uniform/threads/thread in cudaprint) and builds LLVM IR instead of
 // CUDA C:
 //
 //   - the module has triple nvptx64-nvidia-cuda and the NVPTX data layout;
@@ -55,9 +55,9 @@ const (
 	NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 )
 
-// llvmModuleFor builds the LLVM IR module with the kernels of the planned
+// ModuleFor builds the LLVM IR module with the kernels of the planned
 // scops css, every kernel starting with griddepcontrol.wait when pdl is
-// set (llvm_pdl.go).
+// set (pdl.go).
 func ModuleFor(css []*gpuplan.Scop, pdl bool) (*ir.Module, error) {
 	lm := NewLLVMModule()
 	lm.pdl = pdl
@@ -77,19 +77,19 @@ type llvmModule struct {
 	decls map[string]*ir.Func
 	ann   *metadata.NamedDef
 	smem  *ir.Global // the dynamic shared memory (--shared)
-	// pdl: every kernel starts with griddepcontrol.wait (llvm_pdl.go).
+	// pdl: every kernel starts with griddepcontrol.wait (pdl.go).
 	pdl bool
 	// reuseNests and reuseLoads count the thread loop nests lowered with
-	// register reuse and their loads (llvm_reuse.go), for the tests.
+	// register reuse and their loads (reuse.go), for the tests.
 	ReuseNests, ReuseLoads int
 	reuseVals              int // names of the stored values
 	// anchorGroups and anchoredRefs count the anchor groups and the
-	// accesses addressed through an anchor (llvm_anchor.go), for the tests.
+	// accesses addressed through an anchor (anchor.go), for the tests.
 	AnchorGroups, AnchoredRefs int
 	// noAnchor turns anchored addressing off (the tests compare).
 	NoAnchor bool
 	// streamNests, streamUsers and streamLoads count the nests lowered
-	// streaming, their statements and window loads (llvm_stream.go);
+	// streaming, their statements and window loads (stream.go);
 	// streamVals names the stored values (hx_sv_N), for the tests.
 	streamNests, streamUsers, streamLoads, streamVals int
 }
@@ -143,7 +143,7 @@ func globalPtr(t types.Type) *types.PointerType {
 	return p
 }
 
-// llvmKernel lowers one kernel: it mirrors kernelGen (cuda.go).
+// llvmKernel lowers one kernel: it mirrors cudaprint.KernelGen (cudaprint).
 type llvmKernel struct {
 	lm *llvmModule
 	cs *gpuplan.Scop
@@ -159,26 +159,26 @@ type llvmKernel struct {
 	ptrs map[string]value.Value // array -> its kernel argument
 	tid  [3]value.Value
 	err  error
-	// Shared-memory staging, as in kernelGen: the uniform variables and
+	// Shared-memory staging, as in cudaprint.KernelGen: the uniform variables and
 	// Lets in scope, the tile being staged.
 	vars    []string
 	lets    []*ast.Let
 	stage   *llvmStage
 	noStage bool
-	// Register reuse (llvm_reuse.go), as in kernelGen: full is set inside
+	// Register reuse (reuse.go), as in cudaprint.KernelGen: full is set inside
 	// a "full tile" Mark, reuse is the plan of the thread loop nest being
 	// lowered, regs the loads of the statement instances being lowered.
 	full  bool
 	reuse *gpuplan.ReusePlan
 	regs  *llvmRegs
-	// Anchored addressing (llvm_anchor.go): the arrays' strides (i32,
+	// Anchored addressing (anchor.go): the arrays' strides (i32,
 	// computed in the entry block with its environment of parameters, when
 	// first needed) and the groups of the instance(s) being lowered.
 	strides  map[string][]value.Value
 	anch     *LlvmAnchors
 	entry    *ir.Block
 	entryEnv map[string]value.Value
-	// Streaming (llvm_stream.go), as in kernelGen: the plan of the nest
+	// Streaming (stream.go), as in cudaprint.KernelGen: the plan of the nest
 	// being lowered, the thread's range b0 .. b1 of L1, the window reads'
 	// registers and the anchors of the instance being lowered.
 	stream             *gpuplan.StreamPlan
@@ -391,7 +391,7 @@ func (k *llvmKernel) seqFor(n *ast.For, body func()) {
 	closeLoop()
 }
 
-// uniform mirrors kernelGen.uniform (without shared-memory staging).
+// uniform mirrors cudaprint.KernelGen.uniform (without shared-memory staging).
 func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 	if full, ok := k.stageable(n); ok && gpuplan.HasWork(n) {
 		w, t, err := k.stageTile(n, full)
@@ -478,7 +478,7 @@ func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 	return false, true
 }
 
-// isThread mirrors kernelGen.isThread.
+// isThread mirrors cudaprint.KernelGen.isThread.
 func (k *llvmKernel) isThread(f *ast.For) bool {
 	if _, ok := k.kn.Axis[f.Level]; ok {
 		return true
@@ -486,7 +486,7 @@ func (k *llvmKernel) isThread(f *ast.For) bool {
 	return f.Dim.Role == schedule.RolePointSpace
 }
 
-// thread mirrors kernelGen.thread: per-thread code, used[a] when axis a
+// thread mirrors cudaprint.KernelGen.thread: per-thread code, used[a] when axis a
 // distributes an enclosing loop already.
 func (k *llvmKernel) thread(n ast.Node, used [3]bool) {
 	switch n := n.(type) {

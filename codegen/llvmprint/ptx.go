@@ -104,7 +104,7 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 // register per access group, at every loop level), which on the GPU costs
 // more registers than it saves instructions: a 64-bit pointer increment is
 // two instructions there, and an address base + 4*i32 index is one
-// (IMAD.WIDE), with the neighbours of an anchor (llvm_anchor.go) as
+// (IMAD.WIDE), with the neighbours of an anchor (anchor.go) as
 // immediate offsets. On the bench kernels the PTX's peak live virtual
 // registers drop from 49-93 to 32-49 (laplacian2d/3d, gradient2d/3d;
 // .hxcmp/var/README.txt has the figures).
@@ -115,7 +115,7 @@ func firstLineOf(s string) string {
 	return s
 }
 
-// findOpt returns the opt of the same LLVM installation as llc (llc-14 ->
+// FindOpt returns the opt of the same LLVM installation as llc (llc-14 ->
 // opt-14 in the same directory), or "".
 func FindOpt(llc string) string {
 	dir, base := filepath.Split(llc)

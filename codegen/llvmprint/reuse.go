@@ -15,8 +15,8 @@ import (
 
 // Register reuse in full tiles (see cuda_reuse.go for the transform, where
 // it applies and why it is legal) in the LLVM back end: the same decision
-// (cudaScop.reusePlanFor, called where kernelGen calls it) and the same
-// structure as the CUDA code that kernelGen.threadReuse prints:
+// (gpuplan.Scop.ReusePlanFor, called where cudaprint.KernelGen calls it) and the same
+// structure as the CUDA code that cudaprint.KernelGen.threadReuse prints:
 //
 //   - L1 is not a loop: its counter is lower + U*tid (tid on L1's axis),
 //     bound for L1's body; thread u owns the U consecutive iterations
@@ -57,7 +57,7 @@ func (r *llvmRegs) load(k *llvmKernel, e *frontend.ArrayRef) value.Value {
 	return v
 }
 
-// threadReuse mirrors kernelGen.threadReuse: L1 of plan p blocked over its
+// threadReuse mirrors cudaprint.KernelGen.threadReuse: L1 of plan p blocked over its
 // axis, the rest of the nest through thread, which lowers p.user with
 // userReuse.
 func (k *llvmKernel) threadReuse(p *gpuplan.ReusePlan, used [3]bool) {
@@ -69,8 +69,8 @@ func (k *llvmKernel) threadReuse(p *gpuplan.ReusePlan, used [3]bool) {
 	k.reuse = nil
 }
 
-// userReuse lowers the U instances of u (kernelGen.userReuse and
-// cudaScop.reuseLines): per instance its new loads, its computation and its
+// userReuse lowers the U instances of u (cudaprint.KernelGen.userReuse and
+// gpuplan.Scop.ReuseLines): per instance its new loads, its computation and its
 // store.
 func (k *llvmKernel) userReuse(u *ast.User) {
 	p := k.reuse
@@ -83,7 +83,7 @@ func (k *llvmKernel) userReuse(u *ast.User) {
 	}
 	et := k.arrs[ref.Name].Elem
 	regs := &llvmRegs{vals: map[string]value.Value{}}
-	// One set of anchors for the U instances (llvm_anchor.go).
+	// One set of anchors for the U instances (anchor.go).
 	savedAnch := k.anch
 	k.anch = NewAnchors()
 	defer func() { k.anch = savedAnch }()

@@ -52,7 +52,7 @@ func sharedPtr(t types.Type) *types.PointerType {
 	return p
 }
 
-// stageable mirrors kernelGen.stageable.
+// stageable mirrors cudaprint.KernelGen.stageable.
 func (k *llvmKernel) stageable(n ast.Node) (ast.Node, bool) {
 	if !k.cs.Shared || k.stage != nil || k.noStage {
 		return nil, false
@@ -155,7 +155,7 @@ func (lm *llvmModule) writtenTableGlobal(kernel string, tab *gpuplan.WrittenTabl
 	return g, at
 }
 
-// stageTile mirrors kernelGen.stageTile.
+// stageTile mirrors cudaprint.KernelGen.stageTile.
 func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 	plan, err := k.cs.PlanShared(full, k.vars, k.lets)
 	if err != nil {
@@ -192,7 +192,7 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 		for _, sa := range plan.Arrs {
 			a := sa.Arr
 			if !in && !k.cs.Written[a.Name] {
-				// Read-only: nothing to copy out (as kernelGen.stageTile).
+				// Read-only: nothing to copy out (as cudaprint.KernelGen.stageTile).
 				continue
 			}
 			et := llvmType(a.Elem)
@@ -227,7 +227,7 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 				gp := k.cur.NewGetElementPtr(et, k.ptrs[a.Name], k.idx64(k.flatIndex(a, g)))
 				k.cur.NewStore(k.cur.NewLoad(et, gp), sp)
 				closeIf()
-				// Cleared in full tiles too, as kernelGen.stageTile does.
+				// Cleared in full tiles too, as cudaprint.KernelGen.stageTile does.
 				k.cur.NewStore(constant.NewInt(types.I8, 0), fp)
 			} else {
 				var c value.Value
@@ -273,7 +273,7 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 		_, tb = k.uniform(n)
 		st.full = false
 	default:
-		// kernelGen's split with the condition computed once (fullV).
+		// cudaprint.KernelGen's split with the condition computed once (fullV).
 		t1, t2 := true, true
 		var els func()
 		if ifn.Else != nil && gpuplan.HasWork(ifn.Else) {
@@ -320,7 +320,7 @@ func (k *llvmKernel) stagedRef(r *frontend.ArrayRef) (elem, flag value.Value, ok
 	if sa == nil {
 		return nil, nil, false
 	}
-	// Through the anchor of the instance's accesses (llvm_anchor.go).
+	// Through the anchor of the instance's accesses (anchor.go).
 	elem, flag, set := k.anchoredStaged(sa, r)
 	if elem != nil {
 		return elem, flag, true

@@ -14,9 +14,9 @@ import (
 
 // Streaming in staged full tiles (see cuda_stream.go for the transform,
 // where it applies and why it is legal) in the LLVM back end: the same
-// decision (cudaScop.streamPlanFor, called where kernelGen calls it, before
+// decision (gpuplan.Scop.StreamPlanFor, called where cudaprint.KernelGen calls it, before
 // register reuse; CUDAOptions.NoReuse turns both off) and the same
-// structure as the CUDA code that kernelGen.threadStream and userStream
+// structure as the CUDA code that cudaprint.KernelGen.threadStream and userStream
 // print:
 //
 //   - L1 is not a loop at its level: with lo, hi its bounds (max/min of its
@@ -34,7 +34,7 @@ import (
 //     (llvmKernel.body looks them up first), then rotates: the phi of
 //     register k takes register k+1 on the back edge;
 //   - every load is the plain one of the element (shared memory through
-//     the instance's anchor, llvm_anchor.go): the preloads share one set of
+//     the instance's anchor, anchor.go): the preloads share one set of
 //     anchors (the iterators bound with c = b0 shifted by the deltas), the
 //     loop body another (the newest loads and the statement instance at c),
 //     as the register-reuse instances do;
@@ -42,7 +42,7 @@ import (
 //     same order, on the same values (a register holds the loaded element in
 //     its type): results are bit-identical to the original program.
 
-// threadStream mirrors kernelGen.threadStream: L1 of plan p in blocks per
+// threadStream mirrors cudaprint.KernelGen.threadStream: L1 of plan p in blocks per
 // thread, the rest of the nest through thread, which lowers p.user with
 // userStream.
 func (k *llvmKernel) threadStream(p *gpuplan.StreamPlan, used [3]bool) {
@@ -94,7 +94,7 @@ func (k *llvmKernel) streamLoad(u *ast.User, w *gpuplan.StreamWindow, c value.Va
 	return v
 }
 
-// userStream mirrors kernelGen.userStream: the thread's range b0 .. b1 of
+// userStream mirrors cudaprint.KernelGen.userStream: the thread's range b0 .. b1 of
 // L1 for one iteration of the loops around u.
 func (k *llvmKernel) userStream(u *ast.User) {
 	p := k.stream

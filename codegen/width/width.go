@@ -432,7 +432,7 @@ func Decide(sc *ast.ScopCode, params map[string]int64) *Width {
 	return wd
 }
 
-// checks prints, for a narrow scop, the run-time check of every parameter
+// Checks prints, for a narrow scop, the run-time check of every parameter
 // against the box the 32-bit proof assumed: call(p, lo, hi) per parameter
 // (empty for a wide one).
 func (w *Width) Checks(call func(p string, lo, hi int64) string) []string {
@@ -450,7 +450,7 @@ func (w *Width) Checks(call func(p string, lo, hi int64) string) []string {
 	return out
 }
 
-// narrowCheckC is the C statement that stops the program when parameter p
+// NarrowCheckC is the C statement that stops the program when parameter p
 // leaves [lo, hi] (hx_narrow of CPrelude and of the CUDA helpers).
 func NarrowCheckC(p string, lo, hi int64) string {
 	return fmt.Sprintf("hx_narrow(%s, %dLL, %dLL, \"%s\");", p, lo, hi, p)
