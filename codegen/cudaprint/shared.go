@@ -50,17 +50,15 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	// The full / partial split; with a table of the full tile's written
 	// set, the full tile runs without flags.
 	ifn, _ := n.(*ast.If)
-	if ifn != nil && g.isThread(ifn) {
-		plan.Tab, plan.NoTab = nil, "thread-mapped tile split"
-	}
 	tab := plan.Tab
+	tabName := ""
 	if tab != nil {
 		// The table goes before the kernel: g.b holds this kernel's text
 		// only (kernelGenFor starts every kernel afresh).
-		tab.Name = fmt.Sprintf("hx_wt_%s_%d", g.Kn.Name, strings.Count(g.b.String(), "hx_wt_"+g.Kn.Name+"_"))
+		tabName = fmt.Sprintf("hx_wt_%s_%d", g.Kn.Name, strings.Count(g.b.String(), "hx_wt_"+g.Kn.Name+"_"))
 		text := g.b.String()
 		g.b.Reset()
-		g.b.WriteString(tableText(tab, g.emu))
+		g.b.WriteString(tableText(tab, tabName, g.emu))
 		g.b.WriteString(text)
 	}
 	g.line(depth, "{ /* tile staged in shared memory */")
@@ -79,7 +77,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	check := g.emu && SharedTableCheck != 0
 	if tab != nil {
 		if g.emu {
-			g.line(d, fmt.Sprintf("hx_emu_shared((void *)%s, \"written table\", sizeof(short), %d);", tab.Name, len(tab.Vals)))
+			g.line(d, fmt.Sprintf("hx_emu_shared((void *)%s, \"written table\", sizeof(short), %d);", tabName, len(tab.Vals)))
 		}
 		c := "1"
 		if ifn != nil {
@@ -136,8 +134,8 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 					g.line(dd+1, fmt.Sprintf("hx_w_%s[%s] = 0;", a.Name, chk("hx_w_"+a.Name, "hx_i", 1)))
 				case tab != nil:
 					off := tab.Off[a.Name]
-					lo := fmt.Sprintf("%s[%s]", tab.Name, chk(tab.Name, fmt.Sprintf("%d + 2 * hx_row", off), 0))
-					hi := fmt.Sprintf("%s[%s]", tab.Name, chk(tab.Name, fmt.Sprintf("%d + 2 * hx_row", off+1), 0))
+					lo := fmt.Sprintf("%s[%s]", tabName, chk(tabName, fmt.Sprintf("%d + 2 * hx_row", off), 0))
+					hi := fmt.Sprintf("%s[%s]", tabName, chk(tabName, fmt.Sprintf("%d + 2 * hx_row", off+1), 0))
 					test := fmt.Sprintf("(hx_c >= %s && hx_c <= %s)", lo, hi)
 					if check {
 						g.line(dd+1, fmt.Sprintf("if (hx_full && %s != (%s != 0)) hx_emu_err(\"written table and flags disagree\", NULL, hx_i);", test, flag))

@@ -45,9 +45,9 @@ static void hx_emu_full_report(void) { printf("emu: %ld full tiles checked again
 #endif
 `
 
-// tableText is the table's definition at file scope: __constant__ in
+// tableText is the definition of table t, named name, at file scope: __constant__ in
 // CUDA, a static array in emulation.
-func tableText(t *gpuplan.WrittenTable, emu bool) string {
+func tableText(t *gpuplan.WrittenTable, name string, emu bool) string {
 	var b strings.Builder
 	q := "__constant__ short"
 	if emu {
@@ -67,7 +67,7 @@ func tableText(t *gpuplan.WrittenTable, emu bool) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "%s %s[%d] = {", q, t.Name, len(vals))
+	fmt.Fprintf(&b, "%s %s[%d] = {", q, name, len(vals))
 	for i, v := range vals {
 		if i%16 == 0 {
 			b.WriteString("\n ")

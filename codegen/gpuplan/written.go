@@ -18,7 +18,6 @@ type TileWrites struct {
 type WrittenTable struct {
 	Off  map[string]int64
 	Vals []int64
-	Name string // the table's symbol in the kernel being printed
 }
 
 // maxTableEntries bounds a table (16-bit entries: 8 KB of the 64 KB of
