@@ -43,6 +43,9 @@ type KernelGen struct {
 	// uniform variables and Lets in scope, and the first refusal.
 	Stage   *gpuplan.StagePlan
 	noStage bool
+	// noFlags is set while the full tile of a tile with a written-set
+	// table is printed: its staged writes set no flag.
+	noFlags bool
 	vars    []string
 	lets    []*ast.Let
 	err     error
@@ -346,7 +349,7 @@ func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
 			g.userStream(n, guard, depth)
 			return
 		}
-		s := userCUDA(g.Cs, n, g.emu, g.Stage)
+		s := userCUDA(g.Cs, n, g.emu, g.Stage, g.noFlags)
 		if len(guard) > 0 {
 			s = "if (" + strings.Join(guard, " && ") + ") " + s
 		}

@@ -163,9 +163,9 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 			d++
 			body = ifn.Then
 		}
-		plan.Full = !check
+		g.noFlags = !check
 		_, t1 := g.uniform(body, d)
-		plan.Full = false
+		g.noFlags = false
 		t2 := true
 		if ifn != nil {
 			d--

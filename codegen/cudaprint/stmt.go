@@ -11,14 +11,16 @@ import (
 	"hextile/frontend"
 )
 
-// userCUDA prints a statement instance with flat array accesses.
-func userCUDA(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan) string {
-	return userCUDAWins(cs, u, emu, stage, nil)
+// userCUDA prints a statement instance with flat array accesses; in the
+// tile staged by stage, its writes go to shared memory, with their written
+// flags unless noFlags (the full tile of a tile with a written table).
+func userCUDA(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan, noFlags bool) string {
+	return userCUDAWins(cs, u, emu, stage, noFlags, nil)
 }
 
 // userCUDAWins is userCUDA with the reads in wins (of the right-hand side)
 // replaced by their registers (streaming, stream.go).
-func userCUDAWins(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan, wins map[*frontend.ArrayRef]string) string {
+func userCUDAWins(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StagePlan, noFlags bool, wins map[*frontend.ArrayRef]string) string {
 	subst := map[string]string{}
 	for i, it := range u.Stmt.Iters {
 		if i < len(u.Args) {
@@ -55,7 +57,7 @@ func userCUDAWins(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StageP
 			sv = fmt.Sprintf("hx_chk(hx_s_%s, hx_x, %d)", r.Name, mode)
 			fv = fmt.Sprintf("hx_chk(hx_w_%s, hx_x, 1)", r.Name)
 		}
-		if stage.Full {
+		if noFlags {
 			// A full tile with a written-set table (shared_written.go): no flag.
 			return fmt.Sprintf("{ const int hx_x = %s; hx_s_%s[%s] %s %s; }", p.sharedRef(sa, ix), r.Name, sv, a.Op, rhs)
 		}

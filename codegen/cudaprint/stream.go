@@ -156,7 +156,7 @@ func (g *KernelGen) userStream(u *ast.User, guard []string, depth int) {
 	for _, w := range p.Wins {
 		g.line(d+1, fmt.Sprintf("const %s %s_%d = %s;", w.Elem, w.Name, w.DMax-w.DMin, load(w, w.DMax)))
 	}
-	g.line(d+1, userCUDAWins(cs, u, g.emu, g.Stage, p.Regs))
+	g.line(d+1, userCUDAWins(cs, u, g.emu, g.Stage, g.noFlags, p.Regs))
 	for _, w := range p.Wins {
 		var rot []string
 		for k := int64(0); k < w.DMax-w.DMin; k++ {

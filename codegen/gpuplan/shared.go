@@ -25,13 +25,10 @@ type StagePlan struct {
 	Arrs   []*SharedArr
 	ByName map[string]*SharedArr
 	Bytes  int64
-	// tab is the written set of a full tile, row by row (nil: full tiles
-	// keep the written flags; noTab says why); full is set while the
-	// full tile of a tile with a table is printed: its staged writes set
-	// no flag.
+	// Tab is the written set of a full tile, row by row (nil: full tiles
+	// keep the written flags; NoTab says why).
 	Tab   *WrittenTable
 	NoTab string
-	Full  bool
 }
 
 // MaxSharedBytes is the dynamic shared memory a block may have (H100:
