@@ -464,46 +464,46 @@ func TestReusableShapes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		edit   func(*shape, *cudaprint.KernelGen)
+		edit   func(*shape, *planCtx)
 		wantU  int64
 		indep  int
 		noFull bool
 	}{
 		{name: "base", wantU: 4},
-		{name: "marks and lets", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "marks and lets", edit: func(s *shape, _ *planCtx) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Mark{Label: "m", Body: &ast.Let{Var: "q", Value: ast.VarE("b"), Body: &ast.Block{Stmts: []ast.Node{n}}}}
 			}
 		}, wantU: 4},
-		{name: "two statements", edit: func(s *shape, _ *cudaprint.KernelGen) { s.body = &ast.Block{Stmts: []ast.Node{user(), user()}} }},
-		{name: "a loop in the body", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "two statements", edit: func(s *shape, _ *planCtx) { s.body = &ast.Block{Stmts: []ast.Node{user(), user()}} }},
+		{name: "a loop in the body", edit: func(s *shape, _ *planCtx) {
 			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user()}
 		}},
 		{name: "not independent", indep: -1},
-		{name: "parallel, not a point loop", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "parallel, not a point loop", edit: func(s *shape, _ *planCtx) {
 			s.l1Par = true
 			s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace}
 		}, wantU: 4},
-		{name: "not parallel, not a point loop", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
+		{name: "not parallel, not a point loop", edit: func(s *shape, _ *planCtx) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
 		{name: "partial tile", noFull: true},
-		{name: "trip not divisible", edit: func(s *shape, _ *cudaprint.KernelGen) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
-		{name: "trip not constant", edit: func(s *shape, _ *cudaprint.KernelGen) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
-		{name: "two lower bounds", edit: func(s *shape, _ *cudaprint.KernelGen) { s.lower = append(s.lower, ast.Const(1)) }},
-		{name: "U = 1", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Kn.Block = [3]int{32, 16, 1} }},
-		{name: "U = 32", edit: func(s *shape, g *cudaprint.KernelGen) {
+		{name: "trip not divisible", edit: func(s *shape, _ *planCtx) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
+		{name: "trip not constant", edit: func(s *shape, _ *planCtx) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
+		{name: "two lower bounds", edit: func(s *shape, _ *planCtx) { s.lower = append(s.lower, ast.Const(1)) }},
+		{name: "U = 1", edit: func(_ *shape, g *planCtx) { g.Kn.Block = [3]int{32, 16, 1} }},
+		{name: "U = 32", edit: func(s *shape, g *planCtx) {
 			s.upper = []ast.Expr{aff(127, ast.Term{Coef: 16, Var: "b"})}
 			g.Kn.Block = [3]int{32, 4, 1}
 		}},
-		{name: "U = 16", edit: func(s *shape, g *cudaprint.KernelGen) { g.Kn.Block = [3]int{32, 1, 1} }, wantU: 16},
-		{name: "let uses L1", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "U = 16", edit: func(s *shape, g *planCtx) { g.Kn.Block = [3]int{32, 1, 1} }, wantU: 16},
+		{name: "let uses L1", edit: func(s *shape, _ *planCtx) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
 			}
 		}},
-		{name: "L2 bound uses L1", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
-		{name: "L1 on x", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l1Level = 2 }},
-		{name: "off", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Cs.Reuse = false }},
-		{name: "staged", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Stage = &gpuplan.StagePlan{} }},
+		{name: "L2 bound uses L1", edit: func(s *shape, _ *planCtx) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
+		{name: "L1 on x", edit: func(s *shape, _ *planCtx) { s.l1Level = 2 }},
+		{name: "off", edit: func(_ *shape, g *planCtx) { g.Cs.Reuse = false }},
+		{name: "staged", edit: func(_ *shape, g *planCtx) { g.Stage = &gpuplan.StagePlan{} }},
 	} {
 		s := base()
 		indep := tc.indep
@@ -511,7 +511,7 @@ func TestReusableShapes(t *testing.T) {
 			indep = 1
 		}
 		cs := &gpuplan.Scop{Reuse: true, Indep: indep, Deps: &frontend.Deps{}} // indep: the cached answer
-		g := &cudaprint.KernelGen{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: !tc.noFull, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+		g := &planCtx{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: !tc.noFull, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
 		}
@@ -524,4 +524,23 @@ func TestReusableShapes(t *testing.T) {
 			t.Errorf("%s: U = %d, want %d (0: not applied)", tc.name, got, tc.wantU)
 		}
 	}
+}
+
+// planCtx is a kernel and the context in which the printers ask the plan
+// for its register reuse and streaming decisions (a thread loop inside a
+// full tile, in a tile staged in shared memory).
+type planCtx struct {
+	Cs    *gpuplan.Scop
+	Kn    *gpuplan.Kernel
+	Full  bool
+	Stage *gpuplan.StagePlan
+	Tid   [3]string
+}
+
+func (g *planCtx) Reusable(n *ast.For, used [3]bool) *gpuplan.ReusePlan {
+	return g.Cs.ReusePlanFor(g.Kn, n, used, g.Full, g.Stage != nil)
+}
+
+func (g *planCtx) Streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
+	return g.Cs.StreamPlanFor(g.Kn, n, used, g.Full, g.Stage != nil)
 }

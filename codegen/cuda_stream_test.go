@@ -342,43 +342,43 @@ func TestStreamableShapes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		edit func(*shape, *cudaprint.KernelGen)
+		edit func(*shape, *planCtx)
 		want bool
 	}{
 		{name: "base (trip varies, two bounds each)", want: true},
-		{name: "marks and lets", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "marks and lets", edit: func(s *shape, _ *planCtx) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Mark{Label: "m", Body: &ast.Let{Var: "q", Value: ast.VarE("b"), Body: &ast.Block{Stmts: []ast.Node{n}}}}
 			}
 		}, want: true},
-		{name: "3-D chain", edit: func(s *shape, g *cudaprint.KernelGen) {
+		{name: "3-D chain", edit: func(s *shape, g *planCtx) {
 			g.Kn.Axis = map[int]int{1: 2, 2: 1, 3: 0}
 			g.Kn.Block = [3]int{32, 4, 2}
 			s.body = &ast.For{Iter: "c3", Level: 3, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.VarE("b")}, Stride: 1, Body: user(st2)}
 		}, want: true},
-		{name: "no window (hole)", edit: func(s *shape, _ *cudaprint.KernelGen) { s.body = user(st) }},
-		{name: "two statements", edit: func(s *shape, _ *cudaprint.KernelGen) { s.body = &ast.Block{Stmts: []ast.Node{user(st2), user(st2)}} }},
-		{name: "a sequential loop in the body", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "no window (hole)", edit: func(s *shape, _ *planCtx) { s.body = user(st) }},
+		{name: "two statements", edit: func(s *shape, _ *planCtx) { s.body = &ast.Block{Stmts: []ast.Node{user(st2), user(st2)}} }},
+		{name: "a sequential loop in the body", edit: func(s *shape, _ *planCtx) {
 			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user(st2)}
 		}},
-		{name: "no L2", edit: func(s *shape, _ *cudaprint.KernelGen) { s.mid = func(ast.Node) ast.Node { return user(st2) } }},
-		{name: "not independent", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Cs.Indep = -1 }},
-		{name: "not full", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Full = false }},
-		{name: "not staged", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Stage = nil }},
-		{name: "off", edit: func(_ *shape, g *cudaprint.KernelGen) { g.Cs.Reuse = false }},
-		{name: "stride 2", edit: func(s *shape, _ *cudaprint.KernelGen) { s.stride = 2 }},
-		{name: "let uses L1", edit: func(s *shape, _ *cudaprint.KernelGen) {
+		{name: "no L2", edit: func(s *shape, _ *planCtx) { s.mid = func(ast.Node) ast.Node { return user(st2) } }},
+		{name: "not independent", edit: func(_ *shape, g *planCtx) { g.Cs.Indep = -1 }},
+		{name: "not full", edit: func(_ *shape, g *planCtx) { g.Full = false }},
+		{name: "not staged", edit: func(_ *shape, g *planCtx) { g.Stage = nil }},
+		{name: "off", edit: func(_ *shape, g *planCtx) { g.Cs.Reuse = false }},
+		{name: "stride 2", edit: func(s *shape, _ *planCtx) { s.stride = 2 }},
+		{name: "let uses L1", edit: func(s *shape, _ *planCtx) {
 			s.mid = func(n ast.Node) ast.Node {
 				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
 			}
 		}},
-		{name: "L2 bound uses L1", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
-		{name: "L1 on x", edit: func(s *shape, _ *cudaprint.KernelGen) { s.l1Level = 2 }},
+		{name: "L2 bound uses L1", edit: func(s *shape, _ *planCtx) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
+		{name: "L1 on x", edit: func(s *shape, _ *planCtx) { s.l1Level = 2 }},
 	} {
 		s := shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"}), aff(-3, ast.Term{Coef: 1, Var: "c0"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"}), aff(9, ast.Term{Coef: -1, Var: "c0"})}, stride: 1, l1Level: 1,
 			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user(st2)}
 		cs := &gpuplan.Scop{Reuse: true, Indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-		g := &cudaprint.KernelGen{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: true, Stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}},
+		g := &planCtx{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: true, Stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}},
 			Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
@@ -389,7 +389,7 @@ func TestStreamableShapes(t *testing.T) {
 	}
 	// Not the outermost thread loop.
 	cs := &gpuplan.Scop{Reuse: true, Indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-	g := &cudaprint.KernelGen{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 2}, Axis: map[int]int{1: 1, 2: 0}}, Full: true, Stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}}}
+	g := &planCtx{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 2}, Axis: map[int]int{1: 1, 2: 0}}, Full: true, Stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}}}
 	l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: user(st2)}
 	if g.Streamable(&ast.For{Iter: "c1", Level: 1, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {
 		t.Error("streamable inside a distributed z loop")

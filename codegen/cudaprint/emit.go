@@ -220,7 +220,7 @@ static inline int hx_pdl(void)
 
 // pdlWait prints the kernel's first statement under programmatic dependent
 // launch: the wait for the previous kernel (see cudaLaunchPDL).
-func (g *KernelGen) pdlWait() {
+func (g *kernelGen) pdlWait() {
 	g.line(0, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900")
 	g.line(1, "cudaGridDependencySynchronize(); /* programmatic dependent launch: wait for the previous kernel to complete */")
 	g.line(0, "#endif")

@@ -33,15 +33,15 @@ import (
 // piece of thread work runs every thread in turn; see package emu).
 
 // KernelGen prints a kernel's code in CUDA or emulation mode.
-type KernelGen struct {
-	Cs  *gpuplan.Scop
-	Kn  *gpuplan.Kernel
+type kernelGen struct {
+	cs  *gpuplan.Scop
+	kn  *gpuplan.Kernel
 	emu bool
 	b   strings.Builder
-	Tid [3]string
+	tid [3]string
 	// Shared-memory staging: the plan of the tile being printed, the
 	// uniform variables and Lets in scope, and the first refusal.
-	Stage   *gpuplan.StagePlan
+	stage   *gpuplan.StagePlan
 	noStage bool
 	// noFlags is set while the full tile of a tile with a written-set
 	// table is printed: its staged writes set no flag.
@@ -52,19 +52,19 @@ type KernelGen struct {
 	// full is set while printing the inside of a "full tile" Mark; reuse
 	// is the register-reuse plan of the thread loop nest being printed
 	// (reuse.go).
-	Full  bool
+	full  bool
 	reuse *gpuplan.ReusePlan
 	// stream is the streaming plan of the staged full-tile nest being
 	// printed (stream.go).
 	stream *gpuplan.StreamPlan
 }
 
-func (g *KernelGen) line(depth int, s string) {
+func (g *kernelGen) line(depth int, s string) {
 	g.b.WriteString(strings.Repeat("  ", depth) + s + "\n")
 }
 
-func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *KernelGen {
-	return &KernelGen{Cs: cs, Kn: kn, emu: emu, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *kernelGen {
+	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
 // PrintKernel returns the kernel's definition.
@@ -73,8 +73,8 @@ func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	return g.print()
 }
 
-func (g *KernelGen) print() string {
-	cs, kn, emu := g.Cs, g.Kn, g.emu
+func (g *kernelGen) print() string {
+	cs, kn, emu := g.cs, g.kn, g.emu
 	g.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
 	args := strings.Join(KernelArgs(cs, kn, true), ", ")
 	if emu {
@@ -158,7 +158,7 @@ func (g *KernelGen) print() string {
 
 // uniform prints block-uniform code; it reports whether n does thread work
 // and whether all of it is followed by a barrier.
-func (g *KernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
+func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 	if full, ok := g.stageable(n); ok && gpuplan.HasWork(n) {
 		w, t, err := g.stageTile(n, full, depth)
 		if err == nil {
@@ -205,17 +205,17 @@ func (g *KernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 		return work, tb
 	case *ast.Mark:
 		g.line(depth, "/* "+n.Label+" */")
-		saved := g.Full
-		g.Full = n.Label == "full tile"
+		saved := g.full
+		g.full = n.Label == "full tile"
 		work, tb = g.uniform(n.Body, depth)
-		g.Full = saved
+		g.full = saved
 		return work, tb
 	case *ast.Let:
 		if !gpuplan.HasWork(n) {
 			return false, true
 		}
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.Cs.IntType, n.Var, ast.ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.IntType, n.Var, ast.ExprString(n.Value)))
 		g.lets = append(g.lets, n)
 		work, tb = g.uniform(n.Body, depth+1)
 		g.lets = g.lets[:len(g.lets)-1]
@@ -246,7 +246,7 @@ func (g *KernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 			g.threads(n, depth)
 			return true, false
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.vars = append(g.vars, n.Iter)
 		w, t := g.uniform(n.Body, depth+1)
 		g.vars = g.vars[:len(g.vars)-1]
@@ -263,16 +263,16 @@ func (g *KernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 }
 
 // isThread reports whether n starts thread work (gpuplan.Kernel.isThread).
-func (g *KernelGen) isThread(n ast.Node) bool { return g.Kn.IsThread(n) }
+func (g *kernelGen) isThread(n ast.Node) bool { return g.kn.IsThread(n) }
 
-func (g *KernelGen) barrier(depth int) {
+func (g *kernelGen) barrier(depth int) {
 	g.line(depth, "__syncthreads();")
 }
 
 // threads prints thread work n (all threads of the block run it).
-func (g *KernelGen) threads(n ast.Node, depth int) {
+func (g *kernelGen) threads(n ast.Node, depth int) {
 	if g.emu {
-		bx, by, bz := g.Kn.Block[0], g.Kn.Block[1], g.Kn.Block[2]
+		bx, by, bz := g.kn.Block[0], g.kn.Block[1], g.kn.Block[2]
 		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
 		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
 		g.thread(n, depth+1, [3]bool{})
@@ -284,7 +284,7 @@ func (g *KernelGen) threads(n ast.Node, depth int) {
 
 // thread prints per-thread code; used[a] says that axis a distributed an
 // enclosing loop already.
-func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
+func (g *kernelGen) thread(n ast.Node, depth int, used [3]bool) {
 	switch n := n.(type) {
 	case nil:
 	case *ast.Block:
@@ -293,13 +293,13 @@ func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
 		}
 	case *ast.Mark:
 		g.line(depth, "/* "+n.Label+" */")
-		saved := g.Full
-		g.Full = n.Label == "full tile"
+		saved := g.full
+		g.full = n.Label == "full tile"
 		g.thread(n.Body, depth, used)
-		g.Full = saved
+		g.full = saved
 	case *ast.Let:
 		g.line(depth, "{")
-		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.Cs.IntType, n.Var, ast.ExprString(n.Value)))
+		g.line(depth+1, fmt.Sprintf("const %s %s = %s;", g.cs.IntType, n.Var, ast.ExprString(n.Value)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *ast.If:
@@ -311,34 +311,34 @@ func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
 		}
 		g.line(depth, "}")
 	case *ast.For:
-		if p := g.Streamable(n, used); p != nil {
+		if p := g.streamable(n, used); p != nil {
 			g.threadStream(p, depth, used)
 			return
 		}
-		if p := g.Reusable(n, used); p != nil {
+		if p := g.reusable(n, used); p != nil {
 			g.threadReuse(p, depth, used)
 			return
 		}
-		a, ok := g.Kn.Axis[n.Level]
-		if ok && !used[a] && g.Kn.Block[a] > 0 {
+		a, ok := g.kn.Axis[n.Level]
+		if ok && !used[a] && g.kn.Block[a] > 0 {
 			used[a] = true
-			if g.Kn.Block[a] == 1 {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+			if g.kn.Block[a] == 1 {
+				g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 			} else {
-				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.Kn.Block[a])*n.Stride))
+				g.line(depth, fmt.Sprintf("for (%s %s = %s + %s; %s <= %s; %s += %d) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), g.tidExpr(a, n.Stride), n.Iter, ast.BoundString(n.Upper, false), n.Iter, int64(g.kn.Block[a])*n.Stride))
 			}
 			g.thread(n.Body, depth+1, used)
 			g.line(depth, "}")
 			return
 		}
-		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.Cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s; %s <= %s; %s) {", g.cs.IntType, n.Iter, ast.BoundString(n.Lower, true), n.Iter, ast.BoundString(n.Upper, false), stepString(n)))
 		g.thread(n.Body, depth+1, used)
 		g.line(depth, "}")
 	case *ast.User:
 		var guard []string
 		for a := 0; a < 3; a++ {
-			if !used[a] && g.Kn.Block[a] > 1 {
-				guard = append(guard, g.Tid[a]+" == 0")
+			if !used[a] && g.kn.Block[a] > 1 {
+				guard = append(guard, g.tid[a]+" == 0")
 			}
 		}
 		if g.reuse != nil && n == g.reuse.User {
@@ -349,7 +349,7 @@ func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
 			g.userStream(n, guard, depth)
 			return
 		}
-		s := userCUDA(g.Cs, n, g.emu, g.Stage, g.noFlags)
+		s := userCUDA(g.cs, n, g.emu, g.stage, g.noFlags)
 		if len(guard) > 0 {
 			s = "if (" + strings.Join(guard, " && ") + ") " + s
 		}
@@ -357,9 +357,9 @@ func (g *KernelGen) thread(n ast.Node, depth int, used [3]bool) {
 	}
 }
 
-func (g *KernelGen) tidExpr(a int, stride int64) string {
+func (g *kernelGen) tidExpr(a int, stride int64) string {
 	if stride == 1 {
-		return g.Tid[a]
+		return g.tid[a]
 	}
-	return fmt.Sprintf("%d * %s", stride, g.Tid[a])
+	return fmt.Sprintf("%d * %s", stride, g.tid[a])
 }

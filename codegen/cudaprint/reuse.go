@@ -83,19 +83,19 @@ import (
 
 // Reusable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that register reuse applies to.
-func (g *KernelGen) Reusable(n *ast.For, used [3]bool) *gpuplan.ReusePlan {
+func (g *kernelGen) reusable(n *ast.For, used [3]bool) *gpuplan.ReusePlan {
 	if g.reuse != nil {
 		return nil
 	}
-	return g.Cs.ReusePlanFor(g.Kn, n, used, g.Full, g.Stage != nil)
+	return g.cs.ReusePlanFor(g.kn, n, used, g.full, g.stage != nil)
 }
 
 // threadReuse prints L1 of plan p blocked over its axis; the rest of the
 // nest prints through thread, which prints p.user with userReuse.
-func (g *KernelGen) threadReuse(p *gpuplan.ReusePlan, depth int, used [3]bool) {
+func (g *kernelGen) threadReuse(p *gpuplan.ReusePlan, depth int, used [3]bool) {
 	used[p.Axis] = true
 	g.line(depth, fmt.Sprintf("{ /* registers reused: %d consecutive iterations of %s per thread */", p.PerThread, p.L1.Iter))
-	g.line(depth+1, fmt.Sprintf("const %s %s = %s + %d * %s;", g.Cs.IntType, p.L1.Iter, p.LowerText, p.PerThread, g.Tid[p.Axis]))
+	g.line(depth+1, fmt.Sprintf("const %s %s = %s + %d * %s;", g.cs.IntType, p.L1.Iter, p.LowerText, p.PerThread, g.tid[p.Axis]))
 	g.reuse = p
 	g.thread(p.L1.Body, depth+1, used)
 	g.reuse = nil
@@ -104,8 +104,8 @@ func (g *KernelGen) threadReuse(p *gpuplan.ReusePlan, depth int, used [3]bool) {
 
 // userReuse prints the U instances of p.user: the loads, then each
 // computation followed by its store.
-func (g *KernelGen) userReuse(u *ast.User, guard []string, depth int) {
-	lines := reuseLines(g.Cs, u, g.reuse.L1.Iter, g.reuse.PerThread, g.emu)
+func (g *kernelGen) userReuse(u *ast.User, guard []string, depth int) {
+	lines := reuseLines(g.cs, u, g.reuse.L1.Iter, g.reuse.PerThread, g.emu)
 	if len(guard) > 0 {
 		g.line(depth, "if ("+strings.Join(guard, " && ")+") {")
 		depth++

@@ -32,18 +32,18 @@ import (
 
 // stageable reports whether n is where a tile's staging goes: the full /
 // partial tile split (or a full tile alone) around a point time loop.
-func (g *KernelGen) stageable(n ast.Node) (full ast.Node, ok bool) {
-	return gpuplan.StageableNode(g.Cs, n, g.Stage != nil || g.noStage)
+func (g *kernelGen) stageable(n ast.Node) (full ast.Node, ok bool) {
+	return gpuplan.StageableNode(g.cs, n, g.stage != nil || g.noStage)
 }
 
 // tidFlat is the linear thread index.
-func (g *KernelGen) tidFlat() string {
-	return fmt.Sprintf("(hx_tx + %d * (hx_ty + %d * hx_tz))", g.Kn.Block[0], g.Kn.Block[1])
+func (g *kernelGen) tidFlat() string {
+	return fmt.Sprintf("(hx_tx + %d * (hx_ty + %d * hx_tz))", g.kn.Block[0], g.kn.Block[1])
 }
 
 // stageTile prints the staged tile n.
-func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
-	plan, err := g.Cs.PlanShared(full, g.vars, g.lets)
+func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
+	plan, err := g.cs.PlanShared(full, g.vars, g.lets)
 	if err != nil {
 		return false, false, err
 	}
@@ -55,7 +55,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	if tab != nil {
 		// The table goes before the kernel: g.b holds this kernel's text
 		// only (kernelGenFor starts every kernel afresh).
-		tabName = fmt.Sprintf("hx_wt_%s_%d", g.Kn.Name, strings.Count(g.b.String(), "hx_wt_"+g.Kn.Name+"_"))
+		tabName = fmt.Sprintf("hx_wt_%s_%d", g.kn.Name, strings.Count(g.b.String(), "hx_wt_"+g.kn.Name+"_"))
 		text := g.b.String()
 		g.b.Reset()
 		g.b.WriteString(tableText(tab, tabName, g.emu))
@@ -65,7 +65,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	d := depth + 1
 	for _, sa := range plan.Arrs {
 		for k, o := range sa.Orig {
-			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.Cs.IntType, sa.Arr.Name, k, ast.ExprString(o)))
+			g.line(d, fmt.Sprintf("const %s hx_o_%s_%d = %s;", g.cs.IntType, sa.Arr.Name, k, ast.ExprString(o)))
 		}
 		g.line(d, fmt.Sprintf("%s *hx_s_%s = (%s *)(hx_smem + %d);", sa.Arr.Elem, sa.Arr.Name, sa.Arr.Elem, sa.Off))
 		g.line(d, fmt.Sprintf("unsigned char *hx_w_%s = (unsigned char *)(hx_smem + %d);", sa.Arr.Name, sa.FlagOff))
@@ -89,7 +89,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 		}
 	}
 	g.barrier(d)
-	nt := g.Kn.Block[0] * g.Kn.Block[1] * g.Kn.Block[2]
+	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	chk := func(arr, idx string, mode int) string {
 		if g.emu {
 			return fmt.Sprintf("hx_chk(%s, %s, %d)", arr, idx, mode)
@@ -100,7 +100,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 		g.threadsRaw(d, func(dd int) {
 			for _, sa := range plan.Arrs {
 				a := sa.Arr
-				if !in && !g.Cs.Written[a.Name] {
+				if !in && !g.cs.Written[a.Name] {
 					// Read-only (a const kernel argument): nothing to copy out.
 					continue
 				}
@@ -113,10 +113,10 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 						// The row and column of the table test.
 						g.line(dd+1, fmt.Sprintf("const int hx_c = hx_r %% %d; hx_r /= %d;", sa.Ext[k], sa.Ext[k]))
 						g.line(dd+1, "const int hx_row = hx_r;")
-						g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_c;", g.Cs.IntType, k, a.Name, k))
+						g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_c;", g.cs.IntType, k, a.Name, k))
 						continue
 					}
-					g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", g.Cs.IntType, k, a.Name, k, sa.Ext[k], sa.Ext[k]))
+					g.line(dd+1, fmt.Sprintf("const %s hx_g%d = hx_o_%s_%d + hx_r %% %d; hx_r /= %d;", g.cs.IntType, k, a.Name, k, sa.Ext[k], sa.Ext[k]))
 				}
 				for k := 0; k < nd; k++ {
 					gs = append(gs, fmt.Sprintf("hx_g%d", k))
@@ -150,7 +150,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 	}
 	copyLoop(true)
 	g.barrier(d)
-	g.Stage = plan
+	g.stage = plan
 	var tb bool
 	if tab == nil {
 		_, tb = g.uniform(n, d)
@@ -177,7 +177,7 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 		}
 		tb = t1 && t2
 	}
-	g.Stage = nil
+	g.stage = nil
 	if !tb {
 		g.barrier(d)
 	}
@@ -188,9 +188,9 @@ func (g *KernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 
 // threadsRaw prints per-thread code produced by body (in emulation inside
 // the loops over the block's threads).
-func (g *KernelGen) threadsRaw(depth int, body func(int)) {
+func (g *kernelGen) threadsRaw(depth int, body func(int)) {
 	if g.emu {
-		bx, by, bz := g.Kn.Block[0], g.Kn.Block[1], g.Kn.Block[2]
+		bx, by, bz := g.kn.Block[0], g.kn.Block[1], g.kn.Block[2]
 		g.line(depth, fmt.Sprintf("for (hx_tz = 0; hx_tz < %d; hx_tz++) for (hx_ty = 0; hx_ty < %d; hx_ty++) for (hx_tx = 0; hx_tx < %d; hx_tx++) {", bz, by, bx))
 		g.line(depth+1, "hx_emu_thread(hx_tx, hx_ty, hx_tz);")
 		body(depth + 1)

@@ -100,11 +100,11 @@ import (
 
 // Streamable returns the plan when the thread loop n (not yet printed, the
 // axes in used already distributed) is an L1 that streaming applies to.
-func (g *KernelGen) Streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
+func (g *kernelGen) streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
 	if g.stream != nil {
 		return nil
 	}
-	return g.Cs.StreamPlanFor(g.Kn, n, used, g.Full, g.Stage != nil)
+	return g.cs.StreamPlanFor(g.kn, n, used, g.full, g.stage != nil)
 }
 
 // streamPrinter returns the printer of statement instance u with L1's
@@ -120,14 +120,14 @@ func streamPrinter(cs *gpuplan.Scop, u *ast.User, iter string, d int64, emu bool
 
 // threadStream prints L1 of plan p in blocks per thread; the rest of the
 // nest prints through thread, which prints p.user with userStream.
-func (g *KernelGen) threadStream(p *gpuplan.StreamPlan, depth int, used [3]bool) {
-	b := g.Kn.Block[p.Axis]
+func (g *kernelGen) threadStream(p *gpuplan.StreamPlan, depth int, used [3]bool) {
+	b := g.kn.Block[p.Axis]
 	g.line(depth, fmt.Sprintf("{ /* streaming: %s in blocks of consecutive iterations per thread, %d window(s) of registers along %s: %d memory reads per instance instead of %d */",
 		p.L1.Iter, len(p.Wins), p.L1.Iter, p.Plain+len(p.Wins), p.Reads))
 	d := depth + 1
-	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.Cs.IntType, ast.BoundString(p.L1.Lower, true), ast.BoundString(p.L1.Upper, false)))
-	g.line(d, fmt.Sprintf("const %s hx_ck = (hx_hi - hx_lo + %d) / %d;", g.Cs.IntType, b, b))
-	g.line(d, fmt.Sprintf("const %s hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.Cs.IntType, g.Tid[p.Axis]))
+	g.line(d, fmt.Sprintf("const %s hx_lo = %s, hx_hi = %s;", g.cs.IntType, ast.BoundString(p.L1.Lower, true), ast.BoundString(p.L1.Upper, false)))
+	g.line(d, fmt.Sprintf("const %s hx_ck = (hx_hi - hx_lo + %d) / %d;", g.cs.IntType, b, b))
+	g.line(d, fmt.Sprintf("const %s hx_b0 = hx_lo + %s * hx_ck, hx_b1 = hx_min(hx_hi, hx_b0 + hx_ck - 1);", g.cs.IntType, g.tid[p.Axis]))
 	used[p.Axis] = true
 	g.stream = p
 	g.thread(p.L1.Body, d, used)
@@ -138,14 +138,14 @@ func (g *KernelGen) threadStream(p *gpuplan.StreamPlan, depth int, used [3]bool)
 // userStream prints the thread's range b0 .. b1 of L1 for one iteration
 // of the loops around u: the window preloads, then the loop that loads
 // the newest element of every window, stores the instance and rotates.
-func (g *KernelGen) userStream(u *ast.User, guard []string, depth int) {
-	p, cs := g.stream, g.Cs
+func (g *kernelGen) userStream(u *ast.User, guard []string, depth int) {
+	p, cs := g.stream, g.cs
 	iter := p.L1.Iter
 	g.line(depth, "if ("+strings.Join(append(append([]string(nil), guard...), "hx_b0 <= hx_b1"), " && ")+") {")
 	d := depth + 1
-	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.Cs.IntType, iter))
+	g.line(d, fmt.Sprintf("%s %s = hx_b0;", g.cs.IntType, iter))
 	load := func(w *gpuplan.StreamWindow, delta int64) string {
-		return streamPrinter(cs, u, iter, delta, g.emu, g.Stage).expr(w.Rep, false, false)
+		return streamPrinter(cs, u, iter, delta, g.emu, g.stage).expr(w.Rep, false, false)
 	}
 	for _, w := range p.Wins {
 		for k := int64(0); k < w.DMax-w.DMin; k++ {
@@ -156,7 +156,7 @@ func (g *KernelGen) userStream(u *ast.User, guard []string, depth int) {
 	for _, w := range p.Wins {
 		g.line(d+1, fmt.Sprintf("const %s %s_%d = %s;", w.Elem, w.Name, w.DMax-w.DMin, load(w, w.DMax)))
 	}
-	g.line(d+1, userCUDAWins(cs, u, g.emu, g.Stage, g.noFlags, p.Regs))
+	g.line(d+1, userCUDAWins(cs, u, g.emu, g.stage, g.noFlags, p.Regs))
 	for _, w := range p.Wins {
 		var rot []string
 		for k := int64(0); k < w.DMax-w.DMin; k++ {
