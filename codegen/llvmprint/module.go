@@ -13,7 +13,6 @@ import (
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
-	"hextile/schedule"
 )
 
 // The LLVM IR back end (NVPTX): the kernels of the CUDA back end, lowered a
@@ -478,13 +477,9 @@ func (k *llvmKernel) uniform(n ast.Node) (work, tb bool) {
 	return false, true
 }
 
-// isThread mirrors cudaprint.KernelGen.isThread.
-func (k *llvmKernel) isThread(f *ast.For) bool {
-	if _, ok := k.kn.Axis[f.Level]; ok {
-		return true
-	}
-	return f.Dim.Role == schedule.RolePointSpace
-}
+// isThread reports whether the loop f starts thread work (the plan's
+// gpuplan.Kernel.IsThread).
+func (k *llvmKernel) isThread(f *ast.For) bool { return k.kn.IsThread(f) }
 
 // thread mirrors cudaprint.KernelGen.thread: per-thread code, used[a] when axis a
 // distributes an enclosing loop already.

@@ -11,7 +11,6 @@ import (
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
-	"hextile/schedule"
 )
 
 // Shared-memory staging (--shared) in the LLVM back end: the plan of
@@ -52,33 +51,9 @@ func sharedPtr(t types.Type) *types.PointerType {
 	return p
 }
 
-// stageable mirrors cudaprint.KernelGen.stageable.
+// stageable reports where a tile's staging goes (the plan's gpuplan.StageableNode).
 func (k *llvmKernel) stageable(n ast.Node) (ast.Node, bool) {
-	if !k.cs.Shared || k.stage != nil || k.noStage {
-		return nil, false
-	}
-	var full ast.Node
-	switch m := n.(type) {
-	case *ast.If:
-		if mk, ok := m.Then.(*ast.Mark); ok && mk.Label == "full tile" {
-			full = mk.Body
-		}
-	case *ast.Mark:
-		if m.Label == "full tile" {
-			full = m.Body
-		}
-	}
-	if full == nil {
-		return nil, false
-	}
-	hasTime := false
-	ast.Walk(full, func(x ast.Node) bool {
-		if f, ok := x.(*ast.For); ok && f.Dim.Role == schedule.RolePointTime {
-			hasTime = true
-		}
-		return !hasTime
-	})
-	return full, hasTime
+	return gpuplan.StageableNode(k.cs, n, k.stage != nil || k.noStage)
 }
 
 // tidFlat is tx + bx*(ty + by*tz).
