@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hextile/codegen/cexpr"
 )
 
 // TestCPreludeFor: the prelude EmitC inserts compiles in front of plain
@@ -35,7 +37,7 @@ func TestCPreludeFor(t *testing.T) {
 		{"cpp-stdio", string(withStdio), false, false},
 		{"cpp-bare", "# 1 \"x.c\"\nint x;\n", false, true},
 	} {
-		p := cPreludeFor(tc.head+body, tc.head)
+		p := cexpr.PreludeFor(tc.head+body, tc.head)
 		if got := strings.Contains(p, "#include <stdio.h>"); got != tc.headers {
 			t.Errorf("%s: headers included = %v, want %v", tc.name, got, tc.headers)
 		}

@@ -13,6 +13,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -124,7 +127,7 @@ func TestCUDAReuseText(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range reuseCases {
 		c := compileReuseCase(t, dir, tc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -160,7 +163,7 @@ func TestCUDAReuseText(t *testing.T) {
 		if tc.u > 0 && tc.kind == schedule.None {
 			// With Shared, tiles without a time loop are not staged and
 			// keep the transform (the planning pass must not disable it).
-			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, Shared: true})
+			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, Shared: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +171,7 @@ func TestCUDAReuseText(t *testing.T) {
 				t.Errorf("%s: %d nests with register reuse with Shared, %d without", tc.name, n, len(ms))
 			}
 		}
-		off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, NoReuse: true})
+		off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +198,7 @@ func TestCUDAReuseLoads(t *testing.T) {
 			}
 		}
 		c := compileReuseCase(t, dir, rc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: rc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: rc.block})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +217,7 @@ func TestCUDAReuseLoads(t *testing.T) {
 	}
 }
 
-func kernelFile(res *CUDAResult) string {
+func kernelFile(res *cudaprint.CUDAResult) string {
 	for name, text := range res.Files {
 		if strings.HasSuffix(name, "_kernel.cu") {
 			return text
@@ -242,7 +245,7 @@ func TestCUDAReuseEmu(t *testing.T) {
 			}
 			t.Parallel()
 			c := compileReuseCase(t, dir, tc)
-			opt := CUDAOptions{Block: tc.block}
+			opt := gpuplan.CUDAOptions{Block: tc.block}
 			emuRun(t, cc, dir, "reuse_"+tc.name, c, opt, tc.runs)
 			if tc.u > 0 {
 				// The transformed code runs at every size: a wrong value
@@ -269,7 +272,7 @@ func TestCUDAReuseEmu(t *testing.T) {
 				}
 			}
 			if tc.name == "gradient2d_u8" {
-				emuRun(t, cc, dir, "noreuse_"+tc.name, c, CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true}, tc.runs[:1])
+				emuRun(t, cc, dir, "noreuse_"+tc.name, c, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true}, tc.runs[:1])
 			}
 		})
 	}
@@ -285,7 +288,7 @@ func TestEmuDetectsReuseErrors(t *testing.T) {
 	dir := t.TempDir()
 	tc := reuseCases[0]
 	c := compileReuseCase(t, dir, tc)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{Block: tc.block})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{Block: tc.block})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,11 +326,11 @@ func TestTimeCarried(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := timeCarried(deps); got != tc.want {
+		if got := gpuplan.TimeCarried(deps); got != tc.want {
 			t.Errorf("%s: timeCarried = %v, want %v", tc.file, got, tc.want)
 		}
 	}
-	if timeCarried(nil) {
+	if gpuplan.TimeCarried(nil) {
 		t.Error("timeCarried(nil) = true")
 	}
 }
@@ -337,7 +340,7 @@ func TestTimeCarried(t *testing.T) {
 // waits first; NoPDL gives the plain launch and no wait.
 func TestCUDAPDL(t *testing.T) {
 	c := cudaCompile(t, "../testdata/jacobi2d_twonest.c", schedule.Hybrid, nil)
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +365,7 @@ func TestCUDAPDL(t *testing.T) {
 			t.Errorf("kernel does not start with the wait: %q", m[1:])
 		}
 	}
-	off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{NoPDL: true})
+	off, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{NoPDL: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +374,7 @@ func TestCUDAPDL(t *testing.T) {
 		t.Errorf("NoPDL still uses programmatic dependent launch:\n%s", ho)
 	}
 	// The emulator's program has neither.
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +389,7 @@ func TestCUDAPDL(t *testing.T) {
 func TestCUDANoReuseGolden(t *testing.T) {
 	for _, tc := range []reuseCase{reuseCases[0], reuseCases[4]} {
 		c := compileReuseCase(t, t.TempDir(), tc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true, NoPDL: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,12 +424,12 @@ func TestCUDAReuseClang(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range reuseCases[:8] {
 		c := compileReuseCase(t, dir, tc)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Block: tc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{Block: tc.block})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sub := filepath.Join(dir, tc.name)
-		if err := WriteCUDA(res, sub); err != nil {
+		if err := cudaprint.WriteCUDA(res, sub); err != nil {
 			t.Fatal(err)
 		}
 		clangCUDA(t, sub, filepath.Join(sub, res.Name+"_kernel.cu"))
@@ -437,83 +440,107 @@ func TestCUDAReuseClang(t *testing.T) {
 // hand-built loop nests: L1 (y) over L2 (x) over one statement.
 func TestReusableShapes(t *testing.T) {
 	ps := schedule.Dim{Role: schedule.RolePointSpace}
-	aff := func(c int64, terms ...Term) *Aff { return &Aff{Terms: terms, Const: c} }
+	aff := func(c int64, terms ...ast.Term) *ast.Aff { return &ast.Aff{Terms: terms, Const: c} }
 	st := &frontend.Stmt{Name: "S0", Iters: []string{"i", "j"}, Body: &frontend.Assign{
 		LHS: &frontend.ArrayRef{Name: "A", Index: []frontend.Expr{&frontend.VarRef{Name: "i"}, &frontend.VarRef{Name: "j"}}},
 		Op:  "=", RHS: &frontend.Number{Text: "1.0f", Type: frontend.Float}}}
-	user := func() Node { return &User{Stmt: st, Args: []Expr{VarE("c1"), VarE("c2")}} }
+	user := func() ast.Node { return &ast.User{Stmt: st, Args: []ast.Expr{ast.VarE("c1"), ast.VarE("c2")}} }
 	type shape struct {
-		lower, upper []Expr
+		lower, upper []ast.Expr
 		l1Dim        schedule.Dim
 		l1Par        bool
 		l1Level      int
-		mid          func(Node) Node // wraps L2
-		l2Upper      Expr
-		body         Node
+		mid          func(ast.Node) ast.Node // wraps L2
+		l2Upper      ast.Expr
+		body         ast.Node
 	}
 	base := func() shape {
-		return shape{lower: []Expr{aff(0, Term{16, "b"})}, upper: []Expr{aff(15, Term{16, "b"})}, l1Dim: ps, l1Level: 1,
-			mid: func(n Node) Node { return n }, l2Upper: aff(31, Term{32, "b"}), body: user()}
+		return shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"})}, l1Dim: ps, l1Level: 1,
+			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user()}
 	}
-	build := func(s shape) *For {
-		l2 := &For{Iter: "c2", Level: 2, Dim: ps, Lower: []Expr{aff(0, Term{32, "b"})}, Upper: []Expr{s.l2Upper}, Stride: 1, Body: s.body}
-		return &For{Iter: "c1", Level: s.l1Level, Dim: s.l1Dim, Parallel: s.l1Par, Lower: s.lower, Upper: s.upper, Stride: 1, Body: s.mid(l2)}
+	build := func(s shape) *ast.For {
+		l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{aff(0, ast.Term{Coef: 32, Var: "b"})}, Upper: []ast.Expr{s.l2Upper}, Stride: 1, Body: s.body}
+		return &ast.For{Iter: "c1", Level: s.l1Level, Dim: s.l1Dim, Parallel: s.l1Par, Lower: s.lower, Upper: s.upper, Stride: 1, Body: s.mid(l2)}
 	}
 	for _, tc := range []struct {
 		name   string
-		edit   func(*shape, *kernelGen)
+		edit   func(*shape, *planCtx)
 		wantU  int64
 		indep  int
 		noFull bool
 	}{
 		{name: "base", wantU: 4},
-		{name: "marks and lets", edit: func(s *shape, _ *kernelGen) {
-			s.mid = func(n Node) Node {
-				return &Mark{Label: "m", Body: &Let{Var: "q", Value: VarE("b"), Body: &Block{Stmts: []Node{n}}}}
+		{name: "marks and lets", edit: func(s *shape, _ *planCtx) {
+			s.mid = func(n ast.Node) ast.Node {
+				return &ast.Mark{Label: "m", Body: &ast.Let{Var: "q", Value: ast.VarE("b"), Body: &ast.Block{Stmts: []ast.Node{n}}}}
 			}
 		}, wantU: 4},
-		{name: "two statements", edit: func(s *shape, _ *kernelGen) { s.body = &Block{Stmts: []Node{user(), user()}} }},
-		{name: "a loop in the body", edit: func(s *shape, _ *kernelGen) {
-			s.body = &For{Iter: "c9", Level: -1, Lower: []Expr{Const(0)}, Upper: []Expr{Const(1)}, Stride: 1, Body: user()}
+		{name: "two statements", edit: func(s *shape, _ *planCtx) { s.body = &ast.Block{Stmts: []ast.Node{user(), user()}} }},
+		{name: "a loop in the body", edit: func(s *shape, _ *planCtx) {
+			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user()}
 		}},
 		{name: "not independent", indep: -1},
-		{name: "parallel, not a point loop", edit: func(s *shape, _ *kernelGen) { s.l1Par = true; s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }, wantU: 4},
-		{name: "not parallel, not a point loop", edit: func(s *shape, _ *kernelGen) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
+		{name: "parallel, not a point loop", edit: func(s *shape, _ *planCtx) {
+			s.l1Par = true
+			s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace}
+		}, wantU: 4},
+		{name: "not parallel, not a point loop", edit: func(s *shape, _ *planCtx) { s.l1Dim = schedule.Dim{Role: schedule.RoleTileSpace} }},
 		{name: "partial tile", noFull: true},
-		{name: "trip not divisible", edit: func(s *shape, _ *kernelGen) { s.upper = []Expr{aff(14, Term{16, "b"})} }},
-		{name: "trip not constant", edit: func(s *shape, _ *kernelGen) { s.upper = []Expr{aff(15, Term{17, "b"})} }},
-		{name: "two lower bounds", edit: func(s *shape, _ *kernelGen) { s.lower = append(s.lower, Const(1)) }},
-		{name: "U = 1", edit: func(_ *shape, g *kernelGen) { g.kn.block = [3]int{32, 16, 1} }},
-		{name: "U = 32", edit: func(s *shape, g *kernelGen) {
-			s.upper = []Expr{aff(127, Term{16, "b"})}
-			g.kn.block = [3]int{32, 4, 1}
+		{name: "trip not divisible", edit: func(s *shape, _ *planCtx) { s.upper = []ast.Expr{aff(14, ast.Term{Coef: 16, Var: "b"})} }},
+		{name: "trip not constant", edit: func(s *shape, _ *planCtx) { s.upper = []ast.Expr{aff(15, ast.Term{Coef: 17, Var: "b"})} }},
+		{name: "two lower bounds", edit: func(s *shape, _ *planCtx) { s.lower = append(s.lower, ast.Const(1)) }},
+		{name: "U = 1", edit: func(_ *shape, g *planCtx) { g.Kn.Block = [3]int{32, 16, 1} }},
+		{name: "U = 32", edit: func(s *shape, g *planCtx) {
+			s.upper = []ast.Expr{aff(127, ast.Term{Coef: 16, Var: "b"})}
+			g.Kn.Block = [3]int{32, 4, 1}
 		}},
-		{name: "U = 16", edit: func(s *shape, g *kernelGen) { g.kn.block = [3]int{32, 1, 1} }, wantU: 16},
-		{name: "let uses L1", edit: func(s *shape, _ *kernelGen) {
-			s.mid = func(n Node) Node { return &Let{Var: "q", Value: aff(1, Term{1, "c1"}), Body: n} }
+		{name: "U = 16", edit: func(s *shape, g *planCtx) { g.Kn.Block = [3]int{32, 1, 1} }, wantU: 16},
+		{name: "let uses L1", edit: func(s *shape, _ *planCtx) {
+			s.mid = func(n ast.Node) ast.Node {
+				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
+			}
 		}},
-		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, Term{1, "c1"}) }},
-		{name: "L1 on x", edit: func(s *shape, _ *kernelGen) { s.l1Level = 2 }},
-		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.reuse = false }},
-		{name: "staged", edit: func(_ *shape, g *kernelGen) { g.stage = &stagePlan{} }},
+		{name: "L2 bound uses L1", edit: func(s *shape, _ *planCtx) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
+		{name: "L1 on x", edit: func(s *shape, _ *planCtx) { s.l1Level = 2 }},
+		{name: "off", edit: func(_ *shape, g *planCtx) { g.Cs.Reuse = false }},
+		{name: "staged", edit: func(_ *shape, g *planCtx) { g.Stage = &gpuplan.StagePlan{} }},
 	} {
 		s := base()
 		indep := tc.indep
 		if indep == 0 {
 			indep = 1
 		}
-		cs := &cudaScop{reuse: true, indep: indep, deps: &frontend.Deps{}} // indep: the cached answer
-		g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 1}, axis: map[int]int{1: 1, 2: 0}}, full: !tc.noFull, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+		cs := &gpuplan.Scop{Reuse: true, Indep: indep, Deps: &frontend.Deps{}} // indep: the cached answer
+		g := &planCtx{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: !tc.noFull, Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
 		}
-		p := g.reusable(build(s), [3]bool{})
+		p := g.Reusable(build(s), [3]bool{})
 		got := int64(0)
 		if p != nil {
-			got = p.u
+			got = p.PerThread
 		}
 		if got != tc.wantU {
 			t.Errorf("%s: U = %d, want %d (0: not applied)", tc.name, got, tc.wantU)
 		}
 	}
+}
+
+// planCtx is a kernel and the context in which the printers ask the plan
+// for its register reuse and streaming decisions (a thread loop inside a
+// full tile, in a tile staged in shared memory).
+type planCtx struct {
+	Cs    *gpuplan.Scop
+	Kn    *gpuplan.Kernel
+	Full  bool
+	Stage *gpuplan.StagePlan
+	Tid   [3]string
+}
+
+func (g *planCtx) Reusable(n *ast.For, used [3]bool) *gpuplan.ReusePlan {
+	return g.Cs.ReusePlanFor(g.Kn, n, used, g.Full, g.Stage != nil)
+}
+
+func (g *planCtx) Streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
+	return g.Cs.StreamPlanFor(g.Kn, n, used, g.Full, g.Stage != nil)
 }

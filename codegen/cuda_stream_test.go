@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -98,7 +101,7 @@ func TestCUDAStreamText(t *testing.T) {
 // streamText checks the streaming nests of one case.
 func streamText(t *testing.T, tc streamCase) {
 	c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: tc.block})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 	if err != nil {
 		t.Fatalf("%s: %v", tc.name, err)
 	}
@@ -118,7 +121,7 @@ func streamText(t *testing.T, tc streamCase) {
 			t.Errorf("%s: no %q in the kernel", tc.name, want)
 		}
 	}
-	for _, opt := range []CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
+	for _, opt := range []gpuplan.CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -133,7 +136,7 @@ func streamText(t *testing.T, tc streamCase) {
 // (laplacian2d).
 func streamDocExample(t *testing.T) {
 	c := cudaCompile(t, "../testdata/laplacian2d.c", schedule.Hybrid, []int64{7, 15, 128})
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: []int{128, 4}})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true, Block: []int{128, 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +178,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-			opt := CUDAOptions{Shared: true, Block: tc.block}
+			opt := gpuplan.CUDAOptions{Shared: true, Block: tc.block}
 			emuRun(t, cc, dir, "stream_"+tc.name, c, opt, tc.runs)
 			src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 			if err != nil {
@@ -203,7 +206,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 				}
 			}
 			if tc.name == "laplacian2d_small" {
-				emuRun(t, cc, dir, "nostream_"+tc.name, c, CUDAOptions{Shared: true, Block: tc.block, NoReuse: true}, tc.runs[:1])
+				emuRun(t, cc, dir, "nostream_"+tc.name, c, gpuplan.CUDAOptions{Shared: true, Block: tc.block, NoReuse: true}, tc.runs[:1])
 			}
 		})
 	}
@@ -219,7 +222,7 @@ func TestEmuDetectsStreamErrors(t *testing.T) {
 	dir := t.TempDir()
 	tc := streamCases[1]
 	c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{Shared: true, Block: tc.block})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +249,7 @@ func TestEmuDetectsStreamErrors(t *testing.T) {
 func TestStreamWindows(t *testing.T) {
 	arrs := []*frontend.Array{{Name: "A", Elem: frontend.Float, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}},
 		{Name: "B", Elem: frontend.Double, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}}}
-	cs := &cudaScop{sc: &ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
+	cs := &gpuplan.Scop{Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: arrs}}}
 	num := func(k int64) frontend.Expr { return &frontend.Number{Int: k, Type: frontend.IntT} }
 	v := func(n string) frontend.Expr { return &frontend.VarRef{Name: n} }
 	add := func(x frontend.Expr, k int64) frontend.Expr {
@@ -290,18 +293,18 @@ func TestStreamWindows(t *testing.T) {
 		{"compound in the window's range", "+=", ref("A", 1, 0), sum(ref("A", 0, 0), ref("A", 2, 0), ref("A", 1, 0)), ""},
 	} {
 		st := &frontend.Stmt{Name: "S0", Iters: []string{"i", "j"}, Body: &frontend.Assign{LHS: tc.lhs, Op: tc.op, RHS: tc.rhs}}
-		u := &User{Stmt: st, Args: []Expr{VarE("c1"), &Aff{Terms: []Term{{Coef: 1, Var: "c2"}}, Const: 3}}}
-		p := cs.streamWindows(u, "c1")
+		u := &ast.User{Stmt: st, Args: []ast.Expr{ast.VarE("c1"), &ast.Aff{Terms: []ast.Term{{Coef: 1, Var: "c2"}}, Const: 3}}}
+		p := cs.StreamWindows(u, "c1")
 		got := ""
 		if p != nil {
 			var ws []string
-			for _, w := range p.wins {
-				ws = append(ws, fmt.Sprintf("%s %d..%d", w.rep.Name, w.dmin, w.dmax))
-				if want := map[string]frontend.Type{"A": frontend.Float, "B": frontend.Double}[w.rep.Name]; w.elem != want {
-					t.Errorf("%s: window of %s holds %s", tc.name, w.rep.Name, w.elem)
+			for _, w := range p.Wins {
+				ws = append(ws, fmt.Sprintf("%s %d..%d", w.Rep.Name, w.DMin, w.DMax))
+				if want := map[string]frontend.Type{"A": frontend.Float, "B": frontend.Double}[w.Rep.Name]; w.Elem != want {
+					t.Errorf("%s: window of %s holds %s", tc.name, w.Rep.Name, w.Elem)
 				}
 			}
-			got = fmt.Sprintf("%s | %d reads, %d plain", strings.Join(ws, " "), p.reads, p.plain)
+			got = fmt.Sprintf("%s | %d reads, %d plain", strings.Join(ws, " "), p.Reads, p.Plain)
 		}
 		if got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
@@ -313,7 +316,7 @@ func TestStreamWindows(t *testing.T) {
 // staged full tile: L1 (y) over L2 (x) over the laplacian.
 func TestStreamableShapes(t *testing.T) {
 	ps := schedule.Dim{Role: schedule.RolePointSpace}
-	aff := func(c int64, terms ...Term) *Aff { return &Aff{Terms: terms, Const: c} }
+	aff := func(c int64, terms ...ast.Term) *ast.Aff { return &ast.Aff{Terms: terms, Const: c} }
 	arr := &frontend.Array{Name: "A", Elem: frontend.Float, Extents: []frontend.Expr{&frontend.Number{Int: 99, Type: frontend.IntT}, &frontend.Number{Int: 99, Type: frontend.IntT}}}
 	rd := func(di int64) frontend.Expr {
 		return &frontend.ArrayRef{Name: "A", Index: []frontend.Expr{&frontend.Binary{Op: "+", X: &frontend.VarRef{Name: "i"}, Y: &frontend.Number{Int: di, Type: frontend.IntT}}, &frontend.VarRef{Name: "j"}}}
@@ -322,69 +325,73 @@ func TestStreamableShapes(t *testing.T) {
 		LHS: &frontend.ArrayRef{Name: "A", Index: []frontend.Expr{&frontend.VarRef{Name: "i"}, &frontend.VarRef{Name: "j"}}},
 		Op:  "=", RHS: &frontend.Binary{Op: "+", X: rd(-1), Y: rd(1)}}}
 	st2 := &frontend.Stmt{Name: "S1", Iters: st.Iters, Body: &frontend.Assign{LHS: st.Body.LHS, Op: "=", RHS: &frontend.Binary{Op: "+", X: rd(0), Y: rd(1)}}}
-	user := func(s *frontend.Stmt) Node { return &User{Stmt: s, Args: []Expr{VarE("c1"), VarE("c2")}} }
+	user := func(s *frontend.Stmt) ast.Node {
+		return &ast.User{Stmt: s, Args: []ast.Expr{ast.VarE("c1"), ast.VarE("c2")}}
+	}
 	type shape struct {
-		lower, upper []Expr
+		lower, upper []ast.Expr
 		stride       int64
 		l1Level      int
-		mid          func(Node) Node // wraps L2
-		l2Upper      Expr
-		body         Node
+		mid          func(ast.Node) ast.Node // wraps L2
+		l2Upper      ast.Expr
+		body         ast.Node
 	}
-	build := func(s shape) *For {
-		l2 := &For{Iter: "c2", Level: 2, Dim: ps, Lower: []Expr{aff(0, Term{32, "b"})}, Upper: []Expr{s.l2Upper}, Stride: 1, Body: s.body}
-		return &For{Iter: "c1", Level: s.l1Level, Dim: ps, Lower: s.lower, Upper: s.upper, Stride: s.stride, Body: s.mid(l2)}
+	build := func(s shape) *ast.For {
+		l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{aff(0, ast.Term{Coef: 32, Var: "b"})}, Upper: []ast.Expr{s.l2Upper}, Stride: 1, Body: s.body}
+		return &ast.For{Iter: "c1", Level: s.l1Level, Dim: ps, Lower: s.lower, Upper: s.upper, Stride: s.stride, Body: s.mid(l2)}
 	}
 	for _, tc := range []struct {
 		name string
-		edit func(*shape, *kernelGen)
+		edit func(*shape, *planCtx)
 		want bool
 	}{
 		{name: "base (trip varies, two bounds each)", want: true},
-		{name: "marks and lets", edit: func(s *shape, _ *kernelGen) {
-			s.mid = func(n Node) Node {
-				return &Mark{Label: "m", Body: &Let{Var: "q", Value: VarE("b"), Body: &Block{Stmts: []Node{n}}}}
+		{name: "marks and lets", edit: func(s *shape, _ *planCtx) {
+			s.mid = func(n ast.Node) ast.Node {
+				return &ast.Mark{Label: "m", Body: &ast.Let{Var: "q", Value: ast.VarE("b"), Body: &ast.Block{Stmts: []ast.Node{n}}}}
 			}
 		}, want: true},
-		{name: "3-D chain", edit: func(s *shape, g *kernelGen) {
-			g.kn.axis = map[int]int{1: 2, 2: 1, 3: 0}
-			g.kn.block = [3]int{32, 4, 2}
-			s.body = &For{Iter: "c3", Level: 3, Dim: ps, Lower: []Expr{Const(0)}, Upper: []Expr{VarE("b")}, Stride: 1, Body: user(st2)}
+		{name: "3-D chain", edit: func(s *shape, g *planCtx) {
+			g.Kn.Axis = map[int]int{1: 2, 2: 1, 3: 0}
+			g.Kn.Block = [3]int{32, 4, 2}
+			s.body = &ast.For{Iter: "c3", Level: 3, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.VarE("b")}, Stride: 1, Body: user(st2)}
 		}, want: true},
-		{name: "no window (hole)", edit: func(s *shape, _ *kernelGen) { s.body = user(st) }},
-		{name: "two statements", edit: func(s *shape, _ *kernelGen) { s.body = &Block{Stmts: []Node{user(st2), user(st2)}} }},
-		{name: "a sequential loop in the body", edit: func(s *shape, _ *kernelGen) {
-			s.body = &For{Iter: "c9", Level: -1, Lower: []Expr{Const(0)}, Upper: []Expr{Const(1)}, Stride: 1, Body: user(st2)}
+		{name: "no window (hole)", edit: func(s *shape, _ *planCtx) { s.body = user(st) }},
+		{name: "two statements", edit: func(s *shape, _ *planCtx) { s.body = &ast.Block{Stmts: []ast.Node{user(st2), user(st2)}} }},
+		{name: "a sequential loop in the body", edit: func(s *shape, _ *planCtx) {
+			s.body = &ast.For{Iter: "c9", Level: -1, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(1)}, Stride: 1, Body: user(st2)}
 		}},
-		{name: "no L2", edit: func(s *shape, _ *kernelGen) { s.mid = func(Node) Node { return user(st2) } }},
-		{name: "not independent", edit: func(_ *shape, g *kernelGen) { g.cs.indep = -1 }},
-		{name: "not full", edit: func(_ *shape, g *kernelGen) { g.full = false }},
-		{name: "not staged", edit: func(_ *shape, g *kernelGen) { g.stage = nil }},
-		{name: "off", edit: func(_ *shape, g *kernelGen) { g.cs.reuse = false }},
-		{name: "stride 2", edit: func(s *shape, _ *kernelGen) { s.stride = 2 }},
-		{name: "let uses L1", edit: func(s *shape, _ *kernelGen) {
-			s.mid = func(n Node) Node { return &Let{Var: "q", Value: aff(1, Term{1, "c1"}), Body: n} }
+		{name: "no L2", edit: func(s *shape, _ *planCtx) { s.mid = func(ast.Node) ast.Node { return user(st2) } }},
+		{name: "not independent", edit: func(_ *shape, g *planCtx) { g.Cs.Indep = -1 }},
+		{name: "not full", edit: func(_ *shape, g *planCtx) { g.Full = false }},
+		{name: "not staged", edit: func(_ *shape, g *planCtx) { g.Stage = nil }},
+		{name: "off", edit: func(_ *shape, g *planCtx) { g.Cs.Reuse = false }},
+		{name: "stride 2", edit: func(s *shape, _ *planCtx) { s.stride = 2 }},
+		{name: "let uses L1", edit: func(s *shape, _ *planCtx) {
+			s.mid = func(n ast.Node) ast.Node {
+				return &ast.Let{Var: "q", Value: aff(1, ast.Term{Coef: 1, Var: "c1"}), Body: n}
+			}
 		}},
-		{name: "L2 bound uses L1", edit: func(s *shape, _ *kernelGen) { s.l2Upper = aff(0, Term{1, "c1"}) }},
-		{name: "L1 on x", edit: func(s *shape, _ *kernelGen) { s.l1Level = 2 }},
+		{name: "L2 bound uses L1", edit: func(s *shape, _ *planCtx) { s.l2Upper = aff(0, ast.Term{Coef: 1, Var: "c1"}) }},
+		{name: "L1 on x", edit: func(s *shape, _ *planCtx) { s.l1Level = 2 }},
 	} {
-		s := shape{lower: []Expr{aff(0, Term{16, "b"}), aff(-3, Term{1, "c0"})}, upper: []Expr{aff(15, Term{16, "b"}), aff(9, Term{-1, "c0"})}, stride: 1, l1Level: 1,
-			mid: func(n Node) Node { return n }, l2Upper: aff(31, Term{32, "b"}), body: user(st2)}
-		cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-		g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 1}, axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &stagePlan{byName: map[string]*sharedArr{}},
-			tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
+		s := shape{lower: []ast.Expr{aff(0, ast.Term{Coef: 16, Var: "b"}), aff(-3, ast.Term{Coef: 1, Var: "c0"})}, upper: []ast.Expr{aff(15, ast.Term{Coef: 16, Var: "b"}), aff(9, ast.Term{Coef: -1, Var: "c0"})}, stride: 1, l1Level: 1,
+			mid: func(n ast.Node) ast.Node { return n }, l2Upper: aff(31, ast.Term{Coef: 32, Var: "b"}), body: user(st2)}
+		cs := &gpuplan.Scop{Reuse: true, Indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+		g := &planCtx{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 1}, Axis: map[int]int{1: 1, 2: 0}}, Full: true, Stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}},
+			Tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 		if tc.edit != nil {
 			tc.edit(&s, g)
 		}
-		if got := g.streamable(build(s), [3]bool{}) != nil; got != tc.want {
+		if got := g.Streamable(build(s), [3]bool{}) != nil; got != tc.want {
 			t.Errorf("%s: streamable = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	// Not the outermost thread loop.
-	cs := &cudaScop{reuse: true, indep: 1, deps: &frontend.Deps{}, sc: &ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
-	g := &kernelGen{cs: cs, kn: &cudaKernel{block: [3]int{32, 4, 2}, axis: map[int]int{1: 1, 2: 0}}, full: true, stage: &stagePlan{byName: map[string]*sharedArr{}}}
-	l2 := &For{Iter: "c2", Level: 2, Dim: ps, Lower: []Expr{Const(0)}, Upper: []Expr{Const(9)}, Stride: 1, Body: user(st2)}
-	if g.streamable(&For{Iter: "c1", Level: 1, Dim: ps, Lower: []Expr{Const(0)}, Upper: []Expr{Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {
+	cs := &gpuplan.Scop{Reuse: true, Indep: 1, Deps: &frontend.Deps{}, Code: &ast.ScopCode{Scop: &frontend.Scop{Arrays: []*frontend.Array{arr}}}}
+	g := &planCtx{Cs: cs, Kn: &gpuplan.Kernel{Block: [3]int{32, 4, 2}, Axis: map[int]int{1: 1, 2: 0}}, Full: true, Stage: &gpuplan.StagePlan{ByName: map[string]*gpuplan.SharedArr{}}}
+	l2 := &ast.For{Iter: "c2", Level: 2, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: user(st2)}
+	if g.Streamable(&ast.For{Iter: "c1", Level: 1, Dim: ps, Lower: []ast.Expr{ast.Const(0)}, Upper: []ast.Expr{ast.Const(9)}, Stride: 1, Body: l2}, [3]bool{false, false, true}) != nil {
 		t.Error("streamable inside a distributed z loop")
 	}
 }
@@ -402,7 +409,7 @@ func TestCUDAStreamClang(t *testing.T) {
 	}
 	for _, tc := range cases {
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{Shared: true, Block: tc.block})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -410,7 +417,7 @@ func TestCUDAStreamClang(t *testing.T) {
 			t.Fatalf("%s: no streaming", tc.name)
 		}
 		sub := filepath.Join(dir, tc.name)
-		if err := WriteCUDA(res, sub); err != nil {
+		if err := cudaprint.WriteCUDA(res, sub); err != nil {
 			t.Fatal(err)
 		}
 		clangCUDA(t, sub, filepath.Join(sub, res.Name+"_kernel.cu"))

@@ -11,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
+	"hextile/internal/testsched"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -26,7 +30,7 @@ import (
 // cudaCompile runs the pipeline on file with the given tiling.
 func cudaCompile(t *testing.T, file string, kind schedule.Kind, sizes []int64) *Compilation {
 	t.Helper()
-	c, err := Run(Request{File: file, Tile: kind, Sizes: sizes, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: file, Tile: kind, Sizes: sizes, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatalf("%s %s %v: %v", file, kind, sizes, err)
 	}
@@ -34,7 +38,7 @@ func cudaCompile(t *testing.T, file string, kind schedule.Kind, sizes []int64) *
 }
 
 // emuRun builds the emulated program and runs it at each problem size.
-func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt CUDAOptions, sizes [][]string) {
+func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt gpuplan.CUDAOptions, sizes [][]string) {
 	t.Helper()
 	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
 	if err != nil {
@@ -99,7 +103,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 				if ki > 0 && !variant(ki) {
 					continue
 				}
-				sizes, err := sizeChoices(sc, deps, kind)
+				sizes, err := testsched.Sizes(sc, deps, kind)
 				if err != nil || len(sizes) == 0 {
 					t.Logf("%s: %s refused by the scheduler", name, kind)
 					continue
@@ -115,15 +119,15 @@ func TestCUDAEmuMatrix(t *testing.T) {
 				for i, sz := range sizes {
 					c := cudaCompile(t, f, kind, sz)
 					tag := fmt.Sprintf("emu_%s_%s_%d", name, kind, i)
-					opt := CUDAOptions{}
+					opt := gpuplan.CUDAOptions{}
 					if i == 1 {
 						// Fewer threads than iterations: the cyclic distribution.
 						opt.Block = []int{32, 2, 2}
 					}
-					emuRun(t, cc, dir, tag, c, opt, problemSizes(sc.Params))
+					emuRun(t, cc, dir, tag, c, opt, testsched.ProblemSizes(sc.Params))
 					if kind == schedule.Hybrid && i == 0 && variant(0) {
 						// The time tiles staged in shared memory.
-						emuRun(t, cc, dir, tag+"_shared", c, CUDAOptions{Shared: true}, problemSizes(sc.Params))
+						emuRun(t, cc, dir, tag+"_shared", c, gpuplan.CUDAOptions{Shared: true}, testsched.ProblemSizes(sc.Params))
 					}
 				}
 			}
@@ -140,7 +144,7 @@ func TestEmuDetectsErrors(t *testing.T) {
 	}
 	dir := t.TempDir()
 	c := cudaCompile(t, "../testdata/heat2d.c", schedule.Hybrid, nil)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +179,7 @@ func TestEmuDetectsErrors(t *testing.T) {
 func clangCUDA(t *testing.T, dir, kernel string) {
 	t.Helper()
 	shim := filepath.Join(dir, "hx_cuda_shim.h")
-	if err := os.WriteFile(shim, []byte(CUDAShim), 0o644); err != nil {
+	if err := os.WriteFile(shim, []byte(cudaprint.CUDAShim), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("clang", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
@@ -220,11 +224,11 @@ func TestCUDAClang(t *testing.T) {
 
 // clangOne generates the CUDA files of f under kind and compiles the kernels.
 func clangOne(t *testing.T, dir, f, name string, kind schedule.Kind) {
-	c, err := Run(Request{File: f, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: f, Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		return // refused by the scheduler
 	}
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatalf("%s %s: %v", name, kind, err)
 	}
@@ -234,7 +238,7 @@ func clangOne(t *testing.T, dir, f, name string, kind schedule.Kind) {
 		}
 	}
 	sub := filepath.Join(dir, name+"_"+string(kind))
-	if err := WriteCUDA(res, sub); err != nil {
+	if err := cudaprint.WriteCUDA(res, sub); err != nil {
 		t.Fatal(err)
 	}
 	clangCUDA(t, sub, filepath.Join(sub, name+"_kernel.cu"))
@@ -249,7 +253,7 @@ func TestCUDABarriers(t *testing.T) {
 		max  int
 	}{{schedule.None, 0, 0}, {schedule.Hybrid, 1, 100}} {
 		c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", tc.kind, nil)
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{})
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +285,7 @@ func TestCUDABarriers(t *testing.T) {
 func TestSharedStaging(t *testing.T) {
 	t.Parallel()
 	c := cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{3, 7, 32})
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,8 +300,8 @@ func TestSharedStaging(t *testing.T) {
 		t.Fatalf("no shared memory size in the header:\n%s", h)
 	}
 	c = cudaCompile(t, "../testdata/jacobi2d_mod2.c", schedule.Hybrid, []int64{7, 15, 1200})
-	_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
-	if err == nil || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), fmt.Sprint(MaxSharedBytes)) {
+	_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true})
+	if err == nil || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), fmt.Sprint(gpuplan.MaxSharedBytes)) {
 		t.Errorf("oversized tile not refused with its size: %v", err)
 	}
 	t.Log(err)

@@ -1,67 +1,34 @@
-// Package codegen turns a scheduled polyhedral model into code: a loop AST
-// generated from the schedule (with full/partial tile separation and
-// unrolling), then back ends that print C/OpenMP, CUDA and LLVM IR for NVPTX.
+// Package codegen is the code generator's driver: the compilation pipeline
+// as one list of stages (Stages), each a function over one data structure
+// and each printable with hextile compile --dump=NAME, in the spirit of the
+// Go compiler's pass list:
 //
-// # AST generation (gen.go, piece.go, fm.go)
+//	stage     package            takes                      gives                          --dump
+//	scop      frontend           the C file                 the polyhedral model (Scop)    scop
+//	deps      frontend           the Scop                   dependences (Deps)             deps
+//	schedule  schedule           Scop, Deps                 a tiled Schedule               schedule
+//	ast       codegen/ast        Scop, Schedule             the loop AST (ast.ScopCode)    ast
+//	plan      codegen/gpuplan    AST, Schedule, Deps        the GPU mapping (gpuplan.Scop) plan
 //
-// Generate scans the scheduled domain in the spirit of CLooG
-// (Quilleré-Rajopadhye-Wilde) and isl's AST generator. For every statement,
-// every basic map of the schedule, basic set of the domain and the context
-// are combined into pieces over the columns (parameters, schedule dimensions
-// c0..c(m-1)); the statement's iterators are solved from the equalities
-// (the schedule is injective, so they are affine functions of the schedule
-// dimensions, divided by a constant when a congruence says so), existential
-// variables are identified with schedule dimensions when the constraints
-// force it, or kept as integer divisions floor(f/d) bound by a Let.
+// and then one printer per target, reading only the AST and the plan:
+// codegen/cprint (C/OpenMP), codegen/cudaprint (CUDA C) and
+// codegen/llvmprint (LLVM IR for NVPTX); no printer imports another. Beside
+// them: codegen/cexpr (C expression semantics and printing shared by the
+// printers, not a printer), codegen/width (the integer width of the
+// printed code), codegen/harness (the self-checking programs and the
+// reference unit), codegen/emu (the CUDA emulation program) and
+// codegen/interp (the reference interpreter of the original program).
 //
-// Loop bounds at depth d are read off the projection of each piece onto
-// the parameters and c0..cd (Fourier-Motzkin, integer-tightened, with the
-// Chernikov redundancy criterion), after dropping the bounds the enclosing
-// loops and guards imply. A dimension every piece fixes becomes a Let
-// (constant ones, such as the phase p, one block per value in increasing
-// order); pieces fixing a dimension modulo k (the canonical schedule k*t + i
-// of k statements) share one loop of stride k with a Let per residue; other
-// dimensions become a For over the union of the pieces' ranges, each piece
-// guarded where its own bounds are tighter. A guard is printed only where
-// the enclosing code does not imply it (implication = emptiness of the
-// negation, by FM), so rational projection never costs correctness: the
-// innermost level checks whatever outer levels did not.
+// Run runs the stages for a Request; the entry points of compat.go
+// (EmitC, Harness, EmitCUDA, EmuProgram, EmitLLVM, GPUScops, RunReference,
+// ...) build the plan a target needs and call its printer, so the command
+// line and other callers see one package.
 //
-// Full/partial tile separation (section 4.4.1 of the hybrid-tiling paper):
-// below the tile loops, for each domain constraint g of a piece, the tiles
-// that contain a point of the tile shape violating g are the projection of
-// shape ∧ g < 0 onto the tile coordinates; one of its constraints, negated,
-// gives a sufficient condition for "no point of the tile violates g". The
-// conjunction of these is the full-tile condition: under it the generator
-// scans the tile shape alone (no domain constraint, so no min/max with the
-// domain and no guard in the point loops), and the generic code handles the
-// other tiles. Point loops of full tiles with a constant trip count up to
-// Options.Unroll are unrolled on the constraints (4.4.2): each copy is
-// generated with the dimension fixed, so its conditions are specialised.
+// # Example
 //
-// # The AST (ast.go)
-//
-// Nodes: Block, For (Iter, Lower = max of, Upper = min of, Stride, Parallel,
-// Level and Dim of the schedule dimension it scans), If (a conjunction of
-// Conds: >= 0, == 0, divisible by), Let (Var = Value for Body; used for
-// fixed dimensions, residues and divisions), Mark ("full tile" / "partial
-// tile") and User (a statement instance, Args = its original iterators).
-// Integer expressions use +, constant *, floord, ceild, mod, min and max.
-// Printer prints the AST as C-like code (--dump=ast) and, with a User
-// callback and Pragmas, as C/OpenMP.
-//
-// # Back ends
-//
-// cback.go: the input file with each scop replaced by its loops (everything
-// else as written), "#pragma omp parallel for" on the outermost loop of each
-// nest that the schedule proves parallel, statement bodies printed from the
-// expression trees with the parentheses the tree needs and the literals as
-// written (so results are bit-identical). harness.go: a self-checking
-// program that runs the original region and the generated code on copies of
-// pseudo-randomly initialised arrays and compares them bit for bit.
-// width.go: the integer width of the printed code (int where interval
-// arithmetic over the AST proves 32 bits suffice for the parameter values,
-// with a run-time check of the sizes; long long / i64 elsewhere).
-// pipeline.go: the stages scop, deps, schedule, ast as one list (Stages),
-// each dumpable.
+//	c, err := codegen.Run(codegen.Request{File: "stencil.c", Tile: schedule.Hybrid,
+//		Gen: codegen.Options{SeparateFullTiles: true}}, nil, nil)
+//	if err != nil { ... }
+//	text := codegen.EmitC(c.Prog, c.Codes())               // C/OpenMP
+//	res, err := codegen.EmitCUDA(c, params, false, codegen.CUDAOptions{Shared: true}) // CUDA files
 package codegen

@@ -2,12 +2,13 @@ package codegen
 
 import (
 	"fmt"
-	"hextile/internal/testlong"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"hextile/codegen/gpuplan"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -58,6 +59,6 @@ func TestEmuManyArrays(t *testing.T) {
 		if got := len(c.Scops[0].Scop.Arrays); got != 70 {
 			t.Fatalf("the stencil has %d arrays, want 70", got)
 		}
-		emuRun(t, cc, dir, fmt.Sprintf("many_%s_shared%v", r.kind, r.shared), c, CUDAOptions{Shared: r.shared}, [][]string{{"N=23", "T=2"}})
+		emuRun(t, cc, dir, fmt.Sprintf("many_%s_shared%v", r.kind, r.shared), c, gpuplan.CUDAOptions{Shared: r.shared}, [][]string{{"N=23", "T=2"}})
 	}
 }

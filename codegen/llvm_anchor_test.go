@@ -11,6 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/schedule"
@@ -70,10 +73,10 @@ func bodyRefs(a *frontend.Assign) []*frontend.ArrayRef {
 // anchorListing describes the grouping of the accesses: per access "X" (a
 // group's first access, its anchor) or "X = Y + (d0, d1, ...)" (through
 // anchor Y, the subscript differences).
-func anchorListing(an *llvmAnchors, refs []*frontend.ArrayRef, seen map[string]string, consts map[string][]int64) []string {
+func anchorListing(an *llvmprint.LlvmAnchors, refs []*frontend.ArrayRef, seen map[string]string, consts map[string][]int64) []string {
 	var out []string
 	for _, r := range refs {
-		key, cs := an.key(r)
+		key, cs := an.Key(r)
 		txt := frontend.FormatExpr(r)
 		a, ok := seen[key]
 		if !ok {
@@ -123,12 +126,12 @@ func TestLLVMAnchorGroups(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := prog.Scops[0].Stmts[0]
-			var args []Expr
+			var args []ast.Expr
 			for _, it := range st.Iters {
-				args = append(args, VarE("c_"+it))
+				args = append(args, ast.VarE("c_"+it))
 			}
-			an := newAnchors()
-			an.bind(st, args, "", 0)
+			an := llvmprint.NewAnchors()
+			an.Bind(st, args, "", 0)
 			got := anchorListing(an, bodyRefs(st.Body), map[string]string{}, map[string][]int64{})
 			// The listing names the source's iterators: the keys are in
 			// the bound AST values (c_t, c_i, c_j).
@@ -148,12 +151,12 @@ func TestLLVMAnchorInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := prog.Scops[0].Stmts[0]
-	args := []Expr{VarE("c0"), VarE("c1"), VarE("c2")}
-	an := newAnchors()
+	args := []ast.Expr{ast.VarE("c0"), ast.VarE("c1"), ast.VarE("c2")}
+	an := llvmprint.NewAnchors()
 	seen, consts := map[string]string{}, map[string][]int64{}
 	var got []string
 	for j := int64(0); j < 2; j++ {
-		an.bind(st, args, "c1", j)
+		an.Bind(st, args, "c1", j)
 		got = append(got, anchorListing(an, bodyRefs(st.Body), seen, consts)...)
 	}
 	want := []string{
@@ -209,7 +212,7 @@ func TestLLVMAnchorRunsOnCPU(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			c := anchorCompile(t, dir, tc.name, tc.file, tc.src, tc.kind, tc.sizes)
-			opt := CUDAOptions{Block: tc.block, Shared: tc.shared}
+			opt := gpuplan.CUDAOptions{Block: tc.block, Shared: tc.shared}
 			groups, refs := llvmAnchorCounts(t, c, opt, false)
 			if refs == 0 || groups == 0 {
 				t.Errorf("no access addressed through an anchor (%d groups)", groups)
@@ -243,7 +246,7 @@ func TestLLVMAnchorMutation(t *testing.T) {
 			return strings.TrimSuffix(s, "1") + "2"
 		})
 	}
-	err := runIROnCPUEdit(c, CUDAOptions{}, llc, cc, dir, "mut", nil, edit)
+	err := runIROnCPUEdit(c, gpuplan.CUDAOptions{}, llc, cc, dir, "mut", nil, edit)
 	if n == 0 {
 		t.Fatal("no anchored +1 access in the IR")
 	}
@@ -258,11 +261,11 @@ func TestLLVMAnchorMutation(t *testing.T) {
 func TestLLVMAnchorPTX(t *testing.T) {
 	llc, _ := anchorTools(t)
 	c := anchorCompile(t, t.TempDir(), "ptx", "laplacian2d.c", "", schedule.None, nil)
-	ll, err := EmitLLVM(c, CUDAOptions{})
+	ll, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ptx, err := LLVMToPTX(ll, llc, "sm_80")
+	ptx, err := llvmprint.LLVMToPTX(ll, llc, "sm_80")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,20 +306,20 @@ func anchorCompile(t *testing.T, dir, name, file, src string, kind schedule.Kind
 
 // llvmAnchorCounts lowers every kernel of c and returns the anchor groups
 // and the accesses addressed through an anchor.
-func llvmAnchorCounts(t *testing.T, c *Compilation, opt CUDAOptions, off bool) (groups, refs int) {
+func llvmAnchorCounts(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions, off bool) (groups, refs int) {
 	t.Helper()
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm := newLLVMModule()
-	lm.noAnchor = off
+	lm := llvmprint.NewLLVMModule()
+	lm.NoAnchor = off
 	for _, cs := range css {
-		for _, kn := range cs.kernels {
-			if err := lm.kernel(cs, kn); err != nil {
+		for _, kn := range cs.Kernels {
+			if err := lm.Kernel(cs, kn); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	return lm.anchorGroups, lm.anchoredRefs
+	return lm.AnchorGroups, lm.AnchoredRefs
 }

@@ -11,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -91,10 +95,10 @@ static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 
 // irLaunchers prints, for every kernel, the IR function's prototype and
 // the launcher that HX_LAUNCH calls instead of the emulated kernel.
-func irLaunchers(cs *cudaScop) string {
+func irLaunchers(cs *gpuplan.Scop) string {
 	var b strings.Builder
-	for _, kn := range cs.kernels {
-		decl := cs.kernelArgs(kn, true)
+	for _, kn := range cs.Kernels {
+		decl := cudaprint.KernelArgs(cs, kn, true)
 		var names, fields []string
 		for _, d := range decl {
 			d = strings.ReplaceAll(d, "HX_RESTRICT ", "")
@@ -104,14 +108,14 @@ func irLaunchers(cs *cudaScop) string {
 			names = append(names, n)
 			fields = append(fields, d)
 		}
-		fmt.Fprintf(&b, "void ir_%s(%s);\n", kn.name, strings.Join(fields, ", "))
-		fmt.Fprintf(&b, "typedef struct { %s; } hx_ira_%s;\n", strings.Join(fields, "; "), kn.name)
+		fmt.Fprintf(&b, "void ir_%s(%s);\n", kn.Name, strings.Join(fields, ", "))
+		fmt.Fprintf(&b, "typedef struct { %s; } hx_ira_%s;\n", strings.Join(fields, "; "), kn.Name)
 		var calls []string
 		for _, n := range names {
 			calls = append(calls, "a->"+n)
 		}
-		fmt.Fprintf(&b, "static void *hx_irt_%s(void *p) { hx_ir_me = p; hx_ira_%s *a = hx_ir_me->args; ir_%s(%s); return 0; }\n", kn.name, kn.name, kn.name, strings.Join(calls, ", "))
-		fmt.Fprintf(&b, "static void hx_ir_launch_%s(dim3 g, dim3 b, %s) { hx_ira_%s a = { %s }; hx_ir_run(g, b, hx_irt_%s, &a); }\n", kn.name, strings.Join(fields, ", "), kn.name, strings.Join(names, ", "), kn.name)
+		fmt.Fprintf(&b, "static void *hx_irt_%s(void *p) { hx_ir_me = p; hx_ira_%s *a = hx_ir_me->args; ir_%s(%s); return 0; }\n", kn.Name, kn.Name, kn.Name, strings.Join(calls, ", "))
+		fmt.Fprintf(&b, "static void hx_ir_launch_%s(dim3 g, dim3 b, %s) { hx_ira_%s a = { %s }; hx_ir_run(g, b, hx_irt_%s, &a); }\n", kn.Name, strings.Join(fields, ", "), kn.Name, strings.Join(names, ", "), kn.Name)
 	}
 	return b.String()
 }
@@ -152,7 +156,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 				continue
 			}
 			tag := strings.TrimSuffix(filepath.Base(file), ".c") + "_" + string(kind)
-			c, err := Run(Request{File: file, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: file, Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				continue // refused by the scheduler (TestLLVMAcceptedByLLC logs why)
 			}
@@ -161,7 +165,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				if err := runIROnCPU(c, CUDAOptions{}, llc, cc, dir, tag); err != nil {
+				if err := runIROnCPU(c, gpuplan.CUDAOptions{}, llc, cc, dir, tag); err != nil {
 					t.Errorf("%s: %v", tag, err)
 				}
 			}()
@@ -206,33 +210,33 @@ func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 			continue // by default fdtd2d stands for the staged tiles
 		}
 		tag := fmt.Sprintf("%s_%s_%v_shared%v", tc.file, tc.kind, tc.block, tc.shared)
-		c, err := Run(Request{File: filepath.Join("..", "testdata", tc.file+".c"), Tile: tc.kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: filepath.Join("..", "testdata", tc.file+".c"), Tile: tc.kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
 		if tc.shared {
-			if ll, err := EmitLLVM(c, CUDAOptions{Block: tc.block, Shared: true}); err != nil || !strings.Contains(ll, "addrspace(3)") {
+			if ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Block: tc.block, Shared: true}); err != nil || !strings.Contains(ll, "addrspace(3)") {
 				t.Errorf("%s: no tile staged in shared memory (%v)", tag, err)
 			}
 		}
-		if err := runIROnCPU(c, CUDAOptions{Block: tc.block, Shared: tc.shared}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
+		if err := runIROnCPU(c, gpuplan.CUDAOptions{Block: tc.block, Shared: tc.shared}, llc, cc, dir, strings.NewReplacer(" ", "_", "[", "", "]", "").Replace(tag)); err != nil {
 			t.Errorf("%s: %v", tag, err)
 		}
 	}
 }
 
-func runIROnCPU(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string) error {
+func runIROnCPU(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string) error {
 	return runIROnCPUAt(c, opt, llc, cc, dir, tag, nil)
 }
 
 // runIROnCPUAt is runIROnCPU at the problem sizes of runs (each a list of
 // NAME=VALUE arguments of the harness; nil: every parameter 19, T... 5).
-func runIROnCPUAt(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, runs [][]string) error {
+func runIROnCPUAt(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string) error {
 	return runIROnCPUEdit(c, opt, llc, cc, dir, tag, runs, nil)
 }
 
 // runIROnCPUEdit is runIROnCPUAt with the IR text edited by edit first.
-func runIROnCPUEdit(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, runs [][]string, edit func(string) string) error {
+func runIROnCPUEdit(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string, edit func(string) string) error {
 	ll, err := EmitLLVM(c, opt)
 	if err != nil {
 		return err
@@ -258,7 +262,7 @@ func runIROnCPUEdit(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, r
 	for _, cs := range css {
 		launch.WriteString(irLaunchers(cs))
 	}
-	host := css[0].hostFunc()
+	host := cudaprint.HostFunc(css[0])
 	i := strings.Index(src, host)
 	if i < 0 {
 		return fmt.Errorf("host function not found in the emulation program")
@@ -272,7 +276,7 @@ func runIROnCPUEdit(c *Compilation, opt CUDAOptions, llc, cc, dir, tag string, r
 	os.WriteFile(cfile, []byte(src), 0o644)
 	// The optimiser of --target=ptx (opt -O3) runs here too, so its
 	// transformations (with the noalias/readonly arguments) are checked.
-	if o := findOpt(llc); o != "" {
+	if o := llvmprint.FindOpt(llc); o != "" {
 		if out, err := exec.Command(o, "-O3", llFile, "-o", llFile+".bc").CombinedOutput(); err != nil {
 			return fmt.Errorf("opt: %v\n%s", err, out)
 		}

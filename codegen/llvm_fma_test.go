@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 )
 
 // TestLLVMNoContraction: llc's default contraction fuses nothing in
@@ -19,15 +23,15 @@ func TestLLVMNoContraction(t *testing.T) {
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")
 	}
-	c, err := Run(Request{File: filepath.Join("..", "testdata", "heat2d.c"), Tile: "hybrid", Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: filepath.Join("..", "testdata", "heat2d.c"), Tile: "hybrid", Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ll, err := EmitLLVM(c, CUDAOptions{})
+	ll, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ptx, err := LLVMToPTX(ll, llc, "sm_80")
+	ptx, err := llvmprint.LLVMToPTX(ll, llc, "sm_80")
 	if err != nil {
 		t.Fatal(err)
 	}

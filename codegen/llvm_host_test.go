@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -28,7 +30,7 @@ func TestGPULaunchesMatchEmulator(t *testing.T) {
 				continue // by default hybrid and one other kind per stencil, in turn
 			}
 			tag := name + "_" + string(kind)
-			c, err := Run(Request{File: filepath.Join("..", "testdata", name+".c"), Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: filepath.Join("..", "testdata", name+".c"), Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", tag, err)
 			}
@@ -42,12 +44,12 @@ func TestGPULaunchesMatchEmulator(t *testing.T) {
 				params[p] = v
 				args = append(args, fmt.Sprintf("%s=%d", p, v))
 			}
-			gs, err := GPUScops(c, CUDAOptions{})
+			gs, err := GPUScops(c, gpuplan.CUDAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			n := 0
-			err = gs[0].Launches(params, func(l GPULaunch) error {
+			err = gs[0].Launches(params, func(l gpuplan.GPULaunch) error {
 				if l.Grid[0] < 1 || l.Grid[1] < 1 || l.Grid[2] < 1 || len(l.Host) != len(gs[0].Kernels[l.Kernel].Host) {
 					return fmt.Errorf("bad launch %+v", l)
 				}
@@ -57,7 +59,7 @@ func TestGPULaunchesMatchEmulator(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tag, err)
 			}
-			src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+			src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,11 +7,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 )
 
 func TestPDLArch(t *testing.T) {
 	for arch, want := range map[string]bool{"sm_90": true, "sm_90a": true, "sm_100": true, "sm_89": false, "sm_80": false, "": false, "sm_x": false, "compute_90": false} {
-		if got := PDLArch(arch); got != want {
+		if got := llvmprint.PDLArch(arch); got != want {
 			t.Errorf("PDLArch(%q) = %v, want %v", arch, got, want)
 		}
 	}
@@ -35,7 +38,7 @@ func TestRetargetPTX(t *testing.T) {
 		{"unsupported", ".version 7.1\n.target sm_86" + body, "sm_100", "", "cannot retarget"},
 		{"no target", ".version 7.1" + body, "sm_90", "", "no .version or .target"},
 	} {
-		got, err := RetargetPTX(tc.in, tc.arch)
+		got, err := llvmprint.RetargetPTX(tc.in, tc.arch)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
@@ -50,25 +53,25 @@ func TestRetargetPTX(t *testing.T) {
 			t.Errorf("%s: (-want +got)\n%s", tc.name, d)
 		}
 		// Idempotent: retargeting again changes nothing.
-		if again, err := RetargetPTX(got, tc.arch); err != nil || again != got {
+		if again, err := llvmprint.RetargetPTX(got, tc.arch); err != nil || again != got {
 			t.Errorf("%s: retargeting twice: %v\n%s", tc.name, err, cmp.Diff(got, again))
 		}
 	}
-	if got := PTXRetargeted(note86 + ".version 7.8\n.target sm_90" + body); got != "sm_86 PTX retargeted to sm_90" {
+	if got := llvmprint.PTXRetargeted(note86 + ".version 7.8\n.target sm_90" + body); got != "sm_86 PTX retargeted to sm_90" {
 		t.Errorf("PTXRetargeted = %q", got)
 	}
-	if got := PTXRetargeted(".version 7.8\n.target sm_90" + body); got != "" {
+	if got := llvmprint.PTXRetargeted(".version 7.8\n.target sm_90" + body); got != "" {
 		t.Errorf("PTXRetargeted of llc's PTX = %q", got)
 	}
 }
 
 func TestPDLKernels(t *testing.T) {
 	ptx := ".version 7.8\n.target sm_90\n.visible .entry a(\n\t.param .u32 p)\n{\n\tgriddepcontrol.wait;\n\tret;\n}\n.visible .entry b()\n{\n\tret;\n}\n.entry c()\n{\n\tgriddepcontrol.wait;\n}\n"
-	if d := cmp.Diff(map[string]bool{"a": true, "c": true}, PDLKernels(ptx)); d != "" {
+	if d := cmp.Diff(map[string]bool{"a": true, "c": true}, llvmprint.PDLKernels(ptx)); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
-	if PTXTarget(ptx) != "sm_90" {
-		t.Errorf("PTXTarget = %q", PTXTarget(ptx))
+	if llvmprint.PTXTarget(ptx) != "sm_90" {
+		t.Errorf("PTXTarget = %q", llvmprint.PTXTarget(ptx))
 	}
 }
 
@@ -81,7 +84,7 @@ var kernelDefRE = regexp.MustCompile(`(?m)^define void @(\w+)\(.*\)(?: [^\n]*)? 
 func TestLLVMPDL(t *testing.T) {
 	tc := reuseCases[0]
 	c := compileReuseCase(t, t.TempDir(), tc)
-	opt := CUDAOptions{Block: tc.block}
+	opt := gpuplan.CUDAOptions{Block: tc.block}
 	ll, err := EmitLLVMFor(c, opt, "sm_90")
 	if err != nil {
 		t.Fatal(err)
@@ -98,9 +101,9 @@ func TestLLVMPDL(t *testing.T) {
 		}
 	}
 	for name, o := range map[string]struct {
-		opt  CUDAOptions
+		opt  gpuplan.CUDAOptions
 		arch string
-	}{"sm_80": {opt, "sm_80"}, "NoPDL": {CUDAOptions{Block: tc.block, NoPDL: true}, "sm_90"}, "unknown": {opt, ""}} {
+	}{"sm_80": {opt, "sm_80"}, "NoPDL": {gpuplan.CUDAOptions{Block: tc.block, NoPDL: true}, "sm_90"}, "unknown": {opt, ""}} {
 		x, err := EmitLLVMFor(c, o.opt, o.arch)
 		if err != nil {
 			t.Fatal(err)
@@ -116,17 +119,17 @@ func TestLLVMPDL(t *testing.T) {
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")
 	}
-	ptx, err := LLVMToPTX(ll, llc, "sm_90")
+	ptx, err := llvmprint.LLVMToPTX(ll, llc, "sm_90")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if PTXTarget(ptx) != "sm_90" || !regexp.MustCompile(`(?m)^\.version (7\.([89]|\d\d)|[89]\.\d+)$`).MatchString(ptx) {
+	if llvmprint.PTXTarget(ptx) != "sm_90" || !regexp.MustCompile(`(?m)^\.version (7\.([89]|\d\d)|[89]\.\d+)$`).MatchString(ptx) {
 		t.Errorf("PTX not for sm_90 with version >= 7.8:\n%.300s", ptx)
 	}
-	if d := cmp.Diff(kernels, PDLKernels(ptx)); d != "" {
+	if d := cmp.Diff(kernels, llvmprint.PDLKernels(ptx)); d != "" {
 		t.Errorf("kernels waiting in the PTX (-IR +PTX):\n%s", d)
 	}
-	for _, l := range ptxEntryRE.FindAllStringIndex(ptx, -1) {
+	for _, l := range llvmprint.PtxEntryRE.FindAllStringIndex(ptx, -1) {
 		rest := ptx[l[1]:]
 		w, g := strings.Index(rest, "griddepcontrol.wait"), strings.Index(rest, "ld.global")
 		if w < 0 || (g >= 0 && g < w) {
@@ -134,8 +137,8 @@ func TestLLVMPDL(t *testing.T) {
 		}
 	}
 	// Without PDL the PTX stays llc's own (sm_86 here: no retarget).
-	plain, err := LLVMToPTX(ll, llc, "sm_80")
-	if err == nil && PTXTarget(plain) != "sm_80" {
-		t.Errorf("sm_80 PTX has .target %s", PTXTarget(plain))
+	plain, err := llvmprint.LLVMToPTX(ll, llc, "sm_80")
+	if err == nil && llvmprint.PTXTarget(plain) != "sm_80" {
+		t.Errorf("sm_80 PTX has .target %s", llvmprint.PTXTarget(plain))
 	}
 }

@@ -8,6 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hextile/codegen/ast"
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/interp"
 )
 
 // TestReferenceMatchesC: the Go reference run of the original program is
@@ -26,7 +31,7 @@ func TestReferenceMatchesC(t *testing.T) {
 	dir := t.TempDir()
 	for _, file := range llvmTestFiles(t) {
 		tag := strings.TrimSuffix(filepath.Base(file), ".c")
-		c, err := Run(Request{File: file, Tile: "none", Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: file, Tile: "none", Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			continue
 		}
@@ -41,7 +46,7 @@ func TestReferenceMatchesC(t *testing.T) {
 			params[p] = v
 			pargs = append(pargs, fmt.Sprint(v))
 		}
-		arrs, err := NewHostArrays(s, params)
+		arrs, err := interp.NewHostArrays(s, params)
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -56,11 +61,11 @@ func TestReferenceMatchesC(t *testing.T) {
 		for _, a := range s.Arrays {
 			want.Write(arrs[a.Name].Data)
 		}
-		css, err := cudaScops(c, CUDAOptions{})
+		css, err := cudaScops(c, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := refFile(c, css, params)
+		ref, err := cudaprint.RefFile(c.Prog, css, params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +108,7 @@ func TestLLVMCountReference(t *testing.T) {
 	t.Parallel()
 	for _, file := range llvmTestFiles(t) {
 		tag := strings.TrimSuffix(filepath.Base(file), ".c")
-		c, err := Run(Request{File: file, Tile: "none", Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: file, Tile: "none", Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			continue
 		}
@@ -116,7 +121,7 @@ func TestLLVMCountReference(t *testing.T) {
 					params[p] = n/2 + 1
 				}
 			}
-			arrs, err := NewHostArrays(s, params)
+			arrs, err := interp.NewHostArrays(s, params)
 			if err != nil {
 				t.Fatalf("%s: %v", tag, err)
 			}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/interp"
 	"hextile/schedule"
 )
 
@@ -34,13 +36,13 @@ void kernel(void)
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Run(Request{File: file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: file, Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, off := range []int64{3000000000, -7000000001, 12} {
 		params := map[string]int64{"N": 40, "OFF": off}
-		arrs, err := NewHostArrays(c.Scops[0].Scop, params)
+		arrs, err := interp.NewHostArrays(c.Scops[0].Scop, params)
 		if err != nil {
 			t.Fatal(err)
 		}

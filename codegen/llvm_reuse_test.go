@@ -8,27 +8,29 @@ import (
 	"sync"
 	"testing"
 
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
 
 // llvmReuseCounts lowers every kernel of c with opt and returns the
 // thread loop nests lowered with register reuse and their loads.
-func llvmReuseCounts(t *testing.T, c *Compilation, opt CUDAOptions) (nests, loads int) {
+func llvmReuseCounts(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions) (nests, loads int) {
 	t.Helper()
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm := newLLVMModule()
+	lm := llvmprint.NewLLVMModule()
 	for _, cs := range css {
-		for _, kn := range cs.kernels {
-			if err := lm.kernel(cs, kn); err != nil {
+		for _, kn := range cs.Kernels {
+			if err := lm.Kernel(cs, kn); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	return lm.reuseNests, lm.reuseLoads
+	return lm.ReuseNests, lm.ReuseLoads
 }
 
 // TestLLVMReuseLikeCUDA: the LLVM back end applies register reuse to the
@@ -43,7 +45,7 @@ func TestLLVMReuseLikeCUDA(t *testing.T) {
 			continue
 		}
 		c := compileReuseCase(t, dir, tc)
-		opt := CUDAOptions{Block: tc.block}
+		opt := gpuplan.CUDAOptions{Block: tc.block}
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -60,16 +62,16 @@ func TestLLVMReuseLikeCUDA(t *testing.T) {
 		if tc.u > 0 && tc.kind == schedule.None {
 			// With Shared, tiles without a time loop are not staged and
 			// keep the transform in both back ends.
-			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Block: tc.block, Shared: true})
+			sh, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Block: tc.block, Shared: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			ks := kernelFile(sh)
-			if n, l := llvmReuseCounts(t, c, CUDAOptions{Block: tc.block, Shared: true}); n != len(reuseRE.FindAllString(ks, -1)) || l != len(tempRE.FindAllString(ks, -1)) || n == 0 {
+			if n, l := llvmReuseCounts(t, c, gpuplan.CUDAOptions{Block: tc.block, Shared: true}); n != len(reuseRE.FindAllString(ks, -1)) || l != len(tempRE.FindAllString(ks, -1)) || n == 0 {
 				t.Errorf("%s: Shared: LLVM %d nests, %d loads; CUDA %d, %d", tc.name, n, l, len(reuseRE.FindAllString(ks, -1)), len(tempRE.FindAllString(ks, -1)))
 			}
 		}
-		if n, l := llvmReuseCounts(t, c, CUDAOptions{Block: tc.block, NoReuse: true}); n != 0 || l != 0 {
+		if n, l := llvmReuseCounts(t, c, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true}); n != 0 || l != 0 {
 			t.Errorf("%s: NoReuse: %d nests, %d loads", tc.name, n, l)
 		}
 	}
@@ -80,11 +82,11 @@ func TestLLVMReuseLikeCUDA(t *testing.T) {
 func TestLLVMReuseIR(t *testing.T) {
 	tc := reuseCases[0]
 	c := compileReuseCase(t, t.TempDir(), tc)
-	on, err := EmitLLVM(c, CUDAOptions{Block: tc.block})
+	on, err := EmitLLVM(c, gpuplan.CUDAOptions{Block: tc.block})
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, err := EmitLLVM(c, CUDAOptions{Block: tc.block, NoReuse: true})
+	off, err := EmitLLVM(c, gpuplan.CUDAOptions{Block: tc.block, NoReuse: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestLLVMReuseRunsOnCPU(t *testing.T) {
 			continue
 		}
 		c := compileReuseCase(t, dir, tc)
-		opt := CUDAOptions{Block: tc.block}
+		opt := gpuplan.CUDAOptions{Block: tc.block}
 		if n, _ := llvmReuseCounts(t, c, opt); n == 0 {
 			t.Errorf("%s: no register reuse in the IR", tc.name)
 			continue

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/interp"
 	"hextile/schedule"
 )
 
@@ -42,7 +45,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 		if err := os.WriteFile(file, []byte(strings.ReplaceAll(sqrtProgram, "FN", fn)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := Run(Request{File: file, Tile: schedule.Hybrid, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+		c, err := Run(Request{File: file, Tile: schedule.Hybrid, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", fn, err)
 		}
@@ -53,7 +56,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 	for fn, c := range comp {
 		s := c.Scops[0].Scop
 		params := map[string]int64{"N": 64, "T": 8}
-		arrs, err := NewHostArrays(s, params)
+		arrs, err := interp.NewHostArrays(s, params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +70,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 	}
 	// The CUDA kernels: double sqrt gets a double argument, sqrtf not.
 	for fn, want := range map[string]string{"sqrt": "sqrt((double)(", "sqrtf": "sqrtf(A["} {
-		res, err := EmitCUDA(comp[fn], map[string]int64{"N": 64, "T": 8}, false, CUDAOptions{})
+		res, err := EmitCUDA(comp[fn], map[string]int64{"N": 64, "T": 8}, false, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +84,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 	}
 	// The IR: sqrt is llvm.sqrt.f64 on an fpext, sqrtf llvm.sqrt.f32.
 	for fn, want := range map[string]string{"sqrt": "@llvm.sqrt.f64(double", "sqrtf": "@llvm.sqrt.f32(float"} {
-		ll, err := EmitLLVM(comp[fn], CUDAOptions{})
+		ll, err := EmitLLVM(comp[fn], gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +104,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	for fn, c := range comp {
-		if err := runIROnCPU(c, CUDAOptions{}, llc, cc, dir, "ir_"+fn); err != nil {
+		if err := runIROnCPU(c, gpuplan.CUDAOptions{}, llc, cc, dir, "ir_"+fn); err != nil {
 			t.Errorf("%s: IR run differs from the C original: %v", fn, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
@@ -53,7 +54,7 @@ func TestLLVMStreamLikeCUDA(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-			opt := CUDAOptions{Shared: true, Block: tc.block}
+			opt := gpuplan.CUDAOptions{Shared: true, Block: tc.block}
 			ll, err := EmitLLVM(c, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -81,7 +82,7 @@ func TestLLVMStreamLikeCUDA(t *testing.T) {
 			if m := streamRotRE.FindAllString(ll, -1); len(m) < len(want) {
 				t.Errorf("%s: %d rotated windows, want at least %d", tc.name, len(m), len(want))
 			}
-			for _, o := range []CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
+			for _, o := range []gpuplan.CUDAOptions{{Shared: true, Block: tc.block, NoReuse: true}, {Block: tc.block}} {
 				ll, err := EmitLLVM(c, o)
 				if err != nil {
 					t.Fatal(err)
@@ -137,7 +138,7 @@ func TestLLVMStreamRunsOnCPU(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-			opt := CUDAOptions{Shared: true, Block: tc.block}
+			opt := gpuplan.CUDAOptions{Shared: true, Block: tc.block}
 			if err := runIROnCPUAt(c, opt, llc, cc, dir, "llvm_stream_"+tc.name, tc.runs); err != nil {
 				t.Errorf("%s: %v", tc.name, err)
 			}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
@@ -44,12 +46,12 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 				continue // by default none and classical on a fourth of the stencils each
 			}
 			tag := strings.TrimSuffix(filepath.Base(file), ".c") + "_" + string(kind)
-			c, err := Run(Request{File: file, Tile: kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: file, Tile: kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Logf("%s: refused by the pipeline: %v", tag, firstLine(err.Error()))
 				continue
 			}
-			text, err := EmitLLVM(c, CUDAOptions{})
+			text, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 			if err != nil {
 				t.Errorf("%s: %v", tag, err)
 				continue
@@ -57,7 +59,7 @@ func TestLLVMAcceptedByLLC(t *testing.T) {
 			if kind == schedule.Hybrid && (fi%3 == 0 || sharedAll) {
 				// The same kernels with tiles staged in shared memory (on
 				// every third stencil; all with HX_LLVM_SHARED_ALL=1).
-				sh, err := EmitLLVM(c, CUDAOptions{Shared: true})
+				sh, err := EmitLLVM(c, gpuplan.CUDAOptions{Shared: true})
 				if err != nil {
 					t.Logf("%s --shared: %v", tag, firstLine(err.Error()))
 				} else {
@@ -114,11 +116,11 @@ func firstLine(s string) string {
 // TestLLVMGolden fixes the IR of a small kernel: heat1d-like asymmetric1d
 // without tiling (one kernel, no barriers beyond the time loop).
 func TestLLVMGolden(t *testing.T) {
-	c, err := Run(Request{File: "../testdata/jacobi1d_mod2.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	c, err := Run(Request{File: "../testdata/jacobi1d_mod2.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := EmitLLVM(c, CUDAOptions{})
+	got, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

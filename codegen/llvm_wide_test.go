@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -109,26 +111,26 @@ void kernel(void)
 		tag  string
 		file string
 		kind schedule.Kind
-		opt  CUDAOptions
+		opt  gpuplan.CUDAOptions
 		runs [][]string
 		defs map[string]string // -D
 		long bool              // with HEXTILE_LONG=1 only
 	}{
-		{"off_hybrid", file, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}, {"N=40", "T=3", "OFF=-5000000003"}}, nil, true},
+		{"off_hybrid", file, schedule.Hybrid, gpuplan.CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}, {"N=40", "T=3", "OFF=-5000000003"}}, nil, true},
 		// --shared: the staging (32-bit) is off in 64-bit kernels, which
 		// must still compute the right thing.
-		{"off_hybrid_shared", file, schedule.Hybrid, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}}, nil, true},
-		{"off_classical", file, schedule.Classical, CUDAOptions{Block: []int{5}}, [][]string{{"N=61", "T=7", "OFF=2147483600"}}, nil, true},
-		{"wideints_hybrid", wide, schedule.Hybrid, CUDAOptions{}, [][]string{{"N=40", "T=4"}, {"N=33", "T=5", "OFF=-6000000007"}}, nil, false},
+		{"off_hybrid_shared", file, schedule.Hybrid, gpuplan.CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}}, nil, true},
+		{"off_classical", file, schedule.Classical, gpuplan.CUDAOptions{Block: []int{5}}, [][]string{{"N=61", "T=7", "OFF=2147483600"}}, nil, true},
+		{"wideints_hybrid", wide, schedule.Hybrid, gpuplan.CUDAOptions{}, [][]string{{"N=40", "T=4"}, {"N=33", "T=5", "OFF=-6000000007"}}, nil, false},
 		// -D OFF=3000000000 (the refused example of the CLI before).
-		{"offset64_none", "testdata/ref/offset64.c", schedule.None, CUDAOptions{}, [][]string{{"N=64", "T=5"}, {"N=23", "T=4", "OFF=9000000000"}}, map[string]string{"OFF": "3000000000"}, false},
-		{"offset64_hybrid", "testdata/ref/offset64.c", schedule.Hybrid, CUDAOptions{}, [][]string{{"N=64", "T=5"}}, map[string]string{"OFF": "3000000000"}, true},
+		{"offset64_none", "testdata/ref/offset64.c", schedule.None, gpuplan.CUDAOptions{}, [][]string{{"N=64", "T=5"}, {"N=23", "T=4", "OFF=9000000000"}}, map[string]string{"OFF": "3000000000"}, false},
+		{"offset64_hybrid", "testdata/ref/offset64.c", schedule.Hybrid, gpuplan.CUDAOptions{}, [][]string{{"N=64", "T=5"}}, map[string]string{"OFF": "3000000000"}, true},
 	} {
 		t.Run(tc.tag, func(t *testing.T) {
 			if tc.long && os.Getenv("HEXTILE_LONG") == "" {
 				t.Skip("HEXTILE_LONG=1 runs it")
 			}
-			c, err := Run(Request{File: tc.file, Frontend: frontend.Options{Defines: tc.defs}, Tile: tc.kind, Sizes: []int64{3, 16}, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			c, err := Run(Request{File: tc.file, Frontend: frontend.Options{Defines: tc.defs}, Tile: tc.kind, Sizes: []int64{3, 16}, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +171,7 @@ func TestLLVMWideForced(t *testing.T) {
 	for _, tc := range cases {
 		tag := fmt.Sprintf("wide_%s_%s_%d", tc.file, tc.kind, len(tc.block))
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", tc.kind, nil)
-		opt := CUDAOptions{Block: tc.block, forceWide: true}
+		opt := gpuplan.CUDAOptions{Block: tc.block, ForceWide: true}
 		ll, err := EmitLLVM(c, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -188,7 +190,7 @@ func TestLLVMWideForced(t *testing.T) {
 // GPU form takes int32 arguments; with T near 2^31 they are i64 and take
 // int64 arguments, and llc accepts the module.
 func TestLLVMNarrowKept(t *testing.T) {
-	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.Hybrid, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.Hybrid, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +204,7 @@ func TestLLVMNarrowKept(t *testing.T) {
 		{map[string]int64{"N": 64, "T": 1<<31 - 10}, "i64"},
 		{map[string]int64{"N": 3_000_000_000, "T": 2}, "i64"},
 	} {
-		opt := CUDAOptions{Params: c.params}
+		opt := gpuplan.CUDAOptions{Params: c.params}
 		ll, err := EmitLLVM(comp, opt)
 		if err != nil {
 			t.Fatalf("%v: %v", c.params, err)
@@ -241,7 +243,7 @@ func TestLLVMNarrowKept(t *testing.T) {
 		}
 	}
 	// The default sizes' module has no 64-bit loop counter at all.
-	ll, err := EmitLLVM(comp, CUDAOptions{})
+	ll, err := EmitLLVM(comp, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -18,7 +21,10 @@ type Request struct {
 	Frontend frontend.Options
 	Tile     schedule.Kind
 	Sizes    []int64
-	Gen      Options
+	Gen      ast.Options
+	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
+	// these options; nil skips it (the GPU printers plan for themselves).
+	GPU *CUDAOptions
 }
 
 // Compilation is the state the stages build, one entry per scop.
@@ -33,7 +39,8 @@ type ScopState struct {
 	Scop  *frontend.Scop
 	Deps  *frontend.Deps
 	Sched *schedule.Schedule
-	Code  *ScopCode
+	Code  *ast.ScopCode
+	Plan  *gpuplan.Scop // the GPU mapping plan (when Request.GPU is set)
 }
 
 // Stage is one step of the pipeline.
@@ -49,6 +56,7 @@ var Stages = []Stage{
 	{Name: "deps", Run: stageDeps, Dump: dumpDeps},
 	{Name: "schedule", Run: stageSchedule, Dump: dumpSchedule},
 	{Name: "ast", Run: stageAST, Dump: dumpAST},
+	{Name: "plan", Run: stagePlan, Dump: dumpPlan},
 }
 
 // StageNames lists the dumpable stages.
@@ -115,15 +123,15 @@ func stageSchedule(c *Compilation) error {
 func stageAST(c *Compilation) error {
 	opts := c.Req.Gen
 	if opts.Prefix == "" {
-		opts.Prefix = CounterPrefix(c.Prog.Source)
+		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
-		a, err := Generate(s.Scop, s.Sched, opts)
+		a, err := ast.Generate(s.Scop, s.Sched, opts)
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
 		// The original schedule, for counting instances in the harness.
-		orig, err := Generate(s.Scop, OriginalSchedule(s.Scop), Options{Prefix: opts.Prefix})
+		orig, err := ast.Generate(s.Scop, OriginalSchedule(s.Scop), ast.Options{Prefix: opts.Prefix})
 		if err != nil {
 			orig = nil
 		}
@@ -135,7 +143,7 @@ func stageAST(c *Compilation) error {
 			}
 			note += " with sizes " + strings.Join(sz, ",")
 		}
-		s.Code = &ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
+		s.Code = &ast.ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
 	}
 	return nil
 }
@@ -146,7 +154,7 @@ func atScop(scop *frontend.Scop, err error) error {
 	if strings.HasPrefix(err.Error(), scop.Pos.File+":") {
 		return err // already positioned (e.g. at the offending statement)
 	}
-	return fmt.Errorf("%s: error: %v", posString(scop.Pos), err)
+	return fmt.Errorf("%s: error: %v", ast.PosString(scop.Pos), err)
 }
 
 // OriginalSchedule is the scop's textual schedule (the union of the
@@ -161,8 +169,8 @@ func OriginalSchedule(s *frontend.Scop) *schedule.Schedule {
 }
 
 // Codes returns the generated code of every scop.
-func (c *Compilation) Codes() []*ScopCode {
-	var out []*ScopCode
+func (c *Compilation) Codes() []*ast.ScopCode {
+	var out []*ast.ScopCode
 	for _, s := range c.Scops {
 		out = append(out, s.Code)
 	}
@@ -171,19 +179,19 @@ func (c *Compilation) Codes() []*ScopCode {
 
 func dumpScop(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# scop %s (function %s)\n%s\n", posString(s.Scop.Pos), s.Scop.Func, s.Scop.String())
+		fmt.Fprintf(w, "# scop %s (function %s)\n%s\n", ast.PosString(s.Scop.Pos), s.Scop.Func, s.Scop.String())
 	}
 }
 
 func dumpDeps(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# dependences of scop %s\n%s\n", posString(s.Scop.Pos), s.Deps.String())
+		fmt.Fprintf(w, "# dependences of scop %s\n%s\n", ast.PosString(s.Scop.Pos), s.Deps.String())
 	}
 }
 
 func dumpSchedule(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# %s schedule of scop %s, sizes %v\n%s\n", s.Sched.Kind, posString(s.Scop.Pos), s.Sched.Sizes, s.Sched.Map.String())
+		fmt.Fprintf(w, "# %s schedule of scop %s, sizes %v\n%s\n", s.Sched.Kind, ast.PosString(s.Scop.Pos), s.Sched.Sizes, s.Sched.Map.String())
 		var ds []string
 		for i, d := range s.Sched.Dims {
 			par := ""
@@ -198,7 +206,33 @@ func dumpSchedule(c *Compilation, w io.Writer) {
 
 func dumpAST(c *Compilation, w io.Writer) {
 	for _, s := range c.Scops {
-		fmt.Fprintf(w, "# AST of scop %s (%s)\n", posString(s.Scop.Pos), s.Code.Note)
-		fmt.Fprint(w, (&Printer{Comments: true}).Print(s.Code.AST.Root, 0))
+		fmt.Fprintf(w, "# AST of scop %s (%s)\n", ast.PosString(s.Scop.Pos), s.Code.Note)
+		fmt.Fprint(w, (&ast.Printer{Comments: true}).Print(s.Code.AST.Root, 0))
+	}
+}
+
+// stagePlan maps every scop to the GPU (gpuplan.Build) when the request
+// asks for it.
+func stagePlan(c *Compilation) error {
+	if c.Req.GPU == nil {
+		return nil
+	}
+	css, err := cudaScops(c, *c.Req.GPU)
+	if err != nil {
+		return err
+	}
+	for k, s := range c.Scops {
+		s.Plan = css[k]
+	}
+	return nil
+}
+
+func dumpPlan(c *Compilation, w io.Writer) {
+	for _, s := range c.Scops {
+		if s.Plan == nil {
+			fmt.Fprintf(w, "# no GPU plan of scop %s (Request.GPU unset)\n", ast.PosString(s.Scop.Pos))
+			continue
+		}
+		s.Plan.Dump(w)
 	}
 }

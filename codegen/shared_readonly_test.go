@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"hextile/internal/testlong"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -41,7 +43,7 @@ func TestSharedReadOnlyCopyOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 7, 16})
-	opt := CUDAOptions{Shared: true}
+	opt := gpuplan.CUDAOptions{Shared: true}
 	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func TestSharedReadOnlyCopyOut(t *testing.T) {
 	}
 	if _, err := exec.LookPath("clang"); err == nil {
 		sub := filepath.Join(dir, "cuda")
-		if err := WriteCUDA(res, sub); err != nil {
+		if err := cudaprint.WriteCUDA(res, sub); err != nil {
 			t.Fatal(err)
 		}
 		clangCUDA(t, sub, filepath.Join(sub, "coef2d_kernel.cu"))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -77,7 +79,7 @@ func TestSharedWrittenTablePath(t *testing.T) {
 		t.Run(tag, func(t *testing.T) {
 			t.Parallel()
 			c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-			res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true, Block: tc.block})
+			res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +114,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	defer func() { sharedTableCheck = 0 }()
+	defer func() { cudaprint.SharedTableCheck = 0 }()
 	// The emulator runs at smaller problem sizes than tableCases need for
 	// the GPU-like shapes, still with full tiles (counted by the check).
 	cases := []tableCase{
@@ -128,9 +130,9 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 	run := func(tag string, tc tableCase, mode int) (string, bool) {
 		t.Helper()
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-		sharedTableCheck = mode
-		src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{Shared: true, Block: tc.block})
-		sharedTableCheck = 0
+		cudaprint.SharedTableCheck = mode
+		src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{Shared: true, Block: tc.block})
+		cudaprint.SharedTableCheck = 0
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -190,7 +192,7 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	defer func() { sharedTableCheck = 0 }()
+	defer func() { cudaprint.SharedTableCheck = 0 }()
 	for i, tc := range []tableCase{
 		{"laplacian2d", []int64{1, 3, 4}, nil, 19, 5},
 		{"fdtd2d", []int64{2, 3, 4}, []int{4, 2}, 19, 5},
@@ -201,7 +203,7 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 		}
 		tag := fmt.Sprintf("ir_%s_%d", tc.file, len(tc.sizes))
 		c := cudaCompile(t, "../testdata/"+tc.file+".c", schedule.Hybrid, tc.sizes)
-		opt := CUDAOptions{Shared: true, Block: tc.block}
+		opt := gpuplan.CUDAOptions{Shared: true, Block: tc.block}
 		ll, err := EmitLLVM(c, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
@@ -210,9 +212,9 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 			t.Errorf("%s: no written-set table in the IR", tag)
 		}
 		// Full tiles at these sizes: the check catches a shortened table.
-		sharedTableCheck = 2
+		cudaprint.SharedTableCheck = 2
 		src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
-		sharedTableCheck = 0
+		cudaprint.SharedTableCheck = 0
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -233,34 +235,34 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 // TestWrittenRows: the table from hand-made analysed tiles, and each
 // reason to fall back to the flags.
 func TestWrittenRows(t *testing.T) {
-	sa := &sharedArr{arr: &frontend.Array{Name: "A"}, ext: []int64{2, 4}, size: 8}
-	plan := &stagePlan{arrs: []*sharedArr{sa}, byName: map[string]*sharedArr{"A": sa}}
+	sa := &gpuplan.SharedArr{Arr: &frontend.Array{Name: "A"}, Ext: []int64{2, 4}, Size: 8}
+	plan := &gpuplan.StagePlan{Arrs: []*gpuplan.SharedArr{sa}, ByName: map[string]*gpuplan.SharedArr{"A": sa}}
 	// A tile at origin o whose box is [o0, o0+1] x [o1, o1+3] and writes
 	// the given (row, column) offsets.
-	tile := func(o0, o1 int64, w ...[2]int64) tileWrites {
-		tw := tileWrites{lo: map[string][]int64{"A": {o0, o1}}, hi: map[string][]int64{"A": {o0 + 1, o1 + 3}}, w: map[string][]int64{}}
+	tile := func(o0, o1 int64, w ...[2]int64) gpuplan.TileWrites {
+		tw := gpuplan.TileWrites{Lo: map[string][]int64{"A": {o0, o1}}, Hi: map[string][]int64{"A": {o0 + 1, o1 + 3}}, W: map[string][]int64{}}
 		for _, x := range w {
-			tw.w["A"] = append(tw.w["A"], o0+x[0], o1+x[1])
+			tw.W["A"] = append(tw.W["A"], o0+x[0], o1+x[1])
 		}
 		return tw
 	}
 	shape := [][2]int64{{0, 1}, {0, 2}, {0, 2}} // row 0: columns 1..2, row 1: none
 	for _, tc := range []struct {
 		name  string
-		tiles []tileWrites
+		tiles []gpuplan.TileWrites
 		want  []int64
 		why   string
 	}{
-		{"translate", []tileWrites{tile(0, 0, shape...), tile(5, 7, shape...), tile(-3, 2, shape...)}, []int64{1, 2, 0, -1}, ""},
-		{"full row", []tileWrites{tile(0, 0, [2]int64{1, 0}, [2]int64{1, 1}, [2]int64{1, 2}, [2]int64{1, 3}), tile(1, 1, [2]int64{1, 3}, [2]int64{1, 2}, [2]int64{1, 1}, [2]int64{1, 0})}, []int64{0, -1, 0, 3}, ""},
-		{"two intervals", []tileWrites{tile(0, 0, [2]int64{0, 0}, [2]int64{0, 2}), tile(1, 1, [2]int64{0, 0}, [2]int64{0, 2})}, nil, "two written intervals"},
-		{"one more element", []tileWrites{tile(0, 0, shape...), tile(1, 1, append(shape, [2]int64{0, 3})...)}, nil, "differs across full tiles"},
-		{"same bounds, other set", []tileWrites{tile(0, 0, [2]int64{0, 1}, [2]int64{1, 2}), tile(1, 1, [2]int64{0, 2}, [2]int64{1, 1})}, nil, "differs across full tiles"},
-		{"outside the box", []tileWrites{tile(0, 0, shape...), tile(1, 1, [2]int64{0, 4})}, nil, "leaves its box"},
-		{"box varies", []tileWrites{tile(0, 0, shape...), {lo: map[string][]int64{"A": {0, 0}}, hi: map[string][]int64{"A": {1, 4}}}}, nil, "box of A varies"},
-		{"one tile", []tileWrites{tile(0, 0, shape...)}, nil, "too few"},
+		{"translate", []gpuplan.TileWrites{tile(0, 0, shape...), tile(5, 7, shape...), tile(-3, 2, shape...)}, []int64{1, 2, 0, -1}, ""},
+		{"full row", []gpuplan.TileWrites{tile(0, 0, [2]int64{1, 0}, [2]int64{1, 1}, [2]int64{1, 2}, [2]int64{1, 3}), tile(1, 1, [2]int64{1, 3}, [2]int64{1, 2}, [2]int64{1, 1}, [2]int64{1, 0})}, []int64{0, -1, 0, 3}, ""},
+		{"two intervals", []gpuplan.TileWrites{tile(0, 0, [2]int64{0, 0}, [2]int64{0, 2}), tile(1, 1, [2]int64{0, 0}, [2]int64{0, 2})}, nil, "two written intervals"},
+		{"one more element", []gpuplan.TileWrites{tile(0, 0, shape...), tile(1, 1, append(shape, [2]int64{0, 3})...)}, nil, "differs across full tiles"},
+		{"same bounds, other set", []gpuplan.TileWrites{tile(0, 0, [2]int64{0, 1}, [2]int64{1, 2}), tile(1, 1, [2]int64{0, 2}, [2]int64{1, 1})}, nil, "differs across full tiles"},
+		{"outside the box", []gpuplan.TileWrites{tile(0, 0, shape...), tile(1, 1, [2]int64{0, 4})}, nil, "leaves its box"},
+		{"box varies", []gpuplan.TileWrites{tile(0, 0, shape...), {Lo: map[string][]int64{"A": {0, 0}}, Hi: map[string][]int64{"A": {1, 4}}}}, nil, "box of A varies"},
+		{"one tile", []gpuplan.TileWrites{tile(0, 0, shape...)}, nil, "too few"},
 	} {
-		tab, why := writtenRows(plan, tc.tiles)
+		tab, why := gpuplan.WrittenRows(plan, tc.tiles)
 		if tc.why != "" {
 			if tab != nil || !strings.Contains(why, tc.why) {
 				t.Errorf("%s: got table %v, reason %q; want no table because %q", tc.name, tab, why, tc.why)
@@ -271,12 +273,12 @@ func TestWrittenRows(t *testing.T) {
 			t.Errorf("%s: no table: %s", tc.name, why)
 			continue
 		}
-		if diff := cmp.Diff(tc.want, tab.vals); diff != "" || tab.off["A"] != 0 {
+		if diff := cmp.Diff(tc.want, tab.Vals); diff != "" || tab.Off["A"] != 0 {
 			t.Errorf("%s: table (-want +got):\n%s", tc.name, diff)
 		}
-		set, _ := writtenBits(sa, tc.tiles[0])
-		if tab.count() != popcount(set) {
-			t.Errorf("%s: the table holds %d elements, the tile writes %d", tc.name, tab.count(), popcount(set))
+		set, _ := gpuplan.WrittenBits(sa, tc.tiles[0])
+		if tab.Count() != gpuplan.Popcount(set) {
+			t.Errorf("%s: the table holds %d elements, the tile writes %d", tc.name, tab.Count(), gpuplan.Popcount(set))
 		}
 	}
 }
@@ -311,7 +313,7 @@ int main(void)
 		t.Fatal(err)
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 7})
-	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{Shared: true})
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, gpuplan.CUDAOptions{Shared: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,12 +321,12 @@ int main(void)
 	if !strings.Contains(k, "tile staged in shared memory") || strings.Contains(k, "hx_wt_") || strings.Contains(k, "hx_full") || !strings.Contains(fullTileText(k), "] = 1; }") {
 		t.Errorf("the flags are not kept in full tiles:\n%s", k)
 	}
-	if ll, err := EmitLLVM(c, CUDAOptions{Shared: true}); err != nil || strings.Contains(ll, "@hx_wt_") {
+	if ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Shared: true}); err != nil || strings.Contains(ll, "@hx_wt_") {
 		t.Errorf("LLVM: a table where none applies (%v)", err)
 	}
 	cc := runtime.CC{Opt: "-O1"}
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
-	emuRun(t, cc, dir, "strided1d_shared", c, CUDAOptions{Shared: true}, [][]string{{"T=9", "N=40"}})
+	emuRun(t, cc, dir, "strided1d_shared", c, gpuplan.CUDAOptions{Shared: true}, [][]string{{"T=9", "N=40"}})
 }

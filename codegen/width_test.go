@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"hextile/internal/testlong"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
+	"hextile/codegen/cprint"
+	"hextile/codegen/cudaprint"
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/width"
 	"hextile/frontend"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -89,15 +94,15 @@ func TestWidthOffsetStencilC(t *testing.T) {
 			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			comp, err := Run(Request{File: file, Tile: c.kind, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+			comp, err := Run(Request{File: file, Tile: c.kind, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var codes []*ScopCode
+			var codes []*ast.ScopCode
 			for _, s := range comp.Scops {
 				codes = append(codes, s.Code)
 			}
-			tiled := EmitC(comp.Prog, codes)
+			tiled := cprint.EmitC(comp.Prog, codes)
 			if got := wideCounter.MatchString(tiled) && !intCounter.MatchString(tiled); got != c.wide {
 				t.Errorf("64-bit counters: %v, want %v\n%s", got, c.wide, tiled)
 			}
@@ -151,13 +156,13 @@ func TestDecideWidth(t *testing.T) {
 			comp := comps[c.file]
 			if comp == nil {
 				var err error
-				comp, err = Run(Request{File: "../testdata/" + c.file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+				comp, err = Run(Request{File: "../testdata/" + c.file, Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				comps[c.file] = comp
 			}
-			w := DecideWidth(comp.Scops[0].Code, c.params)
+			w := width.Decide(comp.Scops[0].Code, c.params)
 			if w.Wide != c.wide || w.WideIndex != c.wideIdx || !strings.Contains(w.WhyIndex, c.why) {
 				t.Errorf("64-bit loops %v (%s), indices %v (%s); want %v, %v (%s)", w.Wide, w.Why, w.WideIndex, w.WhyIndex, c.wide, c.wideIdx, c.why)
 			}
@@ -181,15 +186,15 @@ func TestWidthUnknownParameter(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	comp, err := Run(Request{File: file, Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: file, Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := DecideWidth(comp.Scops[0].Code, nil)
+	w := width.Decide(comp.Scops[0].Code, nil)
 	if !w.Wide || !strings.Contains(w.Why, "no value") {
 		t.Errorf("wide %v (%s), want 64-bit for a parameter without a value", w.Wide, w.Why)
 	}
-	w = DecideWidth(comp.Scops[0].Code, map[string]int64{"n": 1000})
+	w = width.Decide(comp.Scops[0].Code, map[string]int64{"n": 1000})
 	if w.Wide {
 		t.Errorf("n = 1000: 64-bit (%s), want 32-bit", w.Why)
 	}
@@ -201,7 +206,7 @@ func TestWidthUnknownParameter(t *testing.T) {
 // loops; with T = 2^31 - 10 the loops, parameters and helpers are long
 // long too; with small N all stays int and the host checks the sizes.
 func TestWidthCUDA(t *testing.T) {
-	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +215,7 @@ func TestWidthCUDA(t *testing.T) {
 		wide, wideIdx bool
 	}{{32, 2, false, false}, {16384, 2, false, false}, {33000, 2, false, true}, {46341, 2, false, true}, {64, 1<<31 - 10, true, true}} {
 		params := map[string]int64{"N": c.n, "T": c.t}
-		res, err := EmitCUDA(comp, params, true, CUDAOptions{})
+		res, err := EmitCUDA(comp, params, true, gpuplan.CUDAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +233,7 @@ func TestWidthCUDA(t *testing.T) {
 		if _, err := exec.LookPath("clang"); err == nil && c.wideIdx {
 			// The 64-bit kernels compile as CUDA (clang's front end, as nvcc).
 			sub := filepath.Join(t.TempDir(), "cuda")
-			if err := WriteCUDA(res, sub); err != nil {
+			if err := cudaprint.WriteCUDA(res, sub); err != nil {
 				t.Fatal(err)
 			}
 			clangCUDA(t, sub, filepath.Join(sub, "heat2d_kernel.cu"))
@@ -251,11 +256,11 @@ func TestWidthOffsetStencilEmu(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := cudaCompile(t, file, schedule.Hybrid, []int64{3, 16})
-	emuRun(t, cc, dir, "off_emu", c, CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
+	emuRun(t, cc, dir, "off_emu", c, gpuplan.CUDAOptions{}, [][]string{{"N=100", "T=6"}, {"N=77", "T=9", "OFF=4000000001"}})
 	if !testlong.Enabled() {
 		return // --shared with HEXTILE_LONG=1
 	}
-	emuRun(t, cc, dir, "off_emu_shared", c, CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
+	emuRun(t, cc, dir, "off_emu_shared", c, gpuplan.CUDAOptions{Shared: true}, [][]string{{"N=100", "T=6"}})
 }
 
 // TestWidthNarrowCheck: 32-bit CUDA code (heat2d, N = 32) run with
@@ -267,7 +272,7 @@ func TestWidthNarrowCheck(t *testing.T) {
 	}
 	dir := t.TempDir()
 	c := cudaCompile(t, "../testdata/heat2d.c", schedule.None, nil)
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, CUDAOptions{})
+	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, gpuplan.CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +294,7 @@ func TestWidthNarrowCheck(t *testing.T) {
 // indices in i64 (and keep i32 loops); with N = 32 the index is i32,
 // sign-extended; loops past 32 bits get i64 kernels.
 func TestWidthLLVM(t *testing.T) {
-	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +304,7 @@ func TestWidthLLVM(t *testing.T) {
 		n, t int64
 		wide bool
 	}{{32, 2, false}, {33000, 2, true}, {46341, 2, true}} {
-		ll, err := EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": c.n, "T": c.t}})
+		ll, err := EmitLLVM(comp, gpuplan.CUDAOptions{Params: map[string]int64{"N": c.n, "T": c.t}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +329,7 @@ func TestWidthLLVM(t *testing.T) {
 		}
 	}
 	// Loops past 32 bits: i64 kernels (llvm_wide_test.go).
-	ll, err := EmitLLVM(comp, CUDAOptions{Params: map[string]int64{"N": 64, "T": 1<<31 - 10}})
+	ll, err := EmitLLVM(comp, gpuplan.CUDAOptions{Params: map[string]int64{"N": 64, "T": 1<<31 - 10}})
 	if err != nil || !strings.Contains(ll, "define void @hx_kernel0_0(i64 %T, i64 %N,") {
 		t.Errorf("T = 2^31 - 10: %v, want i64 kernels", err)
 	}
@@ -346,8 +351,8 @@ func TestWidthForced64(t *testing.T) {
 	for _, f := range files {
 		dir := t.TempDir()
 		c := cudaCompile(t, "../testdata/"+f, schedule.Hybrid, nil)
-		opts := []CUDAOptions{{forceWide: true}, {forceWide: true, Shared: true}}
-		irOpts := []CUDAOptions{{forceWideIndex: true}, {forceWideIndex: true, Shared: true}}
+		opts := []gpuplan.CUDAOptions{{ForceWide: true}, {ForceWide: true, Shared: true}}
+		irOpts := []gpuplan.CUDAOptions{{ForceWideIndex: true}, {ForceWideIndex: true, Shared: true}}
 		if !long {
 			opts, irOpts = opts[:1], irOpts[:1]
 		}
@@ -386,11 +391,11 @@ func TestWidthNarrowCheckC(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	comp, err := Run(Request{File: file, Tile: schedule.None, Frontend: frontend.Options{Defines: map[string]string{"OFF": "1000"}}, Gen: Options{SeparateFullTiles: true}}, nil, nil)
+	comp, err := Run(Request{File: file, Tile: schedule.None, Frontend: frontend.Options{Defines: map[string]string{"OFF": "1000"}}, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tiled := EmitC(comp.Prog, comp.Codes())
+	tiled := cprint.EmitC(comp.Prog, comp.Codes())
 	if !intCounter.MatchString(tiled) || !strings.Contains(tiled, `hx_narrow(OFF, -512LL, 1000LL, "OFF");`) {
 		t.Fatalf("not 32-bit code with a check of OFF:\n%s", tiled)
 	}

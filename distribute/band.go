@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hextile/codegen"
+	"hextile/codegen/ast"
 	"hextile/frontend"
 	"hextile/poly"
 	"hextile/schedule"
@@ -183,7 +184,7 @@ func (p *Plan) compileBand(prog *frontend.Program, band *frontend.Scop, tile sch
 	if err != nil {
 		return nil, fmt.Errorf("%s schedule of the band: %v", tile, err)
 	}
-	ast, err := codegen.Generate(band, sched, gen)
+	tree, err := ast.Generate(band, sched, gen)
 	if err != nil {
 		return nil, fmt.Errorf("code of the band: %v", err)
 	}
@@ -196,7 +197,7 @@ func (p *Plan) compileBand(prog *frontend.Program, band *frontend.Scop, tile sch
 		note += " with sizes " + strings.Join(sz, ",")
 	}
 	c := &codegen.Compilation{Req: codegen.Request{File: prog.File, Tile: tile, Sizes: sizes, Gen: gen}, Prog: prog}
-	c.Scops = []*codegen.ScopState{{Scop: band, Deps: deps, Sched: sched, Code: &codegen.ScopCode{Scop: band, AST: ast, Note: note}}}
+	c.Scops = []*codegen.ScopState{{Scop: band, Deps: deps, Sched: sched, Code: &codegen.ScopCode{Scop: band, AST: tree, Note: note}}}
 	return c, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"hextile/codegen"
+	"hextile/codegen/cexpr"
+	"hextile/codegen/harness"
 	"hextile/frontend"
 )
 
@@ -47,7 +49,7 @@ func (p *Plan) EmitCUDA(req Request, opt codegen.CUDAOptions, emu bool) (map[str
 	}
 	gen := req.Gen
 	if gen.Prefix == "" {
-		gen.Prefix = codegen.CounterPrefix(req.Prog.Source)
+		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
 	}
 	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
 	if err != nil {
@@ -70,7 +72,7 @@ func (p *Plan) EmitCUDA(req Request, opt codegen.CUDAOptions, emu bool) (map[str
 		return nil, refuse(p.Scop.Pos, "%v", err)
 	}
 	name := codegen.BaseName(req.Prog.File)
-	ru, err := codegen.BuildRefUnit(req.Prog, []*frontend.Scop{p.Scop}, nil, p.Params, emu)
+	ru, err := harness.BuildRefUnit(req.Prog, []*frontend.Scop{p.Scop}, nil, p.Params, emu)
 	if err != nil {
 		return nil, err
 	}

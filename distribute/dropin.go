@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"hextile/codegen"
+	"hextile/codegen/cexpr"
+	"hextile/codegen/cprint"
 )
 
 // The drop-in program: the user's file as written, run by every rank, with
@@ -27,7 +28,7 @@ func (p *Plan) EmitDropIn(req Request) (string, error) {
 	}
 	gen := req.Gen
 	if gen.Prefix == "" {
-		gen.Prefix = codegen.CounterPrefix(req.Prog.Source)
+		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
 	}
 	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
 	if err != nil {
@@ -54,7 +55,7 @@ func (p *Plan) EmitDropIn(req Request) (string, error) {
 	fn := func(name, note, code string) {
 		fmt.Fprintf(&tail, "/* hextile: %s */\nstatic void %s(long hx_tb, const long *hx_lo, const long *hx_hi, void *const *hx_av)\n{\n%s%s\n}\n\n", note, name, head.String(), code)
 	}
-	fn("hx_band", "one band of one rank ("+bc.Scops[0].Code.Note+")", codegen.CCode(bc.Scops[0].Code, 1, "  "))
+	fn("hx_band", "one band of one rank ("+bc.Scops[0].Code.Note+")", cprint.CCode(bc.Scops[0].Code, 1, "  "))
 	inner, outer, why := "", "", "--no-overlap"
 	if !req.NoOverlap {
 		inner, outer, why, err = p.overlapCode(req, band, gen)
@@ -167,7 +168,7 @@ func (p *Plan) EmitDropIn(req Request) (string, error) {
 	var b strings.Builder
 	b.WriteString(src[:ins])
 	fmt.Fprintf(&b, "/* hextile: distributed over %s MPI ranks (mpicc; mpirun -np %d) */\n#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n", gridString(p.Grid), p.Ranks())
-	b.WriteString(codegen.CPrelude)
+	b.WriteString(cexpr.CPrelude)
 	b.WriteString(mpiStart)
 	fmt.Fprintf(&b, "static void hx_dist_0(%s);\n", strings.Join(sig, ", "))
 	b.WriteString(src[ins:s.Start])

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"hextile/codegen"
+	"hextile/codegen/cexpr"
+	"hextile/codegen/cprint"
+	"hextile/codegen/harness"
 	"hextile/frontend"
 	"hextile/schedule"
 )
@@ -84,15 +87,15 @@ func (p *Plan) EmitC(req Request) (string, error) {
 	}
 	gen := req.Gen
 	if gen.Prefix == "" {
-		gen.Prefix = codegen.CounterPrefix(req.Prog.Source)
+		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
 	}
 	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
 	if err != nil {
 		return "", refuse(p.Scop.Pos, "%v", err)
 	}
 	note := bc.Scops[0].Code.Note
-	code := codegen.CCode(bc.Scops[0].Code, 1, "  ")
-	ru, err := codegen.BuildRefUnit(req.Prog, []*frontend.Scop{p.Scop}, nil, p.Params, true)
+	code := cprint.CCode(bc.Scops[0].Code, 1, "  ")
+	ru, err := harness.BuildRefUnit(req.Prog, []*frontend.Scop{p.Scop}, nil, p.Params, true)
 	if err != nil {
 		return "", err
 	}
@@ -105,7 +108,7 @@ func (p *Plan) EmitC(req Request) (string, error) {
 	fmt.Fprintf(&b, "/* hextile: distributed program for %s over %s ranks (MPI).\n   %s.\n   Build: mpicc -O2 FILE.c -lm; run: mpirun -np %d ./a.out [verify|noverify] */\n",
 		req.Prog.File, gridString(p.Grid), p.Summary(), p.Ranks())
 	b.WriteString("#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n#include <stdint.h>\n\n")
-	b.WriteString(codegen.CPrelude)
+	b.WriteString(cexpr.CPrelude)
 	b.WriteString(unit)
 	// The band function, inside the file's macros.
 	fmt.Fprintf(&b, "\n/* hextile: one band of one rank (%s) */\nstatic void hx_band(long hx_tb, const long *hx_lo, const long *hx_hi, void *const *hx_av)\n{\n", note)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"hextile/codegen"
+	"hextile/codegen/ast"
+	"hextile/codegen/cprint"
 	"hextile/frontend"
 	"hextile/poly"
 )
@@ -184,7 +186,7 @@ func (p *Plan) overlapCode(req Request, band *frontend.Scop, gen codegen.Options
 	// would mostly be empty: the rest took as long as the inner part).
 	var rest []string
 	for i, o := range out {
-		ast, err := codegen.Generate(o, codegen.OriginalSchedule(o), gen)
+		ast, err := ast.Generate(o, codegen.OriginalSchedule(o), gen)
 		if err != nil {
 			return "", "", fmt.Sprintf("the rest of the band does not compile: %v", oneLine(err.Error())), nil
 		}
@@ -192,7 +194,7 @@ func (p *Plan) overlapCode(req Request, band *frontend.Scop, gen codegen.Options
 		if len(out) == 2 {
 			note = []string{"the strip before the inner part, in the original order", "the strip after the inner part, in the original order"}[i]
 		}
-		rest = append(rest, codegen.CCode(&codegen.ScopCode{Scop: o, AST: ast, Note: note}, 1, "  "))
+		rest = append(rest, cprint.CCode(&codegen.ScopCode{Scop: o, AST: ast, Note: note}, 1, "  "))
 	}
-	return codegen.CCode(ci.Scops[0].Code, 1, "  "), strings.Join(rest, "\n"), "", nil
+	return cprint.CCode(ci.Scops[0].Code, 1, "  "), strings.Join(rest, "\n"), "", nil
 }

@@ -17,7 +17,7 @@ func init() {
 	register(command{
 		name:    "compile",
 		summary: "tile the scops of a C file and print C/OpenMP (or a verification harness)",
-		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast] [--harness] [-D N=V]",
+		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast|plan] [--harness] [-D N=V]",
 		run:     runCompile,
 	})
 }
@@ -184,11 +184,15 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "compile", err)
 	}
-	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || *out != "" || *harness) {
+	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
 	}
 	if df.on() {
 		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
+	}
+	if dump["plan"] {
+		// The GPU mapping plan of the options --target=cuda|llvm would use.
+		req.GPU = &codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides}
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {

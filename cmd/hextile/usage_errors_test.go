@@ -112,7 +112,7 @@ func TestUsageErrorsEnums(t *testing.T) {
 	}
 	cases = append(cases,
 		cliCase{"target", []string{"compile", heat2d, "--target=fortran"}, 2, []string{"unknown --target=fortran (valid: c, cuda, llvm, ptx)"}, nil},
-		cliCase{"dump", []string{"compile", heat2d, "--dump=scop,tiles"}, 2, []string{"unknown --dump=tiles (valid: scop, deps, schedule, ast)"}, nil},
+		cliCase{"dump", []string{"compile", heat2d, "--dump=scop,tiles"}, 2, []string{"unknown --dump=tiles (valid: scop, deps, schedule, ast, plan)"}, nil},
 		cliCase{"device", []string{"run", heat2d, "--device=tpu"}, 2, []string{"unknown --device=tpu (valid: cpu, emu, gpu)"}, nil},
 		cliCase{"backend", []string{"run", heat2d, "--device=gpu", "--backend=hip"}, 2, []string{"unknown --backend=hip (valid: ptx, cuda)"}, nil},
 		cliCase{"arch/compile", []string{"compile", heat2d, "--target=ptx", "--arch=volta"}, 2, []string{"bad --arch=volta: want sm_NN"}, nil},

@@ -1,0 +1,289 @@
+package gpuplan
+
+import (
+	"fmt"
+	"math"
+
+	"hextile/codegen/ast"
+	"hextile/frontend"
+)
+
+// The host side of the LLVM/PTX path: the host loops of the CUDA back end
+// (hostGen in cuda.go prints them as C) walked in Go, so that a driver
+// binding can launch the PTX kernels without a C compiler. The walk makes
+// the same decisions as hostGen: the same launch sites, grid extents (trip
+// count of the outermost grid loop, largest trip count of each nested one
+// over the outer values, clamped to the CUDA limits) and the same kernel
+// for each site.
+
+// GPUKernel is one kernel of a scop's module.
+type GPUKernel struct {
+	Name  string
+	Block [3]int   // threads on x, y, z
+	Smem  int64    // dynamic shared memory per block (bytes; --shared)
+	Host  []string // the host loop counters it takes after the arrays
+	// Int64: the kernel takes its parameters and host counters as i64
+	// (64-bit loops, package width), else as i32.
+	Int64 bool
+}
+
+// IntArg is the launch argument of the integer parameter or host counter
+// value v: an int64 for a kernel with 64-bit loops, else an int32 (an
+// error where v does not fit, rather than a truncated value).
+func (k GPUKernel) IntArg(v int64) (any, error) {
+	if k.Int64 {
+		return v, nil
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return nil, fmt.Errorf("kernel %s takes 32-bit integers and %d does not fit: the kernels' width was decided for other sizes", k.Name, v)
+	}
+	return int32(v), nil
+}
+
+// GPUScop is the GPU form of one scop: its kernels (in module order) and
+// the host schedule that launches them.
+type GPUScop struct {
+	Scop    *frontend.Scop
+	Kernels []GPUKernel
+	cs      *Scop
+	site    map[ast.Node]int // launch site -> kernel
+}
+
+// Written reports whether a kernel of the scop writes array name (the
+// arrays that the CUDA host code copies back).
+func (g *GPUScop) Written(name string) bool { return g.cs.Written[name] }
+
+// GPULaunch is one launch of the host schedule.
+type GPULaunch struct {
+	Kernel int      // index into Kernels
+	Grid   [3]int64 // blocks on x, y, z
+	Host   []int64  // values of Kernels[Kernel].Host
+}
+
+// gpuScops is the GPU form of the planned scops css (the kernels of the
+// LLVM module, in the same order).
+func GPUScops(css []*Scop) []*GPUScop {
+	var out []*GPUScop
+	for _, cs := range css {
+		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}}
+		for i, kn := range cs.Kernels {
+			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: kn.Host, Int64: cs.IntType != "int"})
+			if len(kn.Grid) > 0 {
+				g.site[kn.Grid[0]] = i
+			} else {
+				g.site[kn.Body] = i
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// Launches walks the host schedule for the parameter values params and
+// calls f for every launch, in order; f's error stops the walk.
+func (g *GPUScop) Launches(params map[string]int64, f func(GPULaunch) error) error {
+	env := map[string]int64{}
+	for _, p := range g.Scop.Params {
+		v, ok := params[p]
+		if !ok {
+			return fmt.Errorf("%s: parameter %s has no value (give -D %s=VALUE)", ast.PosString(g.Scop.Pos), p, p)
+		}
+		env[p] = v
+	}
+	for k, v := range g.Scop.Defines {
+		if _, ok := env[k]; !ok {
+			env[k] = v
+		}
+	}
+	w := &hostWalk{g: g, env: env, f: f}
+	return w.node(g.cs.Code.AST.Root)
+}
+
+type hostWalk struct {
+	g   *GPUScop
+	env map[string]int64
+	f   func(GPULaunch) error
+}
+
+func (w *hostWalk) eval(e ast.Expr) (int64, error) {
+	v, ok := ast.EvalExpr(e, w.env)
+	if !ok {
+		return 0, fmt.Errorf("%s: host expression %s uses an unbound variable", ast.PosString(w.g.Scop.Pos), ast.ExprString(e))
+	}
+	return v, nil
+}
+
+func (w *hostWalk) bound(es []ast.Expr, lower bool) (int64, error) {
+	if lower {
+		return w.eval(&ast.Max{Args: es})
+	}
+	return w.eval(&ast.Min{Args: es})
+}
+
+// holds evaluates a conjunction of conditions.
+func (w *hostWalk) holds(cs []ast.Cond) (bool, error) {
+	return ast.CondsHold(cs, w.eval)
+}
+
+// bind runs body with v bound to x.
+func (w *hostWalk) bind(v string, x int64, body func() error) error {
+	old, had := w.env[v]
+	w.env[v] = x
+	err := body()
+	if had {
+		w.env[v] = old
+	} else {
+		delete(w.env, v)
+	}
+	return err
+}
+
+// node mirrors hostGen.node.
+func (w *hostWalk) node(n ast.Node) error {
+	switch n := n.(type) {
+	case nil:
+	case *ast.Block:
+		for _, s := range n.Stmts {
+			if err := w.node(s); err != nil {
+				return err
+			}
+		}
+	case *ast.Mark:
+		return w.node(n.Body)
+	case *ast.Let:
+		if !HasWork(n) {
+			return nil
+		}
+		x, err := w.eval(n.Value)
+		if err != nil {
+			return err
+		}
+		return w.bind(n.Var, x, func() error { return w.node(n.Body) })
+	case *ast.If:
+		if !HasGridLoop(n) && HasWork(n) {
+			return w.launch(n, nil)
+		}
+		ok, err := w.holds(n.Cond)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return w.node(n.Then)
+		}
+		return w.node(n.Else)
+	case *ast.For:
+		if IsGridLoop(n) {
+			grid := []*ast.For{n}
+			body := n.Body
+			for len(grid) < 3 {
+				f, ok := unwrap(body).(*ast.For)
+				if !ok || !IsGridLoop(f) {
+					break
+				}
+				grid = append(grid, f)
+				body = f.Body
+			}
+			return w.launch(body, grid)
+		}
+		if !HasGridLoop(n) {
+			return w.launch(n, nil)
+		}
+		return w.loop(n, func() error { return w.node(n.Body) })
+	case *ast.User:
+		return w.launch(n, nil)
+	}
+	return nil
+}
+
+// loop runs body for every value of f's counter.
+func (w *hostWalk) loop(f *ast.For, body func() error) error {
+	lo, err := w.bound(f.Lower, true)
+	if err != nil {
+		return err
+	}
+	hi, err := w.bound(f.Upper, false)
+	if err != nil {
+		return err
+	}
+	for i := lo; i <= hi; i += f.Stride {
+		if err := w.bind(f.Iter, i, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trip is ub - lb + 1 of f (as the host code computes the grid).
+func (w *hostWalk) trip(f *ast.For) (int64, error) {
+	lo, err := w.bound(f.Lower, true)
+	if err != nil {
+		return 0, err
+	}
+	hi, err := w.bound(f.Upper, false)
+	return hi - lo + 1, err
+}
+
+// launch mirrors hostGen.launch.
+func (w *hostWalk) launch(body ast.Node, grid []*ast.For) error {
+	key := body
+	if len(grid) > 0 {
+		key = grid[0]
+	}
+	k, ok := w.g.site[key]
+	if !ok {
+		return fmt.Errorf("%s: internal error: a launch site of the host schedule has no kernel", ast.PosString(w.g.Scop.Pos))
+	}
+	ext := [3]int64{1, 1, 1} // by grid loop, outermost first
+	ng := len(grid)
+	if ng > 0 {
+		t, err := w.trip(grid[0])
+		if err != nil {
+			return err
+		}
+		ext[0] = t
+		for i := 1; i < ng; i++ {
+			ext[i] = 0
+		}
+		// The largest trip count of each nested grid loop over the values
+		// of the loops around it.
+		var rec func(i int) error
+		rec = func(i int) error {
+			if i == ng-1 {
+				return nil
+			}
+			return w.loop(grid[i], func() error {
+				t, err := w.trip(grid[i+1])
+				if err != nil {
+					return err
+				}
+				if t > ext[i+1] {
+					ext[i+1] = t
+				}
+				return rec(i + 1)
+			})
+		}
+		if err := rec(0); err != nil {
+			return err
+		}
+	}
+	var gd [3]int64 // x, y, z: grid[ng-1] on x
+	gd = [3]int64{1, 1, 1}
+	for i := 0; i < ng; i++ {
+		gd[ng-1-i] = ext[i]
+	}
+	if gd[0] <= 0 || gd[1] <= 0 || gd[2] <= 0 {
+		return nil
+	}
+	gd[0] = min(gd[0], 2147483647)
+	gd[1] = min(gd[1], 65535)
+	gd[2] = min(gd[2], 65535)
+	l := GPULaunch{Kernel: k, Grid: gd}
+	for _, v := range w.g.Kernels[k].Host {
+		x, ok := w.env[v]
+		if !ok {
+			return fmt.Errorf("%s: host counter %s of %s is unbound", ast.PosString(w.g.Scop.Pos), v, w.g.Kernels[k].Name)
+		}
+		l.Host = append(l.Host, x)
+	}
+	return w.f(l)
+}

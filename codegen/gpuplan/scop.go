@@ -1,0 +1,257 @@
+package gpuplan
+
+import (
+	"fmt"
+
+	"hextile/codegen/ast"
+	"hextile/codegen/width"
+	"hextile/frontend"
+	"hextile/schedule"
+)
+
+// CUDAOptions choose the thread block shape.
+type CUDAOptions struct {
+	// Block gives the threads per mapped point dimension, innermost
+	// (threadIdx.x) first; missing entries get defaults from the tile sizes.
+	Block []int
+	// Shared stages each time tile in shared memory (see shared.go).
+	Shared bool
+	// NoPDL turns off programmatic dependent launch (Hopper, sm_90+; see
+	// pdlDoc in cuda_emit.go): by default the host launches every kernel
+	// with cudaLaunchKernelEx and the programmatic stream serialization
+	// attribute on devices of compute capability 9 or more, and every
+	// kernel starts with cudaGridDependencySynchronize().
+	NoPDL bool
+	// NoReuse turns off register reuse in full tiles (see reuse.go):
+	// by default a thread runs several consecutive iterations of a
+	// non-x thread loop at once and loads every array element they share
+	// into a register once; in full tiles staged in shared memory, a thread
+	// streams along a block of such a loop's iterations and keeps the
+	// elements that consecutive iterations share in registers
+	// (stream.go).
+	NoReuse bool
+	// Params are the parameter values the width analysis assumes (nil:
+	// the scops' defines; see package width).
+	Params map[string]int64
+	// forceWide and forceWideIndex make the loops and the flat indices
+	// 64-bit whatever the width analysis proves (tests: the 64-bit code
+	// runs in the emulator at small sizes).
+	ForceWide, ForceWideIndex bool
+}
+
+// Kernel is one kernel: the grid loops and the code below them.
+type Kernel struct {
+	Name  string
+	Grid  []*ast.For // outermost first; grid[len-1] is on blockIdx.x
+	Body  ast.Node   // below the innermost grid loop (the whole subtree if grid is empty)
+	Host  []string
+	Block [3]int // threads on x, y, z
+	// axis maps a schedule level to its thread axis (0 = x).
+	Axis map[int]int
+	// smem is the dynamic shared memory of a block (bytes).
+	Smem int64
+}
+
+// Scop is the GPU mapping plan of one scop.
+type Scop struct {
+	Index   int
+	Code    *ast.ScopCode
+	Sched   *schedule.Schedule
+	Kernels []*Kernel
+	Written map[string]bool
+	Read    map[string]bool
+	Threads [3]int
+	Shared  bool
+	PDL     bool // programmatic dependent launch (CUDAOptions.NoPDL off)
+	Reuse   bool // register reuse in full tiles (CUDAOptions.NoReuse off)
+	// deps are the scop's dependences (nil: unknown) and indep caches
+	// timeCarried(deps): 0 unknown, 1 yes, -1 no (reuse.go).
+	Deps  *frontend.Deps
+	Indep int
+	// width is the scop's integer width decision (package width) and it the C
+	// type of loop counters, tile coordinates and parameters: "int", or
+	// "long long" when any scop of the compilation needs 64 bits (the
+	// helpers of the header are shared).
+	Width   *width.Width
+	IntType string
+	WideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
+	// plans memoises planShared per full-tile node and printing context
+	// (the plan is a pure function of them; the CUDA, emulator and LLVM
+	// printers ask for the same tiles).
+	plans map[string]planMemo
+}
+
+type planMemo struct {
+	plan *StagePlan
+	err  error
+}
+
+// IsGridLoop reports whether f is a parallel tile loop that blocks can run.
+func IsGridLoop(f *ast.For) bool {
+	return f.Parallel && f.Dim.Role != schedule.RolePointSpace && f.Dim.Role != schedule.RolePointTime
+}
+
+// unwrap skips single-statement blocks and marks.
+func unwrap(n ast.Node) ast.Node {
+	for {
+		switch m := n.(type) {
+		case *ast.Block:
+			if len(m.Stmts) != 1 {
+				return n
+			}
+			n = m.Stmts[0]
+		case *ast.Mark:
+			n = m.Body
+		default:
+			return n
+		}
+	}
+}
+
+// HasWork reports whether n executes a statement.
+func HasWork(n ast.Node) bool {
+	found := false
+	ast.Walk(n, func(m ast.Node) bool {
+		if _, ok := m.(*ast.User); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// HasGridLoop reports whether a grid loop occurs in n.
+func HasGridLoop(n ast.Node) bool {
+	found := false
+	ast.Walk(n, func(m ast.Node) bool {
+		if f, ok := m.(*ast.For); ok && IsGridLoop(f) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// threadShape picks the threads per mapped dimension.
+func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
+	sh := [3]int{1, 1, 1}
+	sizes := sched.Sizes     // h, w0, ..., wn
+	w := func(k int) int64 { // width of the k-th point space dim from the inside
+		i := len(sizes) - 1 - k
+		if i >= 1 && i < len(sizes) {
+			return sizes[i]
+		}
+		return 32
+	}
+	for a := 0; a < nmap && a < 3; a++ {
+		if a < len(opt.Block) && opt.Block[a] > 0 {
+			sh[a] = opt.Block[a]
+			continue
+		}
+		switch a {
+		case 0:
+			v := (w(0) + 31) / 32 * 32
+			if v > 256 {
+				v = 256
+			}
+			sh[0] = int(v)
+		default:
+			v := w(a)
+			if sched.Kind == schedule.Hybrid && a == nmap-1 && len(sizes) > 1 {
+				// The hexagon's widest row: w0 plus the slopes over the height.
+				v = sizes[1] + sizes[0] + 2
+			}
+			lim := int64(512 / (sh[0] * sh[1]))
+			if a == 2 {
+				lim = int64(1024 / (sh[0] * sh[1]))
+				if lim > 8 {
+					lim = 8
+				}
+			}
+			if v > lim {
+				v = lim
+			}
+			if v < 1 {
+				v = 1
+			}
+			sh[a] = int(v)
+		}
+	}
+	return sh
+}
+
+// buildCUDA splits the scop's AST into host code and kernels, with the
+// integer width of its own parameter values.
+func buildCUDA(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*Scop, error) {
+	w := width.Decide(sc, opt.Params)
+	return buildCUDAWidth(k, sc, sched, opt, w, w.IntType(), w.WideIndex)
+}
+
+// buildCUDAWidth is buildCUDA with the width decision w and the integer
+// type it of the code.
+func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *width.Width, it string, wideIdx bool) (*Scop, error) {
+	cs := &Scop{Index: k, Code: sc, Sched: sched, Written: map[string]bool{}, Read: map[string]bool{}, Shared: opt.Shared,
+		PDL: !opt.NoPDL, Reuse: !opt.NoReuse, Width: w, IntType: it, WideIdx: wideIdx}
+	for _, st := range sc.Scop.Stmts {
+		for _, a := range st.Writes {
+			cs.Written[a.Array] = true
+		}
+		for _, a := range st.Reads {
+			cs.Read[a.Array] = true
+		}
+	}
+	for _, a := range sc.Scop.Arrays {
+		if len(a.Extents) == 0 && cs.Written[a.Name] {
+			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", ast.PosString(a.Pos), a.Name)
+		}
+	}
+	// The point space levels mapped to threads: the last three.
+	var space []int
+	for i, d := range sched.Dims {
+		if d.Role == schedule.RolePointSpace {
+			space = append(space, i)
+		}
+	}
+	axis := map[int]int{}
+	nmap := len(space)
+	if nmap > 3 {
+		nmap = 3
+	}
+	for a := 0; a < nmap; a++ {
+		axis[space[len(space)-1-a]] = a
+	}
+	cs.Threads = threadShape(sched, opt, nmap)
+	cs.collectKernels(sc.AST.Root, nil, axis)
+	if cs.Shared {
+		// Plan the staging (and refuse footprints that do not fit).
+		for _, kn := range cs.Kernels {
+			if err := cs.planStaging(kn); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return cs, nil
+}
+
+func hasThreadLoop(n ast.Node, axis map[int]int) bool {
+	found := false
+	ast.Walk(n, func(m ast.Node) bool {
+		if f, ok := m.(*ast.For); ok {
+			if _, ok := axis[f.Level]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// WideScops reports whether the loops of css are 64-bit.
+func WideScops(css []*Scop) bool {
+	return len(css) > 0 && css[0].IntType != "int"
+}
+
+// WideIndex reports whether the flat indices of css are 64-bit.
+func WideIndex(css []*Scop) bool {
+	return len(css) > 0 && css[0].WideIdx
+}
