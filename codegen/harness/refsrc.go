@@ -214,7 +214,12 @@ func BuildRefUnit(prog *frontend.Program, scops []*frontend.Scop, tiled []string
 func rewriteFile(b *strings.Builder, prog *frontend.Program, f *cFile, isParam, macro map[string]bool, scops []*frontend.Scop, params map[string]int64) (map[string]string, []string, error) {
 	src := string(prog.Source)
 	paramType := map[string]string{} // rewritten #define parameters -> C type
+	var names []string
 	for p := range isParam {
+		names = append(names, p)
+	}
+	sort.Strings(names) // the same output every run
+	for _, p := range names {
 		// A parameter that the file neither #defines nor declares (given by
 		// -D only): a #define like the others, at the top.
 		if !macro[p] && f.globals[p] == "" && !declaredAnywhere(f, scops, p) {
