@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"hextile/codegen"
+	"hextile/frontend"
+)
+
+// --fast-math: approximate division and square root, fused multiply-adds
+// and single-precision denormals flushed to zero, for comparisons with
+// peers built with nvcc --use_fast_math. The default stays bit-exact with
+// the C program; under --fast-math the GPU result is verified within a
+// relative tolerance (fastTolerance).
+//
+// The PTX path gets it from llc's options alone (the IR is the default
+// one): llcFastMathFlags. The CUDA path from nvcc --use_fast_math (which
+// implies -ftz=true -prec-div=false -prec-sqrt=false -fmad=true).
+
+// llcFastMathFlags are llc's options for --fast-math (LLVM 14 names):
+// div.approx.f32 (0; 1 would be div.full.f32), sqrt.approx.f32, FMA
+// contraction of fmul+fadd without IR flags, and float denormals flushed
+// to zero (the .ftz forms). Double precision keeps div.rn/sqrt.rn (as
+// nvcc --use_fast_math does) but fuses multiply-adds.
+var llcFastMathFlags = []string{
+	"-nvptx-prec-divf32=0",
+	"-nvptx-prec-sqrtf32=0",
+	"-fp-contract=fast",
+	"--denormal-fp-math-f32=preserve-sign",
+}
+
+// nvccFastMath is nvcc's flag for --fast-math.
+const nvccFastMath = "--use_fast_math"
+
+// Default tolerance of the verification under --fast-math.
+const (
+	defaultRtol = 1e-4
+	defaultAtol = 1e-6
+)
+
+// fastFlags are the --fast-math, --rtol and --atol flags.
+type fastFlags struct {
+	on         bool
+	rtol, atol float64
+	fs         *pflag.FlagSet
+}
+
+func (f *fastFlags) register(fs *pflag.FlagSet, withTol bool) {
+	f.fs = fs
+	fs.BoolVar(&f.on, "fast-math", false, "GPU targets: approximate float division and square root, fused multiply-adds, float denormals flushed to zero (llc -nvptx-prec-divf32=0 -nvptx-prec-sqrtf32=0 -fp-contract=fast --denormal-fp-math-f32=preserve-sign; nvcc --use_fast_math), for comparisons with peers that use it; not bit-exact with the C program, so run verifies within --rtol/--atol. Refused for --target=c and --device=cpu|emu")
+	f.rtol, f.atol = defaultRtol, defaultAtol
+	if withTol {
+		fs.Float64Var(&f.rtol, "rtol", defaultRtol, "--fast-math: relative tolerance of the verification: an element passes when |gpu - original| <= rtol*|original| + atol")
+		fs.Float64Var(&f.atol, "atol", defaultAtol, "--fast-math: absolute tolerance of the verification (for elements near zero)")
+	}
+}
+
+// check refuses tolerances without --fast-math and bad values.
+func (f *fastFlags) check(cmd string) error {
+	for _, n := range []string{"rtol", "atol"} {
+		fl := f.fs.Lookup(n)
+		if fl == nil {
+			continue
+		}
+		if fl.Changed && !f.on {
+			return usagef("--%s applies only with --fast-math (the default verification is bit for bit)", n)
+		}
+	}
+	if f.rtol < 0 || math.IsNaN(f.rtol) || math.IsInf(f.rtol, 0) {
+		return usagef("--rtol=%g: want a finite number >= 0", f.rtol)
+	}
+	if f.atol < 0 || math.IsNaN(f.atol) || math.IsInf(f.atol, 0) {
+		return usagef("--atol=%g: want a finite number >= 0", f.atol)
+	}
+	return nil
+}
+
+// llvmToPTXFast is codegen.LLVMToPTX with llcFastMathFlags: the same
+// steps (opt -O3 when beside llc, llc -O3 with codegen.LLCFlags, and for
+// sm_90+ that llc does not know, llc's newest architecture retargeted to
+// sm_90), with the fast-math options added to llc's command line.
+func llvmToPTXFast(ll, llc, arch string) (string, error) {
+	p, err := codegen.FindLLC(llc)
+	if err != nil {
+		return "", err
+	}
+	if arch == "" {
+		arch = "sm_80"
+	}
+	if !strings.HasPrefix(arch, "sm_") {
+		return "", fmt.Errorf("bad --arch %q: want sm_NN (e.g. sm_80)", arch)
+	}
+	if codegen.PDLArch(arch) {
+		known := fmLLCArchs(p)
+		has := false
+		for _, a := range known {
+			has = has || a == arch
+		}
+		if lower := fmHighestArch(known, 90); !has && lower != "" {
+			ptx, err := llvmToPTXFast(ll, p, lower)
+			if err != nil {
+				return "", err
+			}
+			return codegen.RetargetPTX(ptx, "sm_90")
+		}
+	}
+	dir, err := os.MkdirTemp("", "hextile-llc-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "kernels.ll"), filepath.Join(dir, "kernels.ptx")
+	if err := os.WriteFile(in, []byte(fastSqrtIR(ll)), 0o644); err != nil {
+		return "", err
+	}
+	dirName, base := filepath.Split(p)
+	if o := filepath.Join(dirName, "opt"+strings.TrimPrefix(base, "llc")); fileExists(o) {
+		var oerr bytes.Buffer
+		bc := filepath.Join(dir, "kernels.opt.bc")
+		cmd := exec.Command(o, "-O3", in, "-o", bc)
+		cmd.Stderr = &oerr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("%s -O3 failed (%v): %s", o, err, strings.TrimSpace(oerr.String()))
+		}
+		in = bc
+	}
+	args := []string{"-march=nvptx64", "-mcpu=" + arch, "-O3"}
+	args = append(args, codegen.LLCFlags...)
+	args = append(args, llcFastMathFlags...)
+	args = append(args, in, "-o", out)
+	var stderr bytes.Buffer
+	cmd := exec.Command(p, args...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s -mcpu=%s %s failed (%v): %s", p, arch, strings.Join(llcFastMathFlags, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	if msg := stderr.String(); strings.Contains(msg, "not a recognized processor") {
+		l, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+		return "", fmt.Errorf("%s does not know %s (%s)", p, arch, l)
+	}
+	ptx, err := os.ReadFile(out)
+	if err != nil {
+		return "", err
+	}
+	return string(ptx), nil
+}
+
+// toPTX is codegen.LLVMToPTX, or llvmToPTXFast under --fast-math.
+func toPTX(ll, llc, arch string, fast bool) (string, error) {
+	if fast {
+		return llvmToPTXFast(ll, llc, arch)
+	}
+	return codegen.LLVMToPTX(ll, llc, arch)
+}
+
+var fmSMRE = regexp.MustCompile(`^sm_(\d+)[a-z]?$`)
+
+func fmSMNumber(a string) int {
+	m := fmSMRE.FindStringSubmatch(a)
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// fmLLCArchs returns the sm_NN processors llc knows (llc -mcpu=help).
+func fmLLCArchs(llc string) []string {
+	var out bytes.Buffer
+	cmd := exec.Command(llc, "-march=nvptx64", "-mcpu=help")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Run()
+	var as []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 0 && fmSMNumber(f[0]) >= 0 {
+			as = append(as, f[0])
+		}
+	}
+	return as
+}
+
+// fmHighestArch returns the newest plain sm_NN of as below limit, or "".
+func fmHighestArch(as []string, limit int) string {
+	best, bn := "", -1
+	for _, a := range as {
+		if n := fmSMNumber(a); n > bn && n < limit && a == fmt.Sprintf("sm_%d", n) {
+			best, bn = a, n
+		}
+	}
+	return best
+}
+
+// tolResult is the outcome of a tolerance comparison of one array.
+type tolResult struct {
+	maxRel   float64 // largest |got-want|/|want| over elements with want != 0
+	bad      int     // first failing element (flat), -1 when none
+	got, wnt float64 // its values
+}
+
+// compareTol compares the elements of got and want (little-endian
+// arrays of elem) within |got - want| <= rtol*|want| + atol. Integer
+// elements must be equal. NaN equals NaN (the original computed NaN
+// there too); NaN against a number fails, and so does an infinity
+// against anything but the same infinity.
+func compareTol(elem frontend.Type, got, want []byte, rtol, atol float64) tolResult {
+	r := tolResult{bad: -1}
+	es := codegen.ElemSize(elem)
+	for i := 0; i+es <= len(got) && i+es <= len(want); i += es {
+		var g, w float64
+		switch elem {
+		case frontend.Float:
+			g = float64(math.Float32frombits(binary.LittleEndian.Uint32(got[i:])))
+			w = float64(math.Float32frombits(binary.LittleEndian.Uint32(want[i:])))
+		case frontend.Double:
+			g = math.Float64frombits(binary.LittleEndian.Uint64(got[i:]))
+			w = math.Float64frombits(binary.LittleEndian.Uint64(want[i:]))
+		default:
+			if !bytes.Equal(got[i:i+es], want[i:i+es]) {
+				if r.bad < 0 {
+					r.bad = i / es
+					r.got, r.wnt = intElem(got[i:i+es]), intElem(want[i:i+es])
+				}
+			}
+			continue
+		}
+		if !withinTol(g, w, rtol, atol) {
+			if r.bad < 0 {
+				r.bad, r.got, r.wnt = i/es, g, w
+			}
+			continue
+		}
+		if w != 0 && !math.IsInf(w, 0) && !math.IsNaN(w) {
+			if rel := math.Abs(g-w) / math.Abs(w); rel > r.maxRel {
+				r.maxRel = rel
+			}
+		}
+	}
+	return r
+}
+
+// withinTol reports |g - w| <= rtol*|w| + atol, with NaN == NaN and an
+// infinity equal only to itself.
+func withinTol(g, w, rtol, atol float64) bool {
+	switch {
+	case math.IsNaN(w) || math.IsNaN(g):
+		return math.IsNaN(w) && math.IsNaN(g)
+	case math.IsInf(w, 0) || math.IsInf(g, 0):
+		return g == w
+	}
+	return math.Abs(g-w) <= rtol*math.Abs(w)+atol
+}
+
+func intElem(b []byte) float64 {
+	switch len(b) {
+	case 8:
+		return float64(int64(binary.LittleEndian.Uint64(b)))
+	case 4:
+		return float64(int32(binary.LittleEndian.Uint32(b)))
+	case 2:
+		return float64(int16(binary.LittleEndian.Uint16(b)))
+	case 1:
+		return float64(int8(b[0]))
+	}
+	return 0
+}
+
+// fastVerifyLine is the verify line of a passed --fast-math comparison.
+func fastVerifyLine(maxRel, rtol, atol float64) string {
+	return fmt.Sprintf("verify: ok (fast math, max relative error %.3g, tolerance rtol=%g atol=%g)", maxRel, rtol, atol)
+}
+
+// checkCompile refuses --fast-math where it would change nothing: the C
+// target (the C compiler's own -ffast-math is the user's to give) and the
+// distributed outputs.
+func (f *fastFlags) checkCompile(target string, dist bool) error {
+	if !f.on {
+		return nil
+	}
+	if target == "c" {
+		return usagef("--fast-math applies to the GPU targets (cuda, llvm, ptx): for --target=c give the C compiler its own -ffast-math")
+	}
+	if dist {
+		return usagef("--fast-math is not supported with the distributed (multi-GPU) outputs")
+	}
+	return nil
+}
+
+// llvmFastMathNote heads compile --target=llvm --fast-math: the IR is the
+// default one; fast math is a matter of llc's options.
+var llvmFastMathNote = "; hextile --fast-math: the IR is the default one; compile it with llc -march=nvptx64 -O3 " + strings.Join(llcFastMathFlags, " ") + "\n"
+
+// noteFastMathCUDA records --fast-math in the CUDA files of compile
+// --target=cuda (nvcc has no pragma for it): a comment with the build
+// line at the top of every .cu file.
+func noteFastMathCUDA(res *codegen.CUDAResult) {
+	note := fmt.Sprintf("/* hextile --fast-math: build with nvcc -O3 %s (approximate division and square root, FMA, denormals flushed to zero): not bit-exact with the original program */\n", nvccFastMath)
+	for name, text := range res.Files {
+		if strings.HasSuffix(name, ".cu") {
+			res.Files[name] = note + text
+		}
+	}
+}
+
+// fastSqrtIR replaces float square roots (llvm.sqrt.f32) by NVVM's
+// approximate one with denormals flushed (sqrt.approx.ftz.f32, what nvcc
+// --use_fast_math gives sqrtf): LLVM 14's llc lowers llvm.sqrt.f32 to
+// sqrt.rn.f32 whatever -nvptx-prec-sqrtf32 says. Double sqrt is kept
+// (nvcc's fast math keeps it IEEE too). Declarations and calls both
+// name the intrinsic as "@llvm.sqrt.f32(", and the replacement has the
+// same type, float(float).
+func fastSqrtIR(ll string) string {
+	return strings.ReplaceAll(ll, "@llvm.sqrt.f32(", "@llvm.nvvm.sqrt.approx.ftz.f(")
+}
