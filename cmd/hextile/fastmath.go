@@ -325,3 +325,77 @@ func noteFastMathCUDA(res *codegen.CUDAResult) {
 func fastSqrtIR(ll string) string {
 	return strings.ReplaceAll(ll, "@llvm.sqrt.f32(", "@llvm.nvvm.sqrt.approx.ftz.f(")
 }
+
+// fastCUDAFlags are nvcc's flags under --fast-math: --use_fast_math
+// (-ftz=true -prec-div=false -prec-sqrt=false -fmad=true).
+func fastCUDAFlags(arch string) []string {
+	return []string{"-O3", "-arch=" + arch, nvccFastMath}
+}
+
+// cudaMemcmpRE matches the CUDA harness's bit-for-bit comparison of a
+// floating-point element (codegen cudaMain).
+var cudaMemcmpRE = regexp.MustCompile(`memcmp\(&(\w+)_o\[i\], &(\w+)_g\[i\], sizeof\((float|double)\)\) != 0`)
+
+// fastCUDAHarness turns the CUDA harness's bit-for-bit comparison of
+// floating-point elements into the tolerance comparison of compareTol
+// (same rule: NaN equals NaN, infinities only themselves) and makes it
+// print the largest relative error (max-rel). Integer arrays stay
+// compared bit for bit. It fails when the harness's comparison is not
+// found (a changed harness would otherwise keep a bit-exact check that
+// fast math cannot pass, or lose the check).
+func fastCUDAHarness(res *codegen.CUDAResult, rtol, atol float64) error {
+	helper := fmt.Sprintf(`/* hextile run --fast-math: elements compared within |gpu - original| <= HX_RTOL*|original| + HX_ATOL */
+#define HX_RTOL %.17g
+#define HX_ATOL %.17g
+static double hx_fm_maxrel = 0;
+static int hx_fm_differs(double o, double g) {
+  if (o != o || g != g) return !(o != o && g != g);
+  if (isinf(o) || isinf(g)) return o != g;
+  double d = fabs(g - o), lim = HX_RTOL * fabs(o) + HX_ATOL;
+  if (!(d <= lim)) return 1;
+  if (o != 0 && d / fabs(o) > hx_fm_maxrel) hx_fm_maxrel = d / fabs(o);
+  return 0;
+}
+`, rtol, atol)
+	const report = `printf("max-diff: %.17g\n", hx_maxdiff);`
+	done := false
+	for name, text := range res.Files {
+		if !strings.Contains(text, "int main(") {
+			continue
+		}
+		if !cudaMemcmpRE.MatchString(text) || !strings.Contains(text, report) {
+			return fmt.Errorf("--fast-math: the CUDA harness %s has no comparison of floating-point elements in the form this version knows (memcmp of NAME_o[i] and NAME_g[i]): cannot verify within a tolerance", name)
+		}
+		text = cudaMemcmpRE.ReplaceAllString(text, `hx_fm_differs((double)${1}_o[i], (double)${2}_g[i])`)
+		text = strings.Replace(text, report, report+"\n  printf(\"max-rel: %.17g\\n\", hx_fm_maxrel);", 1)
+		at := strings.Index(text, "int main(")
+		text = text[:at] + helper + text[at:]
+		res.Files[name] = text
+		done = true
+	}
+	if !done {
+		return fmt.Errorf("--fast-math: no CUDA harness (main) among the generated files")
+	}
+	return nil
+}
+
+var maxRelRE = regexp.MustCompile(`(?m)^max-rel: (\S+)`)
+
+// fastCUDAVerify rewrites the CUDA harness's verify line under
+// --fast-math: ok with the largest relative error, or FAILED naming the
+// tolerance.
+func fastCUDAVerify(line, out string, rtol, atol float64) string {
+	switch {
+	case line == "verify: ok":
+		rel := math.NaN()
+		if m := maxRelRE.FindStringSubmatch(out); m != nil {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+				rel = v
+			}
+		}
+		return fastVerifyLine(rel, rtol, atol)
+	case strings.HasPrefix(line, "verify: FAILED:"):
+		return fmt.Sprintf("verify: FAILED (fast math, tolerance rtol=%g atol=%g):%s", rtol, atol, strings.TrimPrefix(line, "verify: FAILED:"))
+	}
+	return line
+}
