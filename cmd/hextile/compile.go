@@ -17,7 +17,7 @@ func init() {
 	register(command{
 		name:    "compile",
 		summary: "tile the scops of a C file and print C/OpenMP (or a verification harness)",
-		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast] [--harness] [-D N=V]",
+		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [--fast-math] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast] [--harness] [-D N=V]",
 		run:     runCompile,
 	})
 }

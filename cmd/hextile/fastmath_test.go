@@ -54,6 +54,7 @@ func TestFastMathUsageErrors(t *testing.T) {
 		{[]string{"compile", file, "--target=c", "--fast-math"}, "-ffast-math"},
 		{[]string{"run", file, "--fast-math"}, "--device=gpu"},
 		{[]string{"run", file, "--device=emu", "--fast-math"}, "--device=gpu"},
+		{[]string{"run", file, "--device=gpu", "--backend=cuda", "--fast-math", "--fmad"}, "--fmad with --fast-math"},
 		{[]string{"run", file, "--device=gpu", "--rtol=1e-3"}, "--rtol applies only with --fast-math"},
 		{[]string{"run", file, "--device=gpu", "--atol=1e-3"}, "--atol applies only with --fast-math"},
 		{[]string{"run", file, "--device=gpu", "--fast-math", "--rtol=-1"}, "--rtol=-1"},

@@ -19,7 +19,7 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "compile a C file's tiled code with a harness, run it and verify it against the original",
-		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--backend=ptx|cuda] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
+		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--backend=ptx|cuda] [--fast-math] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
 		run:     runRun,
 	})
 }
@@ -71,6 +71,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	if err := ff.check("run"); err != nil {
 		return usageFail(stderr, "run", err)
+	}
+	if ff.on && fs.Changed("fmad") {
+		return usageFail(stderr, "run", usagef("--fmad with --fast-math: nvcc --use_fast_math fuses multiply-adds itself (-fmad=true)"))
 	}
 	if ff.on && *device != "gpu" {
 		return usageFail(stderr, "run", usagef("--fast-math applies to --device=gpu (the CPU and emulator runs compare the C code bit for bit)"))
