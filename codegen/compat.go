@@ -176,6 +176,11 @@ func cudaScops(c *Compilation, opt gpuplan.CUDAOptions) ([]*gpuplan.Scop, error)
 // LLVMToPTX compiles LLVM IR to PTX for arch with llc (llvmprint.LLVMToPTX).
 func LLVMToPTX(ll, llc, arch string) (string, error) { return llvmprint.LLVMToPTX(ll, llc, arch) }
 
+// LLVMToPTXFlags is LLVMToPTX with extra llc options (llvmprint.LLVMToPTXFlags).
+func LLVMToPTXFlags(ll, llc, arch string, extra []string) (string, error) {
+	return llvmprint.LLVMToPTXFlags(ll, llc, arch, extra)
+}
+
 // PDLArch reports whether arch (sm_NN) has programmatic dependent launch
 // (llvmprint.PDLArch).
 func PDLArch(arch string) bool { return llvmprint.PDLArch(arch) }

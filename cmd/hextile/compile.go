@@ -17,7 +17,7 @@ func init() {
 	register(command{
 		name:    "compile",
 		summary: "tile the scops of a C file and print C/OpenMP (or a verification harness)",
-		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast|plan] [--harness] [-D N=V]",
+		usage:   "hextile compile FILE.c [--target=c|cuda|llvm|ptx] [--fast-math] [-o OUT] [--tile KIND] [--sizes h,w0,...] [--dump=scop|deps|schedule|ast|plan] [--harness] [-D N=V]",
 		run:     runCompile,
 	})
 }
@@ -155,6 +155,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	df.register(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
 	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
+	var ff fastFlags
+	ff.register(fs, false)
 	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {
 		return code
 	}
@@ -168,6 +170,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", err)
 	}
 	if err := checkArch(*arch, false); err != nil {
+		return usageFail(stderr, "compile", err)
+	}
+	if err := ff.checkCompile(*target, df.on()); err != nil {
 		return usageFail(stderr, "compile", err)
 	}
 	dump := map[string]bool{}
@@ -233,6 +238,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 				}
 			}
 			noteUnwritten(stderr, c, ds, seen)
+			if ff.on {
+				noteFastMathCUDA(res)
+			}
 			err = codegen.WriteCUDA(res, *out)
 		}
 		if err != nil {
@@ -250,12 +258,15 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		})
 		if err == nil && *target == "ptx" {
 			err = pr.step("compiling to PTX with llc", func() (err error) {
-				text, err = codegen.LLVMToPTX(text, *llc, *arch)
+				text, err = toPTX(text, *llc, *arch, ff.on)
 				return err
 			})
 		}
 		if err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))
+		}
+		if ff.on && *target == "llvm" {
+			text = llvmFastMathNote + text
 		}
 	} else if *harness {
 		text, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))

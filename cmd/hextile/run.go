@@ -19,7 +19,7 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "compile a C file's tiled code with a harness, run it and verify it against the original",
-		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--backend=ptx|cuda] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
+		usage:   "hextile run FILE.c [--device=cpu|emu|gpu] [--backend=ptx|cuda] [--fast-math] [--tile KIND] [--sizes h,w0,...] [-D N=V]",
 		run:     runRun,
 	})
 }
@@ -47,6 +47,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	keep := fs.String("keep", "", "keep the harness source and binary in this directory (--backend=cuda: an up-to-date build there is reused)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of the run")
 	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
+	var ff fastFlags
+	ff.register(fs, true)
 	if ok, code := parseFlags(fs, "run", args, stdout, stderr); !ok {
 		return code
 	}
@@ -66,6 +68,15 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if err := checkArch(*arch, *backend == "cuda"); err != nil {
 			return usageFail(stderr, "run", err)
 		}
+	}
+	if err := ff.check("run"); err != nil {
+		return usageFail(stderr, "run", err)
+	}
+	if ff.on && fs.Changed("fmad") {
+		return usageFail(stderr, "run", usagef("--fmad with --fast-math: nvcc --use_fast_math fuses multiply-adds itself (-fmad=true)"))
+	}
+	if ff.on && *device != "gpu" {
+		return usageFail(stderr, "run", usagef("--fast-math applies to --device=gpu (the CPU and emulator runs compare the C code bit for bit)"))
 	}
 	if *reps < 0 || *reps > 100 {
 		return usageFail(stderr, "run", usagef("--reps=%d: want 0 to 100 timed runs", *reps))
@@ -101,9 +112,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if *device == "gpu" {
 		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}
 		if *backend == "cuda" {
-			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
+			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, fast: ff, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
-		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne, cc: *cc}, stdout, stderr)
+		return runGPU(c, opt, paramValues(c, overrides), gpuRun{llc: *llc, arch: *arch, ptxFile: *ptxFile, reps: *reps, verify: *verify, oneByOne: *oneByOne, cc: *cc, fast: ff}, stdout, stderr)
 	}
 	var src string
 	if *device == "emu" {

@@ -22,10 +22,11 @@ import (
 
 // cudaRun holds the options of hextile run --device=gpu --backend=cuda.
 type cudaRun struct {
-	nvcc    string // the CUDA compiler (default nvcc on PATH)
-	cc      string // the C compiler of the reference (default $CC or cc)
-	arch    string // nvcc -arch (default sm_90)
-	fmad    bool   // let nvcc contract a*b+c into FMA (breaks bit-exactness)
+	nvcc    string    // the CUDA compiler (default nvcc on PATH)
+	cc      string    // the C compiler of the reference (default $CC or cc)
+	arch    string    // nvcc -arch (default sm_90)
+	fmad    bool      // let nvcc contract a*b+c into FMA (breaks bit-exactness)
+	fast    fastFlags // --fast-math: nvcc --use_fast_math, verification within a tolerance
 	reps    int
 	verify  bool
 	keep    string // build directory to keep (and reuse when up to date)
@@ -83,10 +84,15 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 		}
 		defer os.RemoveAll(dir)
 	}
+	if cr.fast.on {
+		if err := fastCUDAHarness(res, cr.fast.rtol, cr.fast.atol); err != nil {
+			return fail(err)
+		}
+	}
 	if err := codegen.WriteCUDA(res, dir); err != nil {
 		return fail(err)
 	}
-	exe, err := buildCUDA(res, dir, srcDir(c.Prog.File), nvcc, cc, arch, cr.fmad, cr.timeout)
+	exe, err := buildCUDA(res, dir, srcDir(c.Prog.File), nvcc, cc, arch, cr.fmad, cr.fast.on, cr.timeout)
 	if err != nil {
 		return fail(err)
 	}
@@ -125,6 +131,9 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 		}
 		return fail(fmt.Errorf("%s exited with status %d: %s", filepath.Base(exe), code, why))
 	}
+	if cr.fast.on {
+		rep.verify = fastCUDAVerify(rep.verify, out, cr.fast.rtol, cr.fast.atol)
+	}
 	fmt.Fprintln(stdout, rep.verify)
 	if rep.maxDiff != "" {
 		fmt.Fprintf(stdout, "max-diff: %s\n", rep.maxDiff)
@@ -132,6 +141,9 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 	mode := "-fmad=false"
 	if cr.fmad {
 		mode = "-fmad=true"
+	}
+	if cr.fast.on {
+		mode = nvccFastMath
 	}
 	var gen []string
 	if !opt.NoPDL {
@@ -187,13 +199,16 @@ func cudaTools(nvcc, cc string) (string, string, error) {
 // headers) and links it with the host and
 // kernel files by nvcc -O3. A build already in dir from the same sources,
 // tools and flags (the stamp file .hextile-build) is reused.
-func buildCUDA(res *codegen.CUDAResult, dir, inc, nvcc, cc, arch string, fmad bool, timeout time.Duration) (string, error) {
+func buildCUDA(res *codegen.CUDAResult, dir, inc, nvcc, cc, arch string, fmad, fast bool, timeout time.Duration) (string, error) {
 	name := res.Name
 	exe := filepath.Join(dir, name+"_cuda")
 	ref := filepath.Join(dir, name+"_ref.o")
 	// NAME_ref.c holds the input file: inc is its directory (#include "...").
 	ccArgs := []string{"-O2", "-std=gnu99", "-ffp-contract=off", "-I", inc, "-c", filepath.Join(dir, name+"_ref.c"), "-o", ref}
 	nvArgs := cudaFlags(arch, fmad)
+	if fast {
+		nvArgs = fastCUDAFlags(arch)
+	}
 	nvArgs = append(nvArgs, "-o", exe, filepath.Join(dir, name+"_host.cu"), filepath.Join(dir, name+"_kernel.cu"), ref)
 	h := sha256.New()
 	var files []string

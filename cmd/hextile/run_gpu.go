@@ -22,10 +22,11 @@ import (
 // gpuRun holds the options of hextile run --device=gpu.
 type gpuRun struct {
 	llc, arch, ptxFile string
-	reps               int    // timed runs after the warm-up (the CUDA harness's HX_REPS)
-	verify             bool   // compare the first run with the reference
-	oneByOne           bool   // launch through Function.Launch, one call each (no Batch)
-	cc                 string // the C compiler of the reference (default $CC, cc or gcc)
+	reps               int       // timed runs after the warm-up (the CUDA harness's HX_REPS)
+	verify             bool      // compare the first run with the reference
+	oneByOne           bool      // launch through Function.Launch, one call each (no Batch)
+	cc                 string    // the C compiler of the reference (default $CC, cc or gcc)
+	fast               fastFlags // --fast-math: llc's fast-math options, verification within a tolerance
 }
 
 // defaultReps is the CUDA harness's default number of timed runs
@@ -83,16 +84,19 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 				return fail(err)
 			}
 		}
-		ptx, err = codegen.LLVMToPTX(pll, llc, arch)
+		ptx, err = toPTX(pll, llc, arch, gr.fast.on)
 	}
 	if err != nil && ptxFile == "" && strings.Contains(err.Error(), "does not know") && arch != "sm_80" {
 		// PTX for sm_80 (without PDL) is JIT-compiled for any newer GPU.
 		fmt.Fprintf(stderr, "hextile: note: llc does not know %s: using sm_80 PTX, JIT-compiled by the driver\n", arch)
-		ptx, err = codegen.LLVMToPTX(ll, llc, "sm_80")
+		ptx, err = toPTX(ll, llc, "sm_80", gr.fast.on)
 		ptxFrom = "from llc for sm_80, JIT-compiled"
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if gr.fast.on && ptxFile == "" {
+		ptxFrom = strings.Replace(ptxFrom, "from llc", "from llc with fast math", 1)
 	}
 	if r := codegen.PTXRetargeted(ptx); r != "" {
 		ptxFrom += " (" + r + ")" // llc did not know sm_90
@@ -126,6 +130,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	ok := true
 	var kernelS, totalS float64
 	var updates, flops int64
+	var maxRel float64 // --fast-math: the largest relative error of the verified elements
 	for k, g := range gs {
 		params := map[string]int64{}
 		for _, p := range g.Scop.Params {
@@ -219,7 +224,16 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 			if r > 0 || reps == 0 {
 				ks, ws = append(ks, kS), append(ws, wS)
 			}
-			if r == 0 && gr.verify {
+			if r == 0 && gr.verify && gr.fast.on {
+				for _, a := range g.Scop.Arrays {
+					tr := compareTol(a.Elem, arrs[a.Name].Data, ref[a.Name].Data, gr.fast.rtol, gr.fast.atol)
+					maxRel = max(maxRel, tr.maxRel)
+					if tr.bad >= 0 && ok {
+						fmt.Fprintf(stdout, "verify: FAILED (fast math, tolerance rtol=%g atol=%g): %s element %d (flat): original %.17g, gpu %.17g\n", gr.fast.rtol, gr.fast.atol, a.Name, tr.bad, tr.wnt, tr.got)
+						ok = false
+					}
+				}
+			} else if r == 0 && gr.verify {
 				for _, a := range g.Scop.Arrays {
 					got, want := arrs[a.Name].Data, ref[a.Name].Data
 					if !bytes.Equal(got, want) && ok {
@@ -241,6 +255,8 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	}
 	if !gr.verify {
 		fmt.Fprintln(stdout, "verify: skipped")
+	} else if ok && gr.fast.on {
+		fmt.Fprintln(stdout, fastVerifyLine(maxRel, gr.fast.rtol, gr.fast.atol))
 	} else if ok {
 		fmt.Fprintln(stdout, "verify: ok")
 	}

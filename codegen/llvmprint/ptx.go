@@ -31,6 +31,12 @@ func FindLLC(name string) (string, error) {
 // it knows, retargeted to sm_90 (RetargetPTX; the driver JIT-compiles sm_90
 // PTX for newer GPUs too).
 func LLVMToPTX(ll, llc, arch string) (string, error) {
+	return LLVMToPTXFlags(ll, llc, arch, nil)
+}
+
+// LLVMToPTXFlags is LLVMToPTX with extra llc options after LLCFlags (the
+// fast-math options of hextile's --fast-math).
+func LLVMToPTXFlags(ll, llc, arch string, extra []string) (string, error) {
 	p, err := FindLLC(llc)
 	if err != nil {
 		return "", err
@@ -48,7 +54,7 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 			has = has || a == arch
 		}
 		if lower := highestArch(known, pdlMinArch); !has && lower != "" {
-			ptx, err := LLVMToPTX(ll, p, lower)
+			ptx, err := LLVMToPTXFlags(ll, p, lower, extra)
 			if err != nil {
 				return "", err
 			}
@@ -82,10 +88,12 @@ func LLVMToPTX(ll, llc, arch string) (string, error) {
 	// mul.rn/add.rn, which ptxas does not fuse either, so results round as
 	// in C (and as nvcc -fmad=false). TestLLVMNoContraction checks it.
 	var stderr bytes.Buffer
-	cmd := exec.Command(p, append([]string{"-march=nvptx64", "-mcpu=" + arch, "-O3"}, append(LLCFlags, in, "-o", out)...)...)
+	args := append([]string{"-march=nvptx64", "-mcpu=" + arch, "-O3"}, LLCFlags...)
+	args = append(append(args, extra...), in, "-o", out)
+	cmd := exec.Command(p, args...)
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s -mcpu=%s failed (%v): %s", p, arch, err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("%s -mcpu=%s %s failed (%v): %s", p, arch, strings.Join(extra, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	if msg := stderr.String(); strings.Contains(msg, "not a recognized processor") {
 		// llc ignores an unknown -mcpu and writes PTX of an old ISA version.
