@@ -418,6 +418,7 @@ func TestCUDANoReuseGolden(t *testing.T) {
 // TestCUDAReuseClang compiles kernels with register reuse and the PDL wait
 // with clang's CUDA front end (sm_80: the wait is left out by the #if).
 func TestCUDAReuseClang(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	if _, err := exec.LookPath("clang"); err != nil {
 		t.Skip("clang not installed (apt package clang): kernels not compiled")
 	}

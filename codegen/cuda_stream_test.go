@@ -215,6 +215,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 // TestEmuDetectsStreamErrors: the window loads go through the checker: a
 // preload shifted out of the shared box is reported.
 func TestEmuDetectsStreamErrors(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cc := runtime.CC{Opt: "-O1"}
 	if !cc.Available() {
 		t.Skip("no C compiler")
@@ -399,6 +400,7 @@ func TestStreamableShapes(t *testing.T) {
 // TestCUDAStreamClang compiles streaming kernels (2-D, three statements,
 // 3-D) with clang's CUDA front end, as nvcc would.
 func TestCUDAStreamClang(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	if _, err := exec.LookPath("clang"); err != nil {
 		t.Skip("clang not installed (apt package clang): kernels not compiled")
 	}

@@ -138,6 +138,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 // TestEmuDetectsErrors: the emulator must report a missing barrier as a
 // race and a shifted index as an out-of-bounds access.
 func TestEmuDetectsErrors(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cc := runtime.CC{Opt: "-O1"}
 	if !cc.Available() {
 		t.Skip("no C compiler")

@@ -204,6 +204,7 @@ var anchorCases = []struct {
 // module addresses accesses through anchors, and that without anchors it
 // addresses none so.
 func TestLLVMAnchorRunsOnCPU(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	llc, cc := anchorTools(t)
 	dir := t.TempDir()
 	for i, tc := range anchorCases {

@@ -124,6 +124,7 @@ func irLaunchers(cs *gpuplan.Scop) string {
 // and classical) as described above at a small size and asks for a bit
 // identical result.
 func TestLLVMRunsOnCPU(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	llc, err := exec.LookPath("llc")
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")

@@ -38,6 +38,7 @@ func llvmReuseCounts(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions) (nes
 // loads exactly the elements that the CUDA kernel keeps in temporaries
 // (one load per hx_rK: the same keys); NoReuse turns it off in both.
 func TestLLVMReuseLikeCUDA(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	dir := t.TempDir()
 	tempRE := regexp.MustCompile(`const (?:float|double|int) hx_r\d+ = `)
 	for _, tc := range reuseCases {
@@ -109,6 +110,7 @@ var storeV0RE = regexp.MustCompile(`store float %hx_v0_\d+,`)
 // TestLLVMRunsOnCPU) at problem sizes that the tiles do and do not divide,
 // so full tiles run the transformed code: bit-identical to the original.
 func TestLLVMReuseRunsOnCPU(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	llc, err := exec.LookPath("llc")
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")

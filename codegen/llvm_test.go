@@ -32,6 +32,7 @@ func llvmTestFiles(t *testing.T) []string {
 // ill-typed IR, broken SSA, unknown intrinsics and anything the NVPTX back
 // end cannot select.
 func TestLLVMAcceptedByLLC(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	llc, err := exec.LookPath("llc")
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")

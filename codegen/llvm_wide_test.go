@@ -72,6 +72,7 @@ func kernelIntType(ll string) string {
 // nest, at the compiled sizes and at others past 2^32; llc accepts the
 // module for nvptx64 sm_80. Two cases by default, all with HEXTILE_LONG=1.
 func TestLLVMWideOffsetOnCPU(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "off.c")

@@ -47,6 +47,7 @@ func longTests() bool { return testlong.Enabled() }
 // TestRefStylesHarness: every style through the CPU harness and the CUDA
 // emulator, at the file's sizes and at others given at run time.
 func TestRefStylesHarness(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cc := runtime.CC{Opt: "-O1", Flags: []string{"-I", refTestDir(t)}}
 	if !cc.Available() {
 		t.Skip("no C compiler")
@@ -176,6 +177,7 @@ func between(t *testing.T, s, from, to string) string {
 // run (RefProgram) gives, on NewHostArrays' bytes, what the Go interpreter
 // gives, for the reference styles and a testdata stencil.
 func TestRefProgramMatchesInterpreter(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cc := runtime.CC{Opt: "-O2", Flags: []string{"-ffp-contract=off", "-I", refTestDir(t)}}
 	if !cc.Available() {
 		t.Skip("no C compiler")

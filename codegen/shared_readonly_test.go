@@ -37,6 +37,7 @@ void kernel(void)
 // compile. Checked on the CUDA text, the LLVM IR, the emulator (bit for
 // bit) and, where clang is installed, by compiling the kernels.
 func TestSharedReadOnlyCopyOut(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "coef2d.c")
 	if err := os.WriteFile(file, []byte(coefStencil), 0o644); err != nil {

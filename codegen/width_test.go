@@ -206,6 +206,7 @@ func TestWidthUnknownParameter(t *testing.T) {
 // loops; with T = 2^31 - 10 the loops, parameters and helpers are long
 // long too; with small N all stays int and the host checks the sizes.
 func TestWidthCUDA(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	comp, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.None, Gen: ast.Options{SeparateFullTiles: true}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
