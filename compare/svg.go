@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"hextile/frontend"
+	"hextile/internal/geom"
 	"hextile/schedule"
 )
 
@@ -215,48 +216,7 @@ func cellHull(pts [][2]int64) [][2]float64 {
 		x, y := float64(p[0]), float64(p[1])
 		c = append(c, [2]float64{x - 0.5, y - 0.5}, [2]float64{x - 0.5, y + 0.5}, [2]float64{x + 0.5, y - 0.5}, [2]float64{x + 0.5, y + 0.5})
 	}
-	return hull(c)
-}
-
-// hull is Andrew's monotone chain, counter-clockwise, without collinear
-// points.
-func hull(p [][2]float64) [][2]float64 {
-	sort.Slice(p, func(a, b int) bool {
-		if p[a][0] != p[b][0] {
-			return p[a][0] < p[b][0]
-		}
-		return p[a][1] < p[b][1]
-	})
-	var u [][2]float64
-	for _, q := range p {
-		if len(u) > 0 && u[len(u)-1] == q {
-			continue
-		}
-		u = append(u, q)
-	}
-	p = u
-	if len(p) < 3 {
-		return p
-	}
-	cross := func(o, a, b [2]float64) float64 {
-		return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
-	}
-	var h [][2]float64
-	for _, q := range p {
-		for len(h) >= 2 && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
-			h = h[:len(h)-1]
-		}
-		h = append(h, q)
-	}
-	lower := len(h) + 1
-	for i := len(p) - 2; i >= 0; i-- {
-		q := p[i]
-		for len(h) >= lower && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
-			h = h[:len(h)-1]
-		}
-		h = append(h, q)
-	}
-	return h[:len(h)-1]
+	return geom.ConvexHull(c)
 }
 
 // phaseColor is the fill of phase i of n: hues around the circle, the

@@ -2,7 +2,8 @@ package schedule
 
 import (
 	"fmt"
-	"sort"
+
+	"hextile/internal/geom"
 )
 
 // hexagon is the hexagonal tiling of the (t, s0) plane of section 3.3 of the
@@ -159,38 +160,4 @@ func (x *hexagon) rows() [][3]int64 {
 // vertices returns the vertices of the convex hull of the hexagon's integer
 // points in local (a, b) coordinates, counter-clockwise from the lowest a
 // (then lowest b): the shape that --stats prints.
-func (x *hexagon) vertices() [][2]int64 { return hull(x.points()) }
-
-// hull is Andrew's monotone chain over integer points; collinear points are
-// dropped.
-func hull(pts [][2]int64) [][2]int64 {
-	p := append([][2]int64(nil), pts...)
-	sort.Slice(p, func(i, j int) bool {
-		if p[i][0] != p[j][0] {
-			return p[i][0] < p[j][0]
-		}
-		return p[i][1] < p[j][1]
-	})
-	if len(p) < 3 {
-		return p
-	}
-	cross := func(o, a, b [2]int64) int64 {
-		return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
-	}
-	var h [][2]int64
-	for _, q := range p {
-		for len(h) >= 2 && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
-			h = h[:len(h)-1]
-		}
-		h = append(h, q)
-	}
-	lower := len(h) + 1
-	for i := len(p) - 2; i >= 0; i-- {
-		q := p[i]
-		for len(h) >= lower && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
-			h = h[:len(h)-1]
-		}
-		h = append(h, q)
-	}
-	return h[:len(h)-1]
-}
+func (x *hexagon) vertices() [][2]int64 { return geom.ConvexHull(x.points()) }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"hextile/internal/geom"
 )
 
 // Plane is the (t, s0) plane of a schedule (Figures 5 and 6 of the paper;
@@ -108,7 +110,7 @@ func (s *Schedule) Plane(pts [][2]int64) (*Plane, error) {
 	}
 	_ = o
 	pl.Shape = shapeOf(ref)
-	pl.Vertices = hull(pl.Shape)
+	pl.Vertices = geom.ConvexHull(pl.Shape)
 	index := map[string]int{}
 	sorted := append([][2]int64(nil), pts...)
 	sort.Slice(sorted, func(i, j int) bool {
