@@ -6,6 +6,7 @@ import (
 
 	"hextile/codegen"
 	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
 	"hextile/frontend"
 	"hextile/poly"
 	"hextile/schedule"
@@ -215,4 +216,24 @@ func (p *Plan) compileBandFallback(prog *frontend.Program, band *frontend.Scop, 
 		}
 	}
 	return nil, err
+}
+
+// compileRequestBand builds the band scop of one rank and compiles it as
+// req asks (tiling, sizes, generator options; the default tiling falls back
+// where it does not apply to a band), refusing at the scop's position. It
+// returns the compilation, the band scop and the generator options used.
+func (p *Plan) compileRequestBand(req Request) (bc *codegen.Compilation, band *frontend.Scop, gen codegen.Options, err error) {
+	band, err = p.BandScop()
+	if err != nil {
+		return nil, nil, gen, err
+	}
+	gen = req.Gen
+	if gen.Prefix == "" {
+		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
+	}
+	bc, err = p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
+	if err != nil {
+		return nil, nil, gen, refuse(p.Scop.Pos, "%v", err)
+	}
+	return bc, band, gen, nil
 }

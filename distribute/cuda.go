@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"hextile/codegen"
-	"hextile/codegen/cexpr"
 	"hextile/codegen/harness"
 	"hextile/frontend"
 )
@@ -43,17 +42,9 @@ func (p *Plan) EmitCUDA(req Request, opt codegen.CUDAOptions, emu bool) (map[str
 	if opt.Shared {
 		return nil, fmt.Errorf("--distribute: --shared is not supported (its staging plans read the global access relations; the band's subscripts are local)")
 	}
-	band, err := p.BandScop()
+	bc, _, _, err := p.compileRequestBand(req)
 	if err != nil {
 		return nil, err
-	}
-	gen := req.Gen
-	if gen.Prefix == "" {
-		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
-	}
-	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
-	if err != nil {
-		return nil, refuse(p.Scop.Pos, "%v", err)
 	}
 	vals := map[string]int64{}
 	for k, v := range p.Params {

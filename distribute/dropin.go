@@ -22,17 +22,9 @@ import (
 
 // EmitDropIn returns the drop-in program.
 func (p *Plan) EmitDropIn(req Request) (string, error) {
-	band, err := p.BandScop()
+	bc, band, gen, err := p.compileRequestBand(req)
 	if err != nil {
 		return "", err
-	}
-	gen := req.Gen
-	if gen.Prefix == "" {
-		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
-	}
-	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
-	if err != nil {
-		return "", refuse(p.Scop.Pos, "%v", err)
 	}
 	src := string(req.Prog.Source)
 	s := p.Scop

@@ -81,17 +81,9 @@ func (p *Plan) EmitC(req Request) (string, error) {
 			n *= e
 		}
 	}
-	band, err := p.BandScop()
+	bc, band, gen, err := p.compileRequestBand(req)
 	if err != nil {
 		return "", err
-	}
-	gen := req.Gen
-	if gen.Prefix == "" {
-		gen.Prefix = cexpr.CounterPrefix(req.Prog.Source)
-	}
-	bc, err := p.compileBandFallback(req.Prog, band, req.Tile, req.Sizes, gen, req.TileDefault)
-	if err != nil {
-		return "", refuse(p.Scop.Pos, "%v", err)
 	}
 	note := bc.Scops[0].Code.Note
 	code := cprint.CCode(bc.Scops[0].Code, 1, "  ")
