@@ -156,7 +156,7 @@ func (p *Plan) EmitDropIn(req Request) (string, error) {
 	tail.WriteString("  MPI_Comm_free(&hx_cart);\n}\n")
 	// The file: the prelude after its leading directives, the scop
 	// replaced by the call, the runtime at the end.
-	ins := dropInPrelude(src, s.Start)
+	ins := cexpr.PreludeOffsetBefore(src, s.Start)
 	var b strings.Builder
 	b.WriteString(src[:ins])
 	fmt.Fprintf(&b, "/* hextile: distributed over %s MPI ranks (mpicc; mpirun -np %d) */\n#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n", gridString(p.Grid), p.Ranks())
@@ -173,43 +173,6 @@ func (p *Plan) EmitDropIn(req Request) (string, error) {
 	b.WriteString(src[s.End:])
 	b.WriteString(tail.String())
 	return b.String(), nil
-}
-
-// dropInPrelude is the start of the first line after the leading comments,
-// blank lines and preprocessor lines, never after the scop.
-func dropInPrelude(src string, limit int) int {
-	off := 0
-	inComment := false
-	for off < len(src) && off < limit {
-		end := strings.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src) - off
-		}
-		line := strings.TrimSpace(src[off : off+end])
-		switch {
-		case inComment:
-			if strings.Contains(line, "*/") {
-				inComment = false
-			}
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//"):
-			// A directive continued on the next line.
-			for strings.HasSuffix(strings.TrimRight(src[off:off+end], " \t\r"), "\\") && off+end+1 < len(src) {
-				off += end + 1
-				end = strings.IndexByte(src[off:], '\n')
-				if end < 0 {
-					end = len(src) - off
-				}
-			}
-		case strings.HasPrefix(line, "/*"):
-			if !strings.Contains(line, "*/") {
-				inComment = true
-			}
-		default:
-			return off
-		}
-		off += end + 1
-	}
-	return min(off, limit, len(src))
 }
 
 const mpiStart = `/* hextile: MPI for the whole run: started before main, stopped at exit;
