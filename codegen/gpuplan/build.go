@@ -105,13 +105,19 @@ func (kn *Kernel) IsThread(n ast.Node) bool {
 // with an error; one that cannot be analysed stays in global memory, and
 // so does everything below it.
 func (cs *Scop) planStaging(kn *Kernel) error {
-	w := &stageWalk{cs: cs, kn: kn}
-	w.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
-	for _, f := range kn.Grid {
-		w.vars = append(w.vars, f.Iter)
-	}
+	w := &stageWalk{cs: cs, kn: kn, vars: cs.uniformVars(kn)}
 	w.walk(kn.Body)
 	return w.err
+}
+
+// uniformVars are the variables uniform across a block of kernel kn: the
+// parameters, the host loops' counters and the grid's tile coordinates.
+func (cs *Scop) uniformVars(kn *Kernel) []string {
+	vars := append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
+	for _, f := range kn.Grid {
+		vars = append(vars, f.Iter)
+	}
+	return vars
 }
 
 // stageWalk follows the kernel's uniform code as the printers do, with

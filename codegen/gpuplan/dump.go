@@ -152,11 +152,7 @@ func (cs *Scop) dumpKernel(w io.Writer, kn *Kernel) {
 // kernel kn: each staged tile with its shared-memory boxes and written
 // table, and each thread loop nest run with register reuse or streaming.
 func (cs *Scop) Decisions(kn *Kernel) []string {
-	d := &decisionWalk{cs: cs, kn: kn}
-	d.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
-	for _, f := range kn.Grid {
-		d.vars = append(d.vars, f.Iter)
-	}
+	d := &decisionWalk{cs: cs, kn: kn, vars: cs.uniformVars(kn)}
 	d.uniform(kn.Body)
 	return d.out
 }

@@ -97,7 +97,13 @@ func RunScop(sc *ast.ScopCode, params map[string]int64, arrays map[string]*HostA
 	if sc.Orig == nil {
 		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", ast.PosString(sc.Scop.Pos))
 	}
-	r := &refRun{env: map[string]int64{}, arrays: arrays}
+	return (&refRun{arrays: arrays}).run(sc, params)
+}
+
+// run interprets the original schedule's AST of sc with the #define values
+// and params bound.
+func (r *refRun) run(sc *ast.ScopCode, params map[string]int64) (updates, flops int64, err error) {
+	r.env = map[string]int64{}
 	for k, v := range sc.Scop.Defines {
 		r.env[k] = v
 	}
@@ -506,15 +512,5 @@ func CountScop(sc *ast.ScopCode, params map[string]int64) (updates, flops int64,
 	if sc.Orig == nil {
 		return 0, 0, fmt.Errorf("%s: no AST of the original schedule", ast.PosString(sc.Scop.Pos))
 	}
-	r := &refRun{env: map[string]int64{}, countOnly: true}
-	for k, v := range sc.Scop.Defines {
-		r.env[k] = v
-	}
-	for k, v := range params {
-		r.env[k] = v
-	}
-	if err := r.node(sc.Orig.Root); err != nil {
-		return 0, 0, err
-	}
-	return r.updates, r.flops, nil
+	return (&refRun{countOnly: true}).run(sc, params)
 }
