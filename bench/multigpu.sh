@@ -17,11 +17,12 @@
 # (strong: t1 / (P tP); weak: t1 / tP), and the halo-exchange time (the slowest band's exchange
 # summed over bands, GPUs idle meanwhile) separately. Logs go to $OUT (default /tmp/hxmulti).
 # Knobs (environment): STEPS2D (1000), STEPS3D (100), BAND2D (8), BAND3D (4), FLAGS ("--tile=hybrid"),
-# PMAX (the GPU count), ARCH (sm_90), JOBS (parallel nvcc builds, 8).
+# PMAX (the GPU count), ARCH (sm_90), JOBS (parallel nvcc builds, 8), DIR (devbuild/multigpu: the programs;
+# set it to keep two preparations, e.g. one per FLAGS, and run both in one device call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hxmulti}
-DIR=devbuild/multigpu
+DIR=${DIR:-devbuild/multigpu}
 STEPS2D=${STEPS2D:-1000}
 STEPS3D=${STEPS3D:-100}
 BAND2D=${BAND2D:-8}
