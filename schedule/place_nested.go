@@ -43,9 +43,10 @@ func (s *Schedule) nestedLayout() Layout {
 		l.Tile++
 	}
 	if s.parts != nil {
-		for j := len(s.Dims) - 1; j >= l.Tile; j-- {
+		for j := l.Tile; j < len(s.Dims); j++ {
 			if s.Dims[j].Role == RolePointTime {
 				l.PointTime = j
+				break
 			}
 		}
 	}
