@@ -213,6 +213,7 @@ code{background:#f4f4f4;padding:1px 3px}
 <li>Loads: each tile loads once every element it reads before writing it itself; stores: every element written by an instance the tile owns (once, the last value).</li>
 <li>Shared accesses: the reads and writes of every computed instance plus one per load and per store (staging).</li>
 <li>Barriers: one per value of a tile's point time (t, or the sweep plane z); launches: one per phase.</li>
+<li>Schedules in the original loop structure (classical, one band per loop nest; none, original loop order): the sequential loops before the first parallel one make the phases, the parallel loops that follow the tiles, and the rest runs inside a tile (a barrier per value of its sequential dimensions down to the point time t).</li>
 <li>hextile model: per phase, launch + max(bytes/copy bandwidth, flops/(FP32 x min(1, tiles/SMs))) + waves x barriers x barrier cost. SL model: Meng and Skadron's ghost-zone trade-off from the tile shape alone.</li>
 </ul>
 </body></html>
