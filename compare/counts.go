@@ -26,7 +26,9 @@ var MaxInstances int64 = 6_000_000
 // instances are never stored). Shared-memory accesses are the reads and
 // writes of every computed instance plus one write per load and one read
 // per store (staging). A barrier separates consecutive values of the
-// tile's point time (t, or z for sweep; none has no barrier). Each phase
+// tile's point time (t, or z for sweep; with the sequential dimensions
+// before it inside a banded classical tile; none has no barrier; see
+// schedule.Layout). Each phase
 // is one kernel launch. A tile that owns no instance (a ghost-zone box
 // beyond the domain whose ghost zone reaches into it) is not run and not
 // counted.
@@ -103,7 +105,7 @@ type entry struct {
 func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int64) (*Counts, error) {
 	lay, err := sched.Layout()
 	if err != nil {
-		return nil, fmt.Errorf("%s: counts need a tiled schedule: %v", sched.Kind, err)
+		return nil, fmt.Errorf("%s: %v", sched.Kind, err)
 	}
 	for _, p := range scop.Params {
 		if _, ok := params[p]; !ok {
@@ -301,7 +303,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 			e := entries[q]
 			in := &infos[e.stmt]
 			it := in.iters[int(e.inst)*in.niter : int(e.inst+1)*in.niter]
-			if lay.PointTime >= 0 && (q == lo || vec(entries[q])[lay.PointTime] != vec(entries[q-1])[lay.PointTime]) {
+			if lay.PointTime >= 0 && (q == lo || !vecEq(vec(entries[q])[lay.Tile:lay.PointTime+1], vec(entries[q-1])[lay.Tile:lay.PointTime+1])) {
 				barriers++
 			}
 			for _, acc := range in.reads {

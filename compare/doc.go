@@ -10,5 +10,8 @@
 // engine at the given parameter values and each is placed by the
 // schedule's own formulas (schedule.Schedule.Vectors); the tests compare
 // the counts with an independent brute force that reads the schedule and
-// the accesses from the engine's relations instead.
+// the accesses from the engine's relations instead. Each row of a report
+// names the published scheme of its kind (schemes.go: sweep is the N.5-D
+// blocking of AN5D and Schafer and Fey's pipelined wavefront); the JSON of
+// Stats is documented field by field in docs/compare/stats_json.md.
 package compare

@@ -39,12 +39,12 @@ func fmtTime(s float64) string {
 func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "# %s at %s; models for %s (%d SMs, %.3g TB/s copy, %.3g TFLOP/s FP32)\n", r.Scop, paramString(r.Params), r.GPU.Name, r.GPU.SMs, r.GPU.CopyBW/1e12, r.GPU.FP32/1e12)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "schedule\tsizes\ttiles\tphases\ttiles/phase min/mean/max\tupdates\tredundant\tloads/upd\tstores/upd\tshared/upd\tbytes/upd\tbarriers\tlaunches\thextile model\tSL model\tGCells/s (model)\tmeasured\t")
+	fmt.Fprintln(tw, "schedule\tscheme\tsizes\ttiles\tphases\ttiles/phase min/mean/max\tupdates\tredundant\tloads/upd\tstores/upd\tshared/upd\tbytes/upd\tbarriers\tlaunches\thextile model\tSL model\tGCells/s (model)\tmeasured\t")
 	var notes []string
 	for _, x := range r.Rows {
 		if x.Err != "" {
-			notes = append(notes, fmt.Sprintf("# %s %s: %s", x.Kind, sizesString(x.Sizes), oneLine(x.Err)))
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", x.Kind, sizesString(x.Sizes), strings.Repeat("-\t", 15))
+			notes = append(notes, fmt.Sprintf("# %s: %s", strings.TrimSpace(x.Kind+" "+sizesString(x.Sizes)), oneLine(x.Err)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", x.Kind, x.Scheme.Name, sizesString(x.Sizes), strings.Repeat("-\t", 15))
 			continue
 		}
 		c := x.Counts
@@ -52,8 +52,8 @@ func (r *Report) WriteTable(w io.Writer) {
 		if x.Measured != nil {
 			meas = fmt.Sprintf("%s (%.3g GCells/s)", fmtTime(x.Measured.Seconds), x.Measured.GCellsPerS)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d/%.1f/%d\t%d\t%d (%.1f%%)\t%.3f\t%.3f\t%.2f\t%.2f\t%d\t%d\t%s\t%s\t%.3g\t%s\t\n",
-			x.Kind, sizesString(x.Sizes), c.Tiles, c.Phases, c.TilesPerPhase.Min, c.TilesPerPhase.Mean, c.TilesPerPhase.Max,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d/%.1f/%d\t%d\t%d (%.1f%%)\t%.3f\t%.3f\t%.2f\t%.2f\t%d\t%d\t%s\t%s\t%.3g\t%s\t\n",
+			x.Kind, x.Scheme.Name, sizesString(x.Sizes), c.Tiles, c.Phases, c.TilesPerPhase.Min, c.TilesPerPhase.Mean, c.TilesPerPhase.Max,
 			c.Useful, c.Redundant, 100*c.RedundantRatio, c.LoadsPerUpd, c.StoresPerUpd, c.SharedPerUpd, c.BytesPerUpd,
 			c.Barriers, c.Launches, secs(x.Hextile), secs(x.SL), x.Hextile.GCellsPerS, meas)
 	}
@@ -154,12 +154,12 @@ code{background:#f4f4f4;padding:1px 3px}
 	}
 	fmt.Fprintf(w, "<p>Parameters: %s. Models for %s: %d SMs, %.3g TB/s copy bandwidth, %.3g TFLOP/s FP32, %d KB shared memory per SM.</p>\n",
 		html.EscapeString(paramString(r.Params)), html.EscapeString(r.GPU.Name), r.GPU.SMs, r.GPU.CopyBW/1e12, r.GPU.FP32/1e12, r.GPU.SmemPerSM>>10)
-	fmt.Fprintln(w, "<table><tr><th>schedule</th><th>sizes</th><th>tiles</th><th>phases</th><th>tiles/phase min/mean/max</th><th>updates</th><th>redundant</th><th>loads/upd</th><th>stores/upd</th><th>shared/upd</th><th>bytes/upd</th><th>barriers</th><th>launches</th><th>hextile model</th><th>SL model</th><th>GCells/s (model)</th><th>measured</th></tr>")
+	fmt.Fprintln(w, "<table><tr><th>schedule</th><th>scheme</th><th>sizes</th><th>tiles</th><th>phases</th><th>tiles/phase min/mean/max</th><th>updates</th><th>redundant</th><th>loads/upd</th><th>stores/upd</th><th>shared/upd</th><th>bytes/upd</th><th>barriers</th><th>launches</th><th>hextile model</th><th>SL model</th><th>GCells/s (model)</th><th>measured</th></tr>")
 	var useful, redundant, bytes, tm, sl []bar
 	for _, x := range r.Rows {
 		label := x.Kind + " " + sizesString(x.Sizes)
 		if x.Err != "" {
-			fmt.Fprintf(w, "<tr><td class=\"l\">%s</td><td>%s</td><td class=\"l\" colspan=\"15\">refused: %s</td></tr>\n", x.Kind, sizesString(x.Sizes), html.EscapeString(oneLine(x.Err)))
+			fmt.Fprintf(w, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td><td class=\"l\" colspan=\"15\">refused: %s</td></tr>\n", x.Kind, html.EscapeString(x.Scheme.Name), sizesString(x.Sizes), html.EscapeString(oneLine(x.Err)))
 			continue
 		}
 		c := x.Counts
@@ -167,8 +167,8 @@ code{background:#f4f4f4;padding:1px 3px}
 		if x.Measured != nil {
 			meas = fmt.Sprintf("%s (%.3g GCells/s)", fmtTime(x.Measured.Seconds), x.Measured.GCellsPerS)
 		}
-		fmt.Fprintf(w, "<tr><td class=\"l\">%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d/%.1f/%d</td><td>%d</td><td>%d (%.1f%%)</td><td>%.3f</td><td>%.3f</td><td>%.2f</td><td>%.2f</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%.3g</td><td>%s</td></tr>\n",
-			x.Kind, sizesString(x.Sizes), c.Tiles, c.Phases, c.TilesPerPhase.Min, c.TilesPerPhase.Mean, c.TilesPerPhase.Max,
+		fmt.Fprintf(w, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d/%.1f/%d</td><td>%d</td><td>%d (%.1f%%)</td><td>%.3f</td><td>%.3f</td><td>%.2f</td><td>%.2f</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%.3g</td><td>%s</td></tr>\n",
+			x.Kind, html.EscapeString(x.Scheme.Name), sizesString(x.Sizes), c.Tiles, c.Phases, c.TilesPerPhase.Min, c.TilesPerPhase.Mean, c.TilesPerPhase.Max,
 			c.Useful, c.Redundant, 100*c.RedundantRatio, c.LoadsPerUpd, c.StoresPerUpd, c.SharedPerUpd, c.BytesPerUpd,
 			c.Barriers, c.Launches, secs(x.Hextile), secs(x.SL), x.Hextile.GCellsPerS, html.EscapeString(meas))
 		useful = append(useful, bar{label, float64(c.Computed), "computed", x.Kind})
@@ -198,12 +198,22 @@ code{background:#f4f4f4;padding:1px 3px}
 		}
 		barChart(w, "SL model by pyramid height (overlapped)", "us", bs)
 	}
+	fmt.Fprintln(w, "<h2>Schemes</h2>\n<ul>")
+	seen := map[string]bool{}
+	for _, x := range r.Rows {
+		if !seen[x.Scheme.Name] {
+			seen[x.Scheme.Name] = true
+			fmt.Fprintf(w, "<li><b>%s</b> (%s): %s</li>\n", html.EscapeString(x.Kind), html.EscapeString(x.Scheme.Name), html.EscapeString(x.Scheme.Papers))
+		}
+	}
+	fmt.Fprintln(w, "</ul>")
 	fmt.Fprint(w, `<h2>Definitions</h2>
 <ul>
 <li>An update is one useful statement instance; redundant instances are those computed again in ghost zones.</li>
 <li>Loads: each tile loads once every element it reads before writing it itself; stores: every element written by an instance the tile owns (once, the last value).</li>
 <li>Shared accesses: the reads and writes of every computed instance plus one per load and per store (staging).</li>
 <li>Barriers: one per value of a tile's point time (t, or the sweep plane z); launches: one per phase.</li>
+<li>Schedules in the original loop structure (classical, one band per loop nest; none, original loop order): the sequential loops before the first parallel one make the phases, the parallel loops that follow the tiles, and the rest runs inside a tile (a barrier per value of its sequential dimensions down to the point time t).</li>
 <li>hextile model: per phase, launch + max(bytes/copy bandwidth, flops/(FP32 x min(1, tiles/SMs))) + waves x barriers x barrier cost. SL model: Meng and Skadron's ghost-zone trade-off from the tile shape alone.</li>
 </ul>
 </body></html>

@@ -11,7 +11,9 @@ import (
 
 // Row is one schedule at one size in a report.
 type Row struct {
-	Kind    string      `json:"kind"`
+	Kind string `json:"kind"`
+	// Scheme names the published scheme the kind is (schemes.go).
+	Scheme  Scheme      `json:"scheme"`
 	Sizes   []int64     `json:"sizes"`
 	Counts  *Counts     `json:"counts,omitempty"`
 	Hextile *Prediction `json:"hextile_model,omitempty"`
@@ -79,7 +81,7 @@ func Compare(scop *frontend.Scop, deps *frontend.Deps, params map[string]int64, 
 		if base == nil {
 			d, err := schedule.DefaultSizes(scop, deps, k)
 			if err != nil {
-				rep.Rows = append(rep.Rows, Row{Kind: string(k), Err: err.Error()})
+				rep.Rows = append(rep.Rows, Row{Kind: string(k), Scheme: schemeOf(k, false), Err: err.Error()})
 				continue
 			}
 			base = d
@@ -110,12 +112,13 @@ func Compare(scop *frontend.Scop, deps *frontend.Deps, params map[string]int64, 
 }
 
 func row(scop *frontend.Scop, deps *frontend.Deps, params map[string]int64, k schedule.Kind, sizes []int64, g GPU) Row {
-	r := Row{Kind: string(k), Sizes: sizes}
+	r := Row{Kind: string(k), Sizes: sizes, Scheme: schemeOf(k, false)}
 	s, err := schedule.Compute(scop, deps, schedule.Options{Kind: k, Sizes: sizes})
 	if err != nil {
 		r.Err = err.Error()
 		return r
 	}
+	r.Scheme = schemeOf(k, len(s.Canonical.Basics) == 0)
 	r.Sizes = s.Sizes
 	c, err := Count(scop, s, params)
 	if err != nil {

@@ -46,6 +46,9 @@ type PictureTile struct {
 // the slice. dims are canonical dimension indices; slice gives the other
 // dimensions' values (missing ones: the middle of the domain's range).
 func NewPicture(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int64, dims [2]int, slice map[int]int64) (*Picture, error) {
+	if len(sched.Canonical.Basics) == 0 {
+		return nil, fmt.Errorf("the %s schedule keeps the original loop structure (one band per loop nest, or the original order): it has no common (t, s) space to draw", sched.Kind)
+	}
 	lay, err := sched.Layout()
 	if err != nil {
 		return nil, err

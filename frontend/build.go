@@ -239,7 +239,17 @@ func (b *builder) affine(e cExpr, what string) lin {
 	case *cIndex:
 		b.fail(e.pos(), "non-affine %s: array access %s (control flow and subscripts must not depend on array values)", what, exprText(e))
 	case *cCall:
-		b.fail(e.pos(), "non-affine %s: function call %s", what, exprText(e.Fun))
+		hint := ""
+		if id, ok := stripParen(e.Fun).(*cIdent); ok {
+			if d, ok := b.defs[id.Name]; ok && d.FuncLike {
+				b.fail(id.P, "function-like macro %s: run with --cpp to expand it", id.Name)
+			}
+			if !b.cpp && b.defs["#include"] != nil {
+				// PolyBench's _PB_N is POLYBENCH_LOOP_BOUND(N, n) of polybench.h
+				hint = " (it may be a macro of an included header: run with --cpp, and -I DIR for the header's directory)"
+			}
+		}
+		b.fail(e.pos(), "non-affine %s: function call %s%s", what, exprText(e.Fun), hint)
 	case *cCond:
 		b.fail(e.pos(), "non-affine %s: conditional expression (min/max are only allowed as loop bounds and comparison operands)", what)
 	case *cAssign:

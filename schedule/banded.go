@@ -308,5 +308,5 @@ func banded(scop *frontend.Scop, deps *frontend.Deps, sizes []int64) (*Schedule,
 			dims[j].Parallel = true
 		}
 	}
-	return &Schedule{Kind: Classical, Map: res, Dims: dims, Sizes: append([]int64(nil), sizes...), parts: parts}, nil
+	return &Schedule{Kind: Classical, Map: res, Dims: dims, Sizes: append([]int64(nil), sizes...), parts: parts, bands: bands, orig: scop}, nil
 }

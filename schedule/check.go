@@ -511,6 +511,9 @@ func FullTilePoints(s *Schedule) (int64, error) {
 	if s.Untiled {
 		return 0, fmt.Errorf("the untiled schedule has no tiles")
 	}
+	if s.parts != nil {
+		return 0, fmt.Errorf("the banded classical schedule has one tile shape per band")
+	}
 	if s.gh != nil {
 		n, _, err := s.gh.shapeCounts()
 		return n, err

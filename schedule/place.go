@@ -1,26 +1,30 @@
 package schedule
 
-import "fmt"
+import (
+	"fmt"
+
+	"hextile/frontend"
+)
 
 // Layout says how to read a schedule vector: its first Tile dimensions name
 // the tile and its first Phase dimensions (a prefix of those) the phase, the
 // set of tiles that run in parallel in one launch: (T, p) for hybrid and
 // hexagonal, the wavefront V for classical, the time step t for none, the
-// band T for overlapped and sweep. PointTime is the index of the first
-// point dimension that a tile runs in sequence with a barrier between its
-// values (t; z for sweep), or -1 (none: one time step per tile).
+// band T for overlapped and sweep. A tile runs its instances in schedule
+// order with a barrier between consecutive values of the dimensions
+// Tile..PointTime (t; z for sweep); PointTime is -1 when a tile has no
+// barrier (none: one time step per tile). The schedules in the original
+// loop structure (banded classical, untiled none) read their dimensions
+// generically: see nestedLayout.
 type Layout struct {
 	Tile, Phase, PointTime int
 }
 
-// Layout returns the schedule's layout, or an error for the schedules
-// without tiles (the untiled original order, banded classical tiling).
+// Layout returns the schedule's layout.
 func (s *Schedule) Layout() (Layout, error) {
 	switch {
-	case s.Untiled:
-		return Layout{}, fmt.Errorf("the untiled schedule (the original loop order) has no tiles")
-	case s.parts != nil:
-		return Layout{}, fmt.Errorf("the banded classical schedule (one band per loop nest) is not one tiling")
+	case s.Untiled || s.parts != nil:
+		return s.nestedLayout(), nil
 	case s.gh != nil:
 		return Layout{Tile: s.gh.nTile(), Phase: 1, PointTime: s.gh.nTile()}, nil
 	case s.tl == nil:
@@ -44,6 +48,14 @@ func (s *Schedule) Layout() (Layout, error) {
 func (s *Schedule) Vectors(stmt int, iters []int64) ([][]int64, error) {
 	if _, err := s.Layout(); err != nil {
 		return nil, err
+	}
+	if s.Untiled || s.parts != nil {
+		place, err := s.nestedPlacer(stmt)
+		if err != nil {
+			return nil, err
+		}
+		_, vs, err := place(iters)
+		return vs, err
 	}
 	cn := s.cn
 	if cn == nil || stmt < 0 || stmt >= len(cn.tc) {
@@ -75,57 +87,29 @@ func (s *Schedule) Vectors(stmt int, iters []int64) ([][]int64, error) {
 // Placer returns Vectors for one statement with the canonical coordinates
 // compiled to coefficient rows over the iterators (for counting millions
 // of instances); the function also returns the instance's canonical point
-// [k*t + i, s0..sn].
+// [k*t + i, s0..sn] (for the schedules in the original loop structure,
+// which have no common canonical space: the iterators).
 func (s *Schedule) Placer(stmt int) (func(iters []int64) ([]int64, [][]int64, error), error) {
 	if _, err := s.Layout(); err != nil {
 		return nil, err
+	}
+	if s.Untiled || s.parts != nil {
+		return s.nestedPlacer(stmt)
 	}
 	cn := s.cn
 	if cn == nil || stmt < 0 || stmt >= len(cn.tc) {
 		return nil, fmt.Errorf("no statement %d", stmt)
 	}
 	st := cn.scop.Stmts[stmt]
-	pos := map[string]int{}
-	for i, n := range st.Iters {
-		pos[n] = i
-	}
-	type row struct {
-		c    int64
-		coef []int64
-	}
-	compile := func(e lin) (row, error) {
-		r := row{c: e.c, coef: make([]int64, len(st.Iters))}
-		for v, k := range e.terms {
-			i, ok := pos[v]
-			if !ok {
-				return r, fmt.Errorf("internal error: canonical coordinate of %s uses %s", st.Name, v)
-			}
-			r.coef[i] = k
-		}
-		return r, nil
-	}
-	rows := make([]row, 1+len(cn.sc[stmt]))
-	var err error
-	if rows[0], err = compile(cn.tc[stmt]); err != nil {
+	canonical, err := compileLins(st, append([]lin{cn.tc[stmt]}, cn.sc[stmt]...))
+	if err != nil {
 		return nil, err
-	}
-	for j, e := range cn.sc[stmt] {
-		if rows[1+j], err = compile(e); err != nil {
-			return nil, err
-		}
 	}
 	return func(iters []int64) ([]int64, [][]int64, error) {
 		if len(iters) != len(st.Iters) {
 			return nil, nil, fmt.Errorf("statement %s has %d iterators, got %d values", st.Name, len(st.Iters), len(iters))
 		}
-		x := make([]int64, len(rows))
-		for j, r := range rows {
-			v := r.c
-			for i, k := range r.coef {
-				v += k * iters[i]
-			}
-			x[j] = v
-		}
+		x := canonical(iters)
 		if s.gh != nil {
 			return x, s.gh.computing(x), nil
 		}
@@ -134,5 +118,41 @@ func (s *Schedule) Placer(stmt int) (func(iters []int64) ([]int64, [][]int64, er
 			return nil, nil, fmt.Errorf("internal error: canonical point %v of %s is in no tile", x, st.Name)
 		}
 		return x, [][]int64{v}, nil
+	}, nil
+}
+
+// compileLins compiles affine expressions over the iterators of st to one
+// function of the iterator values (for placing millions of instances).
+func compileLins(st *frontend.Stmt, es []lin) (func(iters []int64) []int64, error) {
+	pos := map[string]int{}
+	for i, n := range st.Iters {
+		pos[n] = i
+	}
+	type row struct {
+		c    int64
+		coef []int64
+	}
+	rows := make([]row, len(es))
+	for j, e := range es {
+		r := row{c: e.c, coef: make([]int64, len(st.Iters))}
+		for v, k := range e.terms {
+			i, ok := pos[v]
+			if !ok {
+				return nil, fmt.Errorf("internal error: canonical coordinate of %s uses %s", st.Name, v)
+			}
+			r.coef[i] = k
+		}
+		rows[j] = r
+	}
+	return func(iters []int64) []int64 {
+		x := make([]int64, len(rows))
+		for j, r := range rows {
+			v := r.c
+			for i, k := range r.coef {
+				v += k * iters[i]
+			}
+			x[j] = v
+		}
+		return x
 	}, nil
 }

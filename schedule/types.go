@@ -3,6 +3,7 @@ package schedule
 import (
 	"math/big"
 
+	"hextile/frontend"
 	"hextile/poly"
 )
 
@@ -76,6 +77,10 @@ type Schedule struct {
 	tl *tiler
 	gh *ghost
 	cn *canon
-	// parts are the tilers of a banded classical schedule (banded.go).
+	// parts are the tilers of a banded classical schedule (banded.go) and
+	// bands its bands; orig is the scop of the schedules in the original
+	// loop structure (banded, untiled).
 	parts []*tiler
+	bands []*band
+	orig  *frontend.Scop
 }

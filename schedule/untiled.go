@@ -131,5 +131,5 @@ func untiled(scop *frontend.Scop, deps *frontend.Deps) (*Schedule, error) {
 			dims[j].Role = RoleTileSpace
 		}
 	}
-	return &Schedule{Kind: None, Map: m, Dims: dims, Untiled: true}, nil
+	return &Schedule{Kind: None, Map: m, Dims: dims, Untiled: true, orig: scop}, nil
 }

@@ -114,7 +114,9 @@ func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if len(all) > 1 {
 			fmt.Fprintf(stdout, "# scop %d\n", i)
 		}
-		if s.sched.Redundant() || s.sched.Kind == schedule.Overlapped || s.sched.Kind == schedule.Sweep {
+		if s.sched.Redundant() || s.sched.Kind == schedule.Overlapped || s.sched.Kind == schedule.Sweep || len(s.sched.Canonical.Basics) == 0 {
+			// ghost zones, or no common (t, s0) plane (banded classical,
+			// untiled): the counts
 			st, err := compare.NewStats(s.scop.Pos.File, s.scop, s.sched, params)
 			if err != nil {
 				return inputFail(stderr, "tiles", err, posOf(s.scop.Pos))
@@ -143,10 +145,15 @@ func runTiles(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	return 0
 }
 
-// writeGhostStats prints the statistics of a ghost-zone schedule, one
-// "name: value" per line.
+// writeGhostStats prints the statistics of a ghost-zone schedule (or of a
+// schedule without a (t, s0) plane), one "name: value" per line; the phases
+// of the ghost kinds are their bands of time steps.
 func writeGhostStats(w io.Writer, st *compare.Stats) {
 	c := st.Counts
+	phase := "phases"
+	if st.Kind == string(schedule.Overlapped) || st.Kind == string(schedule.Sweep) {
+		phase = "bands"
+	}
 	fmt.Fprintf(w, "kind: %s\n", st.Kind)
 	fmt.Fprintf(w, "sizes: %s\n", joinInts(st.Sizes))
 	var sl []string
@@ -156,8 +163,8 @@ func writeGhostStats(w io.Writer, st *compare.Stats) {
 	fmt.Fprintf(w, "slopes: %s\n", strings.Join(sl, " "))
 	fmt.Fprintf(w, "params: %s\n", paramMapString(st.Params))
 	fmt.Fprintf(w, "tiles: %d\n", c.Tiles)
-	fmt.Fprintf(w, "bands: %d\n", c.Phases)
-	fmt.Fprintf(w, "tiles-per-band: %d..%d\n", c.TilesPerPhase.Min, c.TilesPerPhase.Max)
+	fmt.Fprintf(w, "%s: %d\n", phase, c.Phases)
+	fmt.Fprintf(w, "tiles-per-%s: %d..%d\n", strings.TrimSuffix(phase, "s"), c.TilesPerPhase.Min, c.TilesPerPhase.Max)
 	fmt.Fprintf(w, "full-tile-points: %d\n", st.FullTilePoints)
 	fmt.Fprintf(w, "useful-instances: %d\n", c.Useful)
 	fmt.Fprintf(w, "computed-instances: %d\n", c.Computed)
