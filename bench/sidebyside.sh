@@ -175,14 +175,20 @@ x() {
   [ "$l" -lt "$to" ] && to=$l
   timeout "$to" "$@" < /dev/null > "$log" 2>&1
 }
-# built KEY: wait for the build KEY (W/done/KEY holds its exit status); 0 when it built.
+# built KEY [LOG]: wait for the build KEY (W/done/KEY holds its exit status); 0 when it built. Else LOG
+# (when given) says why: the time limit came first (skipped) or the build failed.
 built() {
   [ "$DRY" = 1 ] && return 0
   while [ ! -f "$W/done/$1" ]; do
-    [ "$(left)" -le 0 ] && return 1
+    if [ "$(left)" -le 0 ]; then
+      [ -n "${2:-}" ] && echo "skipped: time limit (LIMIT=$LIMIT s) before build $1 finished" > "$2"
+      return 1
+    fi
     sleep 1
   done
-  [ "$(cat "$W/done/$1")" = 0 ]
+  [ "$(cat "$W/done/$1")" = 0 ] && return 0
+  [ -n "${2:-}" ] && echo "build failed: $OUT/build/$1.log: $(grep -m1 -i 'error' "$OUT/build/$1.log")" > "$2"
+  return 1
 }
 # build jobs: KIND ARGS (one line each), run by build_job in parallel.
 build_job() {
@@ -236,7 +242,7 @@ hx_row() {
   if has_col hx; then
     for t in $tags; do for m in exact fast; do
       # shellcheck disable=SC2086
-      { built "hx.$name.$t.$m" && x "$L/$name.hx.$t.$m.verify" 120 "$W/hx/$name/$t/$m" $small HX_REPS=0; } &
+      { built "hx.$name.$t.$m" "$L/$name.hx.$t.$m.verify" && x "$L/$name.hx.$t.$m.verify" 120 "$W/hx/$name/$t/$m" $small HX_REPS=0; } &
       pids+=($!)
     done; done
   fi
@@ -316,7 +322,7 @@ peer_row() {
     for m in exact fast; do
       [ -f "$L/an5d.$cfg.$m.verify" ] && continue
       # shellcheck disable=SC2086
-      { built "an5d.$cfg.$m" && x "$L/an5d.$cfg.$m.verify" 120 "$W/an5d/$cfg.$m" $chk -n 1 -c; } &
+      { built "an5d.$cfg.$m" "$L/an5d.$cfg.$m.verify" && x "$L/an5d.$cfg.$m.verify" 120 "$W/an5d/$cfg.$m" $chk -n 1 -c; } &
       pids+=($!)
     done
     [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
@@ -324,8 +330,8 @@ peer_row() {
   if has_col ppcg && [ "$ppcg" != - ]; then
     pd=${ppcg%% *}
     for m in exact fast; do
-      built "ppcg.${pd//\//.}.$m" || continue
       lg=$L/$name.ppcg.${pd//\//.}.$m.time
+      built "ppcg.${pd//\//.}.$m" "$lg" || continue
       [ "$DRY" = 1 ] || : > "$lg"
       for ((i = 1; i <= r; i++)); do
         x "$lg.$i" 240 "$W/ppcg/${pd//\//.}.$m" || break
@@ -412,7 +418,9 @@ run() {
 
 # table: OUT/logs -> OUT/sidebyside.tsv and OUT/table.md (printed).
 table() {
-  python3 - "$D/rows" "$D/hx.list" "$OUT/logs" "$OUT" "$FM_TOL" "$AN5D_TOL" "$PEERS_CHK" <<'PY'
+  mkdir -p "$OUT"
+  awk -F'\t' -v re="$ROWS" '$1 ~ re' "$D/rows" > "$OUT/.rows"
+  python3 - "$OUT/.rows" "$D/hx.list" "$OUT/logs" "$OUT" "$FM_TOL" "$AN5D_TOL" "$PEERS_CHK" <<'PY'
 import os, re, sys, statistics
 rows_f, hxl_f, logs, out, fm_tol, an_tol, cpu_chk = sys.argv[1:8]
 fm_tol, an_tol = float(fm_tol), float(an_tol)
@@ -465,7 +473,9 @@ def hx_result(name, col, tag, mode):
     if v is None:
         return ('-', None, None, 'not run')
     if v.startswith('skipped'):
-        return ('skip', None, None, 'time limit')
+        return ('skip', None, None, v.strip()[:160])
+    if v.startswith('build failed'):
+        return ('err', None, None, v.strip()[:200])
     line = field(v, 'verify') or ''
     vl = re.search(r'(?m)^verify: .*', v)
     vl = vl.group(0) if vl else ''
@@ -528,7 +538,9 @@ for name, label, inp, full, small, reps, ppcg, an5d in rows:
             ks = [float(x) for x in re.findall(r'(?m)^kernel_s (\S+)', t or '')]
             sums = [float(x) for x in re.findall(r'(?m)^checksum (\S+)', t or '')]
             note, state, gc, k = '', '-', None, None
-            if t is not None and 'skipped' in t and not ks:
+            if t is not None and t.startswith('build failed'):
+                state, note = 'err', t.strip()[:200]
+            elif t is not None and 'skipped' in t and not ks:
                 state = 'skip'
             elif ks:
                 k = statistics.median(ks)
@@ -557,6 +569,8 @@ for name, label, inp, full, small, reps, ppcg, an5d in rows:
                 state = '-'
             elif v.startswith('skipped'):
                 state = 'skip'
+            elif v.startswith('build failed'):
+                state, note = 'err', v.strip()[:200]
             elif err is None or err > an_tol:
                 state, note = 'FAIL', '-c Max Error %s' % (field(v, 'Max Error') or 'missing')
             elif t is None:
@@ -601,8 +615,9 @@ lines += ['',
           'AN5D IEEE: AN5D\'s code without --use_fast_math and with -fmad=false; AN5D checked by its -c (Max Error <= %g).' % an_tol,
           'hextile best: fastest verified of the default and the row\'s flags in bench/sidebyside.conf. PTX: the default through',
           '--target=ptx, run by hextile run --device=gpu (Go driver runtime). FAIL: verification failed (not timed);',
-          'skip: time limit; -: not applicable or not run. laplacian2d/gradient2d/laplacian3d: hextile and ppcg run ppcg\'s input,',
-          'AN5D its own j2d5pt/gradient2d/star3d1r at the same size (other coefficients).']
+          'skip: time limit; err: build failed or no result (see sidebyside.tsv); -: not applicable or not run.',
+          'laplacian2d/gradient2d/laplacian3d: hextile and ppcg run ppcg\'s input, AN5D its own j2d5pt/gradient2d/star3d1r',
+          'at the same size (other coefficients).']
 with open(os.path.join(out, 'table.md'), 'w') as f:
     f.write('\n'.join(lines) + '\n')
 with open(os.path.join(out, 'sidebyside.tsv'), 'w') as f:
@@ -611,6 +626,9 @@ with open(os.path.join(out, 'sidebyside.tsv'), 'w') as f:
         f.write('\t'.join(r) + '\n')
 print('\n'.join(lines))
 PY
+  local rc=$?
+  rm -f "$OUT/.rows"
+  return $rc
 }
 
 # selftest: the table from fake logs of two rows (every cell state: verified and timed, bit-exact
