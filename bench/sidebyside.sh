@@ -32,14 +32,14 @@
 #   PTX_MODES=exact    the PTX default's modes ("exact fast" adds its --fast-math column: 1-2 min more)
 #   LIMIT=540          seconds after the start: no run starts later (rest marked skip); builds stopped
 #   REPS_SCALE=1       multiply each row's REPS (REPS_MAX caps: 9)
-#   NJ=16              parallel builds (they run niced while the timing of earlier rows goes on)
+#   NJ_HX=6 NJ_PEERS=10  parallel builds of hextile's and of the peers' (niced, beside the timing)
 #   ARCH=sm_90         nvcc -arch
 #   FM_TOL=1e-4        relative L2 error allowed to the fast-math hextile builds at the small size
 #   AN5D_TOL=1e-2      AN5D -c Max Error allowed (absolute, on values up to 1000)
 #   DRY=1              print the build and run commands instead of running them
-# Wall time with every row (H100, estimate, not yet measured): about 7 minutes. Builds (130 nvcc runs,
-# AN5D's 2-D ones up to 2 minutes each, started first) run niced in the background while the rows are
-# verified and timed in order; a row's ppcg and AN5D runs wait (deferred) until their builds are done,
+# Wall time with every row (H100, estimate, not yet measured): about 7 minutes. Builds (130 nvcc runs in
+# two pools: hextile's row by row, and the peers' with AN5D's 2-D ones, up to 2 minutes each, first) run
+# niced in the background while the rows are verified and timed in order; a row's ppcg and AN5D runs wait (deferred) until their builds are done,
 # so the GPU never idles on them. Timing: about 12 s per 2048^2 / 256^3 row, 35-40 s per 16384^2 row and
 # 20 s per 512^3 row (2 GiB / 1 GiB arrays: each run pays host initialisation and copies besides the
 # kernels; hence those rows' fewer hextile steps and REPS 1 in the conf). LIMIT stops it in any case
@@ -58,7 +58,8 @@ PTX_MODES=${PTX_MODES:-exact}
 LIMIT=${LIMIT:-540}
 REPS_SCALE=${REPS_SCALE:-1}
 REPS_MAX=${REPS_MAX:-9}
-NJ=${NJ:-16}
+NJ_HX=${NJ_HX:-6}
+NJ_PEERS=${NJ_PEERS:-10}
 ARCH=${ARCH:-sm_90}
 FM_TOL=${FM_TOL:-1e-4}
 AN5D_TOL=${AN5D_TOL:-1e-2}
@@ -363,33 +364,38 @@ run() {
     cat "$OUT/env.txt"
   fi
   awk -F'\t' -v re="$ROWS" '$1 ~ re' "$D/rows" > "$W/rows"
-  # 1. Builds, longest first (AN5D 2-D, then hextile row by row, AN5D 3-D, ppcg), in the background.
+  # 1. Builds in the background, two pools: hextile's row by row (NJ_HX), the peers' (NJ_PEERS: AN5D's
+  # long 2-D builds first, then its 3-D ones and ppcg), so neither waits for the other.
+  : > "$W/jobs.hx"
+  : > "$W/jobs.peers"
+  if has_col hx; then
+    while IFS=$'\t' read -r name _; do
+      awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { print "hx", $1, $2, "exact"; print "hx", $1, $2, "fast" }' "$D/hx.list"
+    done < "$W/rows" > "$W/jobs.hx"
+  fi
   {
     if has_col an5d; then
       cut -f8 "$W/rows" | awk '$1 != "-" { print $1 }' | sort -u > "$W/an5d.cfgs"
       for m in fast exact; do grep -v 'x' "$W/an5d.cfgs" | sed "s/.*/an5d & $m/"; done
-    fi
-    if has_col hx; then
-      while IFS=$'\t' read -r name _; do
-        awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { print "hx", $1, $2, "exact"; print "hx", $1, $2, "fast" }' "$D/hx.list"
-      done < "$W/rows"
-    fi
-    if has_col an5d; then
       for m in fast exact; do grep 'x' "$W/an5d.cfgs" | sed "s/.*/an5d & $m/"; done
     fi
     if has_col ppcg; then
       cut -f7 "$W/rows" | awk '$1 != "-" { print $1 }' | sort -u | while read -r p; do echo "ppcg $p exact"; echo "ppcg $p fast"; done
     fi
-  } > "$W/jobs"
-  stamp "builds: $(wc -l < "$W/jobs") (NJ=$NJ)"
+  } > "$W/jobs.peers"
+  stamp "builds: $(wc -l < "$W/jobs.hx") hextile (NJ_HX=$NJ_HX), $(wc -l < "$W/jobs.peers") ppcg and AN5D (NJ_PEERS=$NJ_PEERS)"
   export -f build_job bx
   export D P W OUT ARCH DRY
+  BPIDS=()
   if [ "$DRY" = 1 ]; then
     # shellcheck disable=SC2086
-    while read -r j; do build_job $j; done < "$W/jobs"
+    cat "$W/jobs.peers" "$W/jobs.hx" | while read -r j; do build_job $j; done
   else
-    setsid xargs -P "$NJ" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs" &
-    BPID=$!
+    # setsid: each pool its own process group, stopped as a whole at the end
+    setsid xargs -P "$NJ_HX" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs.hx" &
+    BPIDS+=($!)
+    setsid xargs -P "$NJ_PEERS" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs.peers" &
+    BPIDS+=($!)
   fi
   # 2. Per row: hextile's verification (small size, in parallel) and timing (full size, one run at a
   # time), then the peers' if their builds are done (else after the last row: the GPU does not wait for
@@ -402,13 +408,14 @@ run() {
     peers_pending ready
   done < "$W/rows"
   peers_pending all
-  if [ -n "${BPID:-}" ]; then
-    if kill -0 "$BPID" 2> /dev/null; then
+  local b
+  for b in "${BPIDS[@]}"; do
+    if kill -0 "$b" 2> /dev/null; then
       stamp "stopping the builds still running (LIMIT)"
-      kill -- -"$BPID" 2> /dev/null
+      kill -- -"$b" 2> /dev/null
     fi
-    wait "$BPID" 2> /dev/null
-  fi
+    wait "$b" 2> /dev/null
+  done
   [ "$DRY" = 1 ] && exit 0
   stamp "table"
   table
