@@ -4,7 +4,7 @@
 #   bash bench/sidebyside.sh prepare    # here (Go, llc): devbuild/hextile, every hextile harness and PTX
 #                                       # into devbuild/sidebyside/, the peers' sources into devbuild/peers/
 #   bash bench/sidebyside.sh run        # on the GPU machine (nvcc, cc, python3; no Go, no llc), carrying
-#                                       # devbuild: builds, verifies, times, prints the table, writes $OUT
+#                                       # devbuild/{hextile,sidebyside,peers}: builds, verifies, times, prints the table, writes $OUT
 #   bash bench/sidebyside.sh table      # the table again from $OUT/logs (python3; no GPU)
 #   bash bench/sidebyside.sh selftest   # the log parsing and the table on fake logs (here)
 #
@@ -43,7 +43,7 @@
 # so the GPU never idles on them. Timing: about 12 s per 2048^2 / 256^3 row, 35-40 s per 16384^2 row and
 # 20 s per 512^3 row (2 GiB / 1 GiB arrays: each run pays host initialisation and copies besides the
 # kernels; hence those rows' fewer hextile steps and REPS 1 in the conf). LIMIT stops it in any case
-# (cells "skip"); rerun the rest with ROWS=. carry: devbuild (about 17 MiB: the hextile binary once).
+# (cells "skip"); rerun the rest with ROWS=. carry: devbuild/hextile, devbuild/sidebyside, devbuild/peers (16 MiB).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 HX=${HEXTILE:-./devbuild/hextile}
@@ -158,7 +158,8 @@ prepare() {
   rm -rf "$tmp" "$D/rows.tmp"
   cp "$CONF" "$D/conf"
   echo "prepare: $(wc -l < "$D/rows") rows, $(grep -c $'\tok$' "$D/hx.list") hextile configurations, $(find "$D/ptx" -name '*.ptx' | wc -l) PTX files, $(find "$P/an5d/generated" -name '*_host.cu' | wc -l) AN5D and $(find "$P/ppcg" -name '*_host_timed.cu' | wc -l) ppcg builds"
-  du -sh devbuild "$D" "$P"
+  du -sh devbuild/hextile "$D" "$P"
+  echo "carry devbuild/hextile, $D and $P; on the GPU machine: bash bench/sidebyside.sh run"
   exit $fail
 }
 
@@ -353,6 +354,7 @@ peer_row() {
 run() {
   if [ ! -x "$HX" ] || [ ! -f "$D/rows" ]; then echo "no $D/rows or $HX: run 'bash bench/sidebyside.sh prepare' where Go is, and carry devbuild" >&2; exit 2; fi
   if [ "$DRY" != 1 ]; then
+    command -v nvcc > /dev/null || { [ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH; }
     command -v nvcc > /dev/null || { echo "nvcc not on PATH (export PATH=/usr/local/cuda/bin:\$PATH)" >&2; exit 2; }
   fi
   rm -rf "$W" "$OUT/logs" "$OUT/build"
