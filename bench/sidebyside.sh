@@ -420,7 +420,11 @@ run() {
   done
   [ "$DRY" = 1 ] && exit 0
   stamp "table"
-  table
+  if command -v python3 > /dev/null; then
+    table
+  else
+    echo "no python3 here: the logs are in $OUT/logs; make the table where python3 is with OUT=<that folder> bash bench/sidebyside.sh table"
+  fi
   grep -l 'error' "$OUT"/build/*.log 2> /dev/null | sed 's/^/build log with errors: /'
   stamp "done"
 }
