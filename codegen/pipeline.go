@@ -22,6 +22,11 @@ type Request struct {
 	Tile     schedule.Kind
 	Sizes    []int64
 	Gen      ast.Options
+	// Target is the output the request is for ("cuda", "c", "llvm", ...;
+	// "" unknown): --tile=sweep has a code generator for "cuda" only (the
+	// sweep kernel, gpuplan.SweepPlan), and its default sizes are that
+	// kernel's (gpuplan.DefaultSweepSizes).
+	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
 	GPU *CUDAOptions
@@ -115,6 +120,13 @@ func stageSchedule(c *Compilation) error {
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
+		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "cuda" {
+			// The sweep kernel's default sizes, from the stencil's radius.
+			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc))
+			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
+				return atScop(s.Scop, err)
+			}
+		}
 		s.Sched = sc
 	}
 	return nil
@@ -126,11 +138,25 @@ func stageAST(c *Compilation) error {
 		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
+		if k := s.Sched.Kind; k == schedule.Sweep && c.Req.Target == "cuda" {
+			// The sweep kernel (gpuplan.SweepPlan) is planned from the
+			// original loop nest, not from a scan of the schedule.
+			code, err := sweepCode(s, opts.Prefix)
+			if err != nil {
+				return err
+			}
+			s.Code = code
+			continue
+		}
 		if k := s.Sched.Kind; k == schedule.Overlapped || k == schedule.Sweep {
 			// Ghost-zone schedules map an instance to several tiles (or
 			// carry ghost zones in the block): scanning their map as a
 			// one-to-one schedule would compute instances twice.
-			return atScop(s.Scop, fmt.Errorf("--tile=%s: code generation not implemented yet (hextile check, tiles and compare take it)", k))
+			what := "code generation not implemented yet (hextile check, tiles and compare take it)"
+			if k == schedule.Sweep {
+				what = "code generation exists for --target=cuda only (the CUDA sweep kernel); hextile check, tiles and compare take it"
+			}
+			return atScop(s.Scop, fmt.Errorf("--tile=%s: %s", k, what))
 		}
 		a, err := ast.Generate(s.Scop, s.Sched, opts)
 		if err != nil {
@@ -152,6 +178,38 @@ func stageAST(c *Compilation) error {
 		s.Code = &ast.ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
 	}
 	return nil
+}
+
+// sweepCode is the code of a scop under --tile=sweep for the CUDA sweep
+// kernel: the original loop nest (the plan reads the stencil form from it
+// and the harness counts instances with it) and the sizes in the note.
+func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
+	orig, err := ast.Generate(s.Scop, OriginalSchedule(s.Scop), ast.Options{Prefix: prefix})
+	if err != nil {
+		return nil, atScop(s.Scop, err)
+	}
+	var sz []string
+	for _, v := range s.Sched.Sizes {
+		sz = append(sz, fmt.Sprint(v))
+	}
+	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: "sweep tiling with sizes " + strings.Join(sz, ",")}, nil
+}
+
+// sweepRadius is the stencil's reach per canonical step in each space
+// dimension: the larger cone slope, rounded up.
+func sweepRadius(sc *schedule.Schedule) []int64 {
+	var out []int64
+	for _, sl := range sc.Slopes {
+		r := int64(0)
+		for _, q := range sl {
+			if q != nil && q.Sign() > 0 {
+				n, d := q.Num().Int64(), q.Denom().Int64()
+				r = max(r, (n+d-1)/d)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // atScop positions a refusal about scop that has no position of its own
