@@ -122,7 +122,7 @@ func stageSchedule(c *Compilation) error {
 		}
 		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "cuda" {
 			// The sweep kernel's default sizes, from the stencil's radius.
-			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc))
+			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop))
 			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
 				return atScop(s.Scop, err)
 			}
@@ -193,6 +193,21 @@ func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
 		sz = append(sz, fmt.Sprint(v))
 	}
 	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: "sweep tiling with sizes " + strings.Join(sz, ",")}, nil
+}
+
+// writtenElemSize is the largest element size of the arrays s writes.
+func writtenElemSize(s *frontend.Scop) int64 {
+	sz := int64(4)
+	for _, st := range s.Stmts {
+		for _, w := range st.Writes {
+			for _, a := range s.Arrays {
+				if a.Name == w.Array && a.Elem == frontend.Double {
+					sz = 8
+				}
+			}
+		}
+	}
+	return sz
 }
 
 // sweepRadius is the stencil's reach per canonical step in each space

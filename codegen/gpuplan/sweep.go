@@ -108,8 +108,9 @@ const MaxSweepSmem = 48 * 1024
 // statements), boxes of 128 planes along s0 and 256 - 2*ghost cells
 // across (a face of 256 threads); in 3-D h+1 = 4, boxes of 64 planes and
 // 32 - 2*ghost by 32 - 2*ghost cells (a face of 32x32 = 1024 threads),
-// h+1 = 2 for a radius above 1 (the buffers and ghost zones grow with it).
-func DefaultSweepSizes(ns, k int, radius []int64) []int64 {
+// h+1 = 2 for a radius above 1 (the buffers and ghost zones grow with it),
+// 16 rows instead of 32 for 8-byte elements.
+func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64) []int64 {
 	if k < 1 {
 		k = 1
 	}
@@ -124,7 +125,11 @@ func DefaultSweepSizes(ns, k int, radius []int64) []int64 {
 	}
 	h := int64(k*((steps+k-1)/k) - 1)
 	g1, g2 := radius[1]*h, radius[2]*h
-	return []int64{h, 64, max(32-2*g1, 4), max(32-2*g2, 8)}
+	rows := int64(32)
+	if elemSize > 4 {
+		rows = 16 // 8-byte elements: half the face keeps the buffers under 48 KB
+	}
+	return []int64{h, 64, max(rows-2*g1, 4), max(32-2*g2, 8)}
 }
 
 // planSweep builds the sweep plan of cs.
