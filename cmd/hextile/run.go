@@ -12,8 +12,8 @@ import (
 
 	"hextile/codegen"
 	"hextile/frontend"
-	"hextile/schedule"
 	"hextile/runtime"
+	"hextile/schedule"
 )
 
 func init() {
