@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"hextile/codegen/ast"
@@ -122,7 +123,7 @@ func stageSchedule(c *Compilation) error {
 		}
 		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "cuda" {
 			// The sweep kernel's default sizes, from the stencil's radius.
-			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop))
+			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
 			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
 				return atScop(s.Scop, err)
 			}
@@ -208,6 +209,39 @@ func writtenElemSize(s *frontend.Scop) int64 {
 		}
 	}
 	return sz
+}
+
+// sweepExtents are the extents of the scop's box per space dimension for
+// the parameter values of its #defines and -D values defines (0 where
+// unknown): the sweep kernel's default sizes depend on the grid.
+func sweepExtents(s *frontend.Scop, defines map[string]string) []int64 {
+	env := map[string]int64{}
+	for k, v := range s.Defines {
+		env[k] = v
+	}
+	for k, v := range defines {
+		if x, err := strconv.ParseInt(strings.TrimSpace(v), 0, 64); err == nil {
+			env[k] = x
+		}
+	}
+	orig, err := ast.Generate(s, OriginalSchedule(s), ast.Options{})
+	if err != nil {
+		return make([]int64, 3)
+	}
+	form, err := gpuplan.AnalyseStencil(&ast.ScopCode{Scop: s, Orig: orig})
+	out := make([]int64, 3)
+	if err != nil {
+		return out
+	}
+	st := form.Stmts[0]
+	for i := 0; i < form.NS && i < 3; i++ {
+		lo, ok1 := ast.EvalExpr(&ast.Max{Args: st.Lo[i]}, env)
+		hi, ok2 := ast.EvalExpr(&ast.Min{Args: st.Hi[i]}, env)
+		if ok1 && ok2 && hi >= lo {
+			out[i] = hi - lo + 1
+		}
+	}
+	return out
 }
 
 // sweepRadius is the stencil's reach per canonical step in each space

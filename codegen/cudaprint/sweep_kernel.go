@@ -14,7 +14,7 @@ import (
 // its doc for the design). Per launch (one band of levels) a block takes
 // its boxes (cyclically over the grid) and for each sweeps z from the
 // box's first plane with ghost zone to the last level's last plane; at
-// each z every level a < hx_nlev computes plane hx_p = z - c*a over its
+// each z every level a < hx_nlev computes plane hx_p = z - L*a over its
 // region, one column per thread:
 //
 //	if (hx_nlev > 1 && hx_p >= hx_bl0 - 2 && hx_p <= hx_bl0 + 63 + 2) {
@@ -26,6 +26,7 @@ import (
 //	    } else if (element in the array) hx_sb[...] = A[...]; // band-start value
 //	  }
 //	}
+//	... levels 2..h ...
 //	__syncthreads();
 //
 // The emulator prints the same code with the thread work inside loops
@@ -179,7 +180,7 @@ func (g *sweepGen) body() {
 	}
 	g.line(d, fmt.Sprintf("%s hx_zext = 0;", it))
 	for a := range sp.Levels {
-		g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.C*int64(a), sp.GR[a][0]+sp.C*int64(a)))
+		g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.Lag*int64(a), sp.GR[a][0]+sp.Lag*int64(a)))
 	}
 	for i := 0; i < ns; i++ {
 		ax := g.gridAxis(i)
@@ -195,6 +196,7 @@ func (g *sweepGen) body() {
 	for a := range sp.Levels {
 		g.level(a, d+1)
 	}
+	g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
 	g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
 	g.line(d, "}")
 	g.copyUnwritten(d)
@@ -226,7 +228,7 @@ func (g *sweepGen) column(d int) {
 // level a (b == a: the plane level a writes), face offset rf.
 func (g *sweepGen) slot(b, a int, rel0 int64, rf string) string {
 	sp := g.sp
-	k := ((rel0-sp.C*int64(a))%sp.NB + sp.NB) % sp.NB
+	k := ((rel0-sp.Lag*int64(a))%sp.NB + sp.NB) % sp.NB
 	s := "hx_q"
 	if k != 0 {
 		s = fmt.Sprintf("(hx_q + %d >= %d ? hx_q + %d : hx_q + %d)", k, sp.NB, k-sp.NB, k)
@@ -297,7 +299,7 @@ func (g *sweepGen) level(a int, d int) {
 	fs := lv.Stmt
 	g.line(d, fmt.Sprintf("/* level %d: %s at t = hx_tb + %d */", a, fs.Stmt.Name, lv.TOff))
 	g.line(d, "{")
-	g.line(d+1, fmt.Sprintf("const %s hx_p = hx_z - %d;", it, sp.C*int64(a)))
+	g.line(d+1, fmt.Sprintf("const %s hx_p = hx_z - %d;", it, sp.Lag*int64(a)))
 	g.line(d+1, fmt.Sprintf("if (hx_nlev > %d && hx_p >= hx_bl0 - %d && hx_p <= hx_bl0 + %d) {", a, sp.GL[a][0], sp.W[0]-1+sp.GR[a][0]))
 	g.threadsRaw(d+2, func(d int) {
 		g.column(d)
@@ -345,7 +347,6 @@ func (g *sweepGen) level(a int, d int) {
 		g.line(d, "}")
 	})
 	g.line(d+1, "}")
-	g.line(d+1, "__syncthreads();")
 	g.line(d, "}")
 }
 

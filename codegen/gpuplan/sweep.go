@@ -21,9 +21,14 @@ import (
 // its level-0 ghost zone (F_i = GL_i(0) + w_i + GR_i(0) threads per
 // dimension; a 1-D block in 2-D, a 2-D one in 3-D), one column per thread,
 // and the block sweeps z along s0. At sweep step z, level a computes plane
-// s0 = z - c*a (c = ceil(delta1_0), the pipelined wavefront), the cells of
-// its region (the box widened by its ghost zone) in order a = 0, 1, ...,
-// with a barrier after each level.
+// s0 = z - L*a (the pipelined wavefront) over its region (the box widened
+// by its ghost zone). The lag L = c + 1 (c = ceil(delta1_0), how far along
+// s0 a level reads the one before) is one more than the schedule's skew, so
+// that every level reads only planes computed in earlier sweep steps: the
+// levels of one step are independent, each thread computes its cell of
+// every level in turn, and one barrier ends the step (h+1 times fewer
+// barriers than a lag of c, for L*h more steps of pipeline fill and one
+// more plane per buffer).
 //
 // Array state. Every read of level a is routed (SweepRead.From) to the
 // latest level a' < a that wrote the same field (array plane, compared for
@@ -34,10 +39,10 @@ import (
 // indexed by iteration coordinates: cells of its region outside the
 // statement's domain hold the band-start value of the element they would
 // write (never written by anyone, so that is its value), so readers never
-// test the domain. Plane reads stay within what the writer has produced
-// and not yet overwritten when
+// test the domain. Plane reads stay within what the writer produced in
+// earlier steps and has not yet overwritten when
 //
-//	rel0 <= c*(a - a')   and   NB >= c*(a - a') - rel0 + 1
+//	rel0 <= L*(a - a') - 1   and   NB >= L*(a - a') - rel0 + 1
 //
 // (rel = read offset minus write offset), and cells within its region
 // when GL_i(a') >= GL_i(a) - rel_i and GR_i(a') >= GR_i(a) + rel_i; the
@@ -54,9 +59,9 @@ import (
 // Example: jacobi2d_mod2 with sizes 3,64,240 (h = 3, w0 = 64, w1 = 240):
 // k = 1, levels 0..3 all statement S0 at t = tb..tb+3, every read of level
 // a >= 1 from level a-1 (A[(t+1)%2] at t is A[t%2] at t+1) at rel in
-// {-1,0,1}^2, c = 1, ghost zones 3,2,1,0 on both sides, face 3+240+3 =
-// 246 threads, NB = 3 planes for levels 0..2, 3*3*246*4 bytes = 8856 of
-// shared memory.
+// {-1,0,1}^2, c = 1, L = 2, ghost zones 3,2,1,0 on both sides, face
+// 3+240+3 = 246 threads, NB = 4 planes for levels 0..2, 3*4*246*4 bytes =
+// 11808 of shared memory.
 
 // SweepPlan is the plan of the sweep kernel of one scop.
 type SweepPlan struct {
@@ -65,7 +70,8 @@ type SweepPlan struct {
 	H      int64   // h: H+1 levels per band
 	W      []int64 // box widths per space dimension
 	Off    []int64 // box offsets (schedule.Offsets)
-	C      int64   // plane lag per level
+	C      int64   // the schedule's skew c = ceil(delta1_0): how far along s0 a level reads the one before
+	Lag    int64   // the kernel's plane lag per level, c + 1 (one barrier per sweep step)
 	GL, GR [][]int64
 	Face   []int64 // threads per space dimension 1..n-1 (Face[0] is dimension 1)
 	Block  [3]int  // x: the innermost dimension
@@ -104,20 +110,48 @@ type SweepRead struct {
 const MaxSweepSmem = 48 * 1024
 
 // DefaultSweepSizes are the sizes of --tile=sweep on the CUDA target when
-// --sizes is not given: in 2-D h+1 = 8 levels (a multiple of the k
-// statements), boxes of 128 planes along s0 and 256 - 2*ghost cells
-// across (a face of 256 threads); in 3-D h+1 = 4, boxes of 64 planes and
-// 32 - 2*ghost by 32 - 2*ghost cells (a face of 32x32 = 1024 threads),
-// h+1 = 2 for a radius above 1 (the buffers and ghost zones grow with it),
-// 16 rows instead of 32 for 8-byte elements.
-func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64) []int64 {
+// --sizes is not given, for ns space dimensions, k statements per time
+// step, the stencil's radius per dimension, the written element size and
+// the extents of the domain per dimension (0: unknown):
+//
+//   - 2-D: h+1 = 8 levels (rounded up to a multiple of k), a face of 256
+//     threads (w1 = 256 - 2*ghost), boxes of w0 = 128 planes along s0,
+//     fewer (down to 32) where the grid would give fewer than 528 blocks
+//     (4 of 256 threads per SM of an H100), and a face of 128 threads if
+//     that is still too few;
+//   - 3-D: h+1 = 4 (2 for a radius above 1: buffers and ghost zones grow
+//     with it), a face of 32x32 threads (16x32 for 8-byte elements, to keep
+//     the buffers under 48 KB), w0 = 64 planes, fewer (down to 16) where
+//     the grid gives fewer than 264 blocks (2 per SM).
+//
+// E.g. j2d5pt 16384^2: 7,128,242 (8704 blocks); laplacian2d 2048^2:
+// 7,32,242 (576 blocks); laplacian3d 256^3: 3,64,26,26 (400 blocks).
+func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64, extent []int64) []int64 {
 	if k < 1 {
 		k = 1
+	}
+	ceil := func(a, b int64) int64 { return (a + b - 1) / b }
+	// w0 gives at least want blocks with nAcross boxes across, within [lo, hi].
+	pickW0 := func(n0, nAcross, want, lo, hi int64) int64 {
+		if n0 <= 0 || nAcross <= 0 {
+			return hi
+		}
+		w := hi
+		for w > lo && ceil(n0, w)*nAcross < want {
+			w /= 2
+		}
+		return max(w, lo)
 	}
 	if ns == 2 {
 		h := int64(k*((8+k-1)/k) - 1)
 		g := radius[1] * h
-		return []int64{h, 128, max(256-2*g, 32)}
+		w1 := max(256-2*g, 32)
+		w0 := pickW0(extent[0], ceil(extent[1], w1), 528, 32, 128)
+		if extent[0] > 0 && extent[1] > 0 && ceil(extent[0], w0)*ceil(extent[1], w1) < 528 && 128-2*g >= 32 {
+			w1 = 128 - 2*g
+			w0 = pickW0(extent[0], ceil(extent[1], w1), 528, 32, 128)
+		}
+		return []int64{h, w0, w1}
 	}
 	steps := 4
 	if radius[0] > 1 || radius[1] > 1 || radius[2] > 1 {
@@ -127,9 +161,14 @@ func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64) []int64 {
 	g1, g2 := radius[1]*h, radius[2]*h
 	rows := int64(32)
 	if elemSize > 4 {
-		rows = 16 // 8-byte elements: half the face keeps the buffers under 48 KB
+		rows = 16
 	}
-	return []int64{h, 64, max(rows-2*g1, 4), max(32-2*g2, 8)}
+	w1, w2 := max(rows-2*g1, 4), max(32-2*g2, 8)
+	across := int64(0)
+	if extent[1] > 0 && extent[2] > 0 {
+		across = ceil(extent[1], w1) * ceil(extent[2], w2)
+	}
+	return []int64{h, pickW0(extent[0], across, 264, 16, 64), w1, w2}
 }
 
 // planSweep builds the sweep plan of cs.
@@ -158,6 +197,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
 			sp.C = 0
 		}
 	}
+	sp.Lag = sp.C + 1
 	nlev := int(sp.H + 1)
 	for a := 0; a < nlev; a++ {
 		var gl, gr []int64
@@ -247,15 +287,15 @@ func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
 			}
 			b := rd.From
 			da := int64(a - b)
-			if rd.Rel[0] > sp.C*da {
-				return nil, fmt.Errorf("internal error: level %d reads plane %+d of level %d, beyond the wavefront lag %d", a, rd.Rel[0], b, sp.C*da)
+			if rd.Rel[0] > sp.Lag*da-1 {
+				return nil, fmt.Errorf("internal error: level %d reads plane %+d of level %d, beyond what the previous sweep steps computed (%d)", a, rd.Rel[0], b, sp.Lag*da-1)
 			}
 			for i := 0; i < ns; i++ {
 				if sp.GL[b][i] < sp.GL[a][i]-rd.Rel[i] || sp.GR[b][i] < sp.GR[a][i]+rd.Rel[i] {
 					return nil, fmt.Errorf("internal error: level %d reads cells of level %d outside its ghost zone (dimension %d)", a, b, i)
 				}
 			}
-			sp.NB = max(sp.NB, sp.C*da-rd.Rel[0]+1)
+			sp.NB = max(sp.NB, sp.Lag*da-rd.Rel[0]+1)
 			if sp.Levels[b].Buf < 0 {
 				sp.Levels[b].Buf = 0 // numbered below
 			}

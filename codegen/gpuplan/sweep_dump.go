@@ -12,7 +12,7 @@ import (
 func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	fmt.Fprintf(w, "sweep kernel %s: %d space dimensions, sweep along s0, one launch per band of %d levels (%d statement(s) per time step, %d time steps)\n",
 		kernel, sp.Form.NS, sp.H+1, sp.K, (sp.H+1)/int64(sp.K))
-	fmt.Fprintf(w, "  boxes %s (offsets %s), plane lag c = %d\n", ints(sp.W), ints(sp.Off), sp.C)
+	fmt.Fprintf(w, "  boxes %s (offsets %s), skew c = %d, plane lag per level %d (one barrier per sweep step)\n", ints(sp.W), ints(sp.Off), sp.C, sp.Lag)
 	fmt.Fprintf(w, "  block %dx%dx%d threads: the face of s1..s%d with the level-0 ghost zone (%s)\n", sp.Block[0], sp.Block[1], sp.Block[2], sp.Form.NS-1, ints(sp.Face))
 	fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem)
 	fmt.Fprintf(w, "  ping-pong copies of: %s\n", strings.Join(sp.Written, ", "))
