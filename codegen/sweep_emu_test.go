@@ -33,6 +33,9 @@ type sweepCase struct {
 	// params are parameter values for functions' arguments (the AN5D
 	// inputs), given to the emulated program's defaults.
 	params map[string]int64
+	// noRegs turns the column registers off (CUDAOptions.NoReuse): every
+	// read of a level from the shared buffers.
+	noRegs bool
 }
 
 // sweepCases: 2-D and 3-D, the %2 buffers, two statements per time step,
@@ -42,6 +45,9 @@ var sweepCases = []sweepCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=23", "T=7"}, {"N=4", "T=2"}}},
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{0, 4, 9}, args: [][]string{{"N=13", "T=3"}}, long: true},
 	{file: "../testdata/jacobi2d_twonest.c", sizes: []int64{3, 4, 7}, args: [][]string{{"N=17", "T=5"}}},
+	{file: "../testdata/jacobi2d_twonest.c", sizes: []int64{3, 4, 7}, args: [][]string{{"N=17", "T=5"}}, noRegs: true, long: true},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=23", "T=7"}}, noRegs: true},
+	{file: "../testdata/jacobi3d_mod2.c", sizes: []int64{1, 3, 4, 5}, args: [][]string{{"N=11", "T=3"}}, noRegs: true, long: true},
 	{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 7, 5}, args: [][]string{{"N=21", "T=4"}}},
 	{file: "../testdata/heat2d.c", sizes: []int64{4, 40, 50}, args: [][]string{{"N=19", "T=6"}}, long: true},
 	{file: "../testdata/jacobi3d_mod2.c", sizes: []int64{1, 3, 4, 5}, args: [][]string{{"N=11", "T=3"}}},
@@ -82,7 +88,7 @@ func TestSweepEmu(t *testing.T) {
 				emuRunParams(t, cc, dir, "sweep_"+name, c, tc.params, tc.args)
 				return
 			}
-			emuRun(t, cc, dir, "sweep_"+name, c, gpuplan.CUDAOptions{}, tc.args)
+			emuRun(t, cc, dir, "sweep_"+name, c, gpuplan.CUDAOptions{NoReuse: tc.noRegs}, tc.args)
 		})
 	}
 }

@@ -118,6 +118,7 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
 		g.line(0, "#endif")
 	}
+	g.regDecls()
 	g.body()
 	g.line(0, "}")
 	if emu {
@@ -196,6 +197,7 @@ func (g *sweepGen) body() {
 	for a := range sp.Levels {
 		g.level(a, d+1)
 	}
+	g.shiftRegs(d + 1)
 	g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
 	g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
 	g.line(d, "}")
@@ -321,10 +323,13 @@ func (g *sweepGen) level(a int, d int) {
 		subst := g.subst(lv)
 		wins := map[*frontend.ArrayRef]string{}
 		for k, rd := range lv.Reads {
-			if rd.From < 0 {
-				continue
+			switch {
+			case rd.From < 0:
+			case rd.Reg >= 0:
+				wins[fs.Reads[k].Ref] = g.reg(rd.From, fmt.Sprint(rd.Reg))
+			default:
+				wins[fs.Reads[k].Ref] = g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
 			}
-			wins[fs.Reads[k].Ref] = g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
 		}
 		p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
 		for _, arr := range g.cs.Code.Scop.Arrays {
@@ -335,13 +340,20 @@ func (g *sweepGen) level(a int, d int) {
 		mine := g.sb(g.slot(a, a, 0, ""), 1)
 		g.line(d+1, "if ("+strings.Join(dom, " && ")+") {")
 		g.line(d+2, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
-		if lv.Buf >= 0 {
-			g.line(d+2, mine+" = hx_v;")
+		keep := func(d int) {
+			if lv.Buf >= 0 {
+				g.line(d, mine+" = hx_v;")
+			}
+			if lv.Regs > 0 {
+				g.line(d, g.reg(a, "n")+" = hx_v;")
+			}
 		}
+		keep(d + 2)
 		g.line(d+2, fmt.Sprintf("if (hx_last%d && %s) %s = hx_v;", a, strings.Join(own, " && "), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
-		if lv.Buf >= 0 {
+		if lv.Buf >= 0 || lv.Regs > 0 {
 			g.line(d+1, "} else if ("+strings.Join(inArr, " && ")+") {")
-			g.line(d+2, fmt.Sprintf("%s = %s; /* outside the domain: the band-start value */", mine, g.global(fs.Write.Array.Name, widx, 0)))
+			g.line(d+2, fmt.Sprintf("const %s hx_v = %s; /* outside the domain: the band-start value */", fs.Write.Array.Elem, g.global(fs.Write.Array.Name, widx, 0)))
+			keep(d + 2)
 		}
 		g.line(d+1, "}")
 		g.line(d, "}")
@@ -434,4 +446,62 @@ func (g *sweepGen) copyUnwritten(d int) {
 			g.line(dd, "}")
 		}
 	}
+}
+
+// reg is column register j ("n": the value of this step) of level b: a
+// variable in CUDA, in emulation an array indexed by the thread (values
+// that live across barriers).
+func (g *sweepGen) reg(b int, j string) string {
+	if g.emu {
+		return fmt.Sprintf("hx_c%d_%s[hx_f]", b, j)
+	}
+	return fmt.Sprintf("hx_c%d_%s", b, j)
+}
+
+// regDecls declares the column registers.
+func (g *sweepGen) regDecls() {
+	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
+	for b, lv := range g.sp.Levels {
+		if lv.Regs == 0 {
+			continue
+		}
+		var names []string
+		for j := 0; j < lv.Regs; j++ {
+			names = append(names, fmt.Sprint(j))
+		}
+		names = append(names, "n")
+		for _, j := range names {
+			if g.emu {
+				g.line(1, fmt.Sprintf("static %s hx_c%d_%s[%d];", g.sp.Elem, b, j, nt))
+			} else {
+				g.line(1, fmt.Sprintf("%s hx_c%d_%s = 0;", g.sp.Elem, b, j))
+			}
+		}
+	}
+}
+
+// shiftRegs prints the end of a sweep step for the column registers: each
+// level's values move one step older, this step's value first.
+func (g *sweepGen) shiftRegs(d int) {
+	any := false
+	for _, lv := range g.sp.Levels {
+		any = any || lv.Regs > 0
+	}
+	if !any {
+		return
+	}
+	g.threadsRaw(d, func(d int) {
+		if g.emu {
+			g.column(d)
+		}
+		for b, lv := range g.sp.Levels {
+			for j := lv.Regs - 1; j >= 0; j-- {
+				src := "n"
+				if j > 0 {
+					src = fmt.Sprint(j - 1)
+				}
+				g.line(d, fmt.Sprintf("%s = %s;", g.reg(b, fmt.Sprint(j)), g.reg(b, src)))
+			}
+		}
+	})
 }

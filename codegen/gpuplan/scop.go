@@ -210,7 +210,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched)
+		sp, err := planSweep(cs, sched, !opt.NoReuse)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, err)
 		}

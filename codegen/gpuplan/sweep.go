@@ -95,6 +95,10 @@ type SweepLevel struct {
 	Stmt *FormStmt
 	TOff int64 // time step within the band (a / k)
 	Buf  int   // index of its shared buffer, -1 when no later level reads it
+	// Regs is the number of the thread's own-column values of this level
+	// that the thread keeps in registers (0: none): register j holds the
+	// value it computed j+1 sweep steps ago (see Reg).
+	Regs int
 	// Reads are routed per read of Stmt.Reads, in order.
 	Reads []SweepRead
 }
@@ -103,6 +107,12 @@ type SweepLevel struct {
 type SweepRead struct {
 	From int     // the writer level, or -1: the band-start state (global memory)
 	Rel  []int64 // the read's offset minus the writer's write offset
+	// Reg is the column register of level From that holds the value
+	// (a read in the thread's own column, rel = (rel0, 0, ..)), or -1:
+	// from the shared buffer. Level a reads at sweep step z the plane
+	// z - L*a + rel0, which level From computed at step z - L*(a-From) +
+	// rel0, so Reg = L*(a-From) - rel0 - 1.
+	Reg int
 }
 
 // MaxSweepSmem is the shared memory a sweep block may use without the
@@ -172,7 +182,10 @@ func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64, extent []int64
 }
 
 // planSweep builds the sweep plan of cs.
-func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
+//
+// With regs, reads in the thread's own column come from column registers
+// (SweepRead.Reg; CUDAOptions.NoReuse turns them off).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error) {
 	form, err := AnalyseStencil(cs.Code)
 	if err != nil {
 		return nil, err
@@ -255,7 +268,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
 					return nil, fmt.Errorf("%s: %s reads the array plane it writes at another element (an in-place update, as Gauss-Seidel): the sweep kernel takes out-of-place stencils", posOfRef(r), st.Stmt.Name)
 				}
 			}
-			rd := SweepRead{From: -1}
+			rd := SweepRead{From: -1, Reg: -1}
 			for b := a - 1; b >= 0; b-- {
 				wl := sp.Levels[b]
 				rel := fieldRelation(wl.Stmt.Write, wl.TOff, r, lv.TOff)
@@ -263,7 +276,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
 					return nil, fmt.Errorf("%s: whether this read of %s sees the write of %s depends on t", posOfRef(r), r.Array.Name, wl.Stmt.Stmt.Name)
 				}
 				if rel == 1 {
-					rd = SweepRead{From: b, Rel: relOff(r.Off, wl.Stmt.Write.Off)}
+					rd = SweepRead{From: b, Rel: relOff(r.Off, wl.Stmt.Write.Off), Reg: -1}
 					break
 				}
 			}
@@ -281,7 +294,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
 	// Checks of the routed reads, buffer sizes.
 	sp.NB = 1
 	for a := range sp.Levels {
-		for _, rd := range sp.Levels[a].Reads {
+		for k, rd := range sp.Levels[a].Reads {
 			if rd.From < 0 {
 				continue
 			}
@@ -294,6 +307,12 @@ func planSweep(cs *Scop, sched *schedule.Schedule) (*SweepPlan, error) {
 				if sp.GL[b][i] < sp.GL[a][i]-rd.Rel[i] || sp.GR[b][i] < sp.GR[a][i]+rd.Rel[i] {
 					return nil, fmt.Errorf("internal error: level %d reads cells of level %d outside its ghost zone (dimension %d)", a, b, i)
 				}
+			}
+			if regs && zero(rd.Rel[1:]) {
+				r := int(sp.Lag*da - rd.Rel[0] - 1)
+				sp.Levels[a].Reads[k].Reg = r
+				sp.Levels[b].Regs = max(sp.Levels[b].Regs, r+1)
+				continue
 			}
 			sp.NB = max(sp.NB, sp.Lag*da-rd.Rel[0]+1)
 			if sp.Levels[b].Buf < 0 {

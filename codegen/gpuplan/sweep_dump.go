@@ -25,12 +25,15 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 		if sp.Next[lv.A] >= 0 {
 			last = fmt.Sprintf("its field's last writer when the band has at most %d levels", sp.Next[lv.A])
 		}
-		fmt.Fprintf(w, "  level %d: %s at t = tb + %d, ghost left %s right %s, %s, %s\n", lv.A, lv.Stmt.Stmt.Name, lv.TOff, ints(sp.GL[lv.A]), ints(sp.GR[lv.A]), buf, last)
+		fmt.Fprintf(w, "  level %d: %s at t = tb + %d, ghost left %s right %s, %s, %d column register(s), %s\n", lv.A, lv.Stmt.Stmt.Name, lv.TOff, ints(sp.GL[lv.A]), ints(sp.GR[lv.A]), buf, lv.Regs, last)
 		for k, rd := range lv.Reads {
 			r := lv.Stmt.Reads[k]
 			src := "global memory (the band-start state)"
 			if rd.From >= 0 {
 				src = fmt.Sprintf("level %d at %s", rd.From, ints(rd.Rel))
+			}
+			if rd.Reg >= 0 {
+				src += fmt.Sprintf(", column register %d", rd.Reg)
 			}
 			fmt.Fprintf(w, "    read %s%s: %s\n", r.Array.Name, ints(r.Off), src)
 		}

@@ -56,9 +56,12 @@ func summarize(sp *SweepPlan) sweepSummary {
 			if rd.From >= 0 {
 				src = fmt.Sprintf("%d%s", rd.From, ints(rd.Rel))
 			}
+			if rd.Reg >= 0 {
+				src += fmt.Sprintf("r%d", rd.Reg)
+			}
 			rs = append(rs, r.Array.Name+ints(r.Off)+"<-"+src)
 		}
-		s.Levels = append(s.Levels, fmt.Sprintf("%s t+%d buf %d next %d: %s", lv.Stmt.Stmt.Name, lv.TOff, lv.Buf, sp.Next[lv.A], strings.Join(rs, " ")))
+		s.Levels = append(s.Levels, fmt.Sprintf("%s t+%d buf %d regs %d next %d: %s", lv.Stmt.Stmt.Name, lv.TOff, lv.Buf, lv.Regs, sp.Next[lv.A], strings.Join(rs, " ")))
 	}
 	return s
 }
@@ -68,8 +71,10 @@ func summarize(sp *SweepPlan) sweepSummary {
 func TestSweepPlan(t *testing.T) {
 	j := "A(0,0)<-%[1]s A(-1,0)<-%[2]s A(1,0)<-%[3]s A(0,-1)<-%[4]s A(0,1)<-%[5]s"
 	fromPrev := func(a int) string {
+		// Own column from registers (r1: plane p, computed one step ago by
+		// the level before, whose plane lags 2; r2: p-1; r0: p+1).
 		p := fmt.Sprint(a - 1)
-		return fmt.Sprintf(j, p+"(0,0)", p+"(-1,0)", p+"(1,0)", p+"(0,-1)", p+"(0,1)")
+		return fmt.Sprintf(j, p+"(0,0)r1", p+"(-1,0)r2", p+"(1,0)r0", p+"(0,-1)", p+"(0,1)")
 	}
 	global := fmt.Sprintf(j, "G", "G", "G", "G", "G")
 	tests := []struct {
@@ -77,18 +82,19 @@ func TestSweepPlan(t *testing.T) {
 		sizes []int64
 		want  sweepSummary
 	}{
-		{"jacobi2d_mod2.c", []int64{2, 16, 30}, sweepSummary{K: 1, Lag: 2, NB: 4, NBuf: 2, Block: [3]int{34, 1, 1}, Smem: 2 * 4 * 34 * 4, Levels: []string{
+		{"jacobi2d_mod2.c", []int64{2, 16, 30}, sweepSummary{K: 1, Lag: 2, NB: 3, NBuf: 2, Block: [3]int{34, 1, 1}, Smem: 2 * 3 * 34 * 4, Levels: []string{
 			// A[(t+1)%2] at t is A[t%2] at t+1; level 0 writes the field level 2 writes again.
-			"S0 t+0 buf 0 next 2: " + global,
-			"S0 t+1 buf 1 next -1: " + fromPrev(1),
-			"S0 t+2 buf -1 next -1: " + fromPrev(2),
+			"S0 t+0 buf 0 regs 3 next 2: " + global,
+			"S0 t+1 buf 1 regs 3 next -1: " + fromPrev(1),
+			"S0 t+2 buf -1 regs 0 next -1: " + fromPrev(2),
 		}}},
-		{"jacobi2d_twonest.c", []int64{3, 16, 30}, sweepSummary{K: 2, Lag: 2, NB: 4, NBuf: 3, Block: [3]int{36, 1, 1}, Smem: 3 * 4 * 36 * 4, Levels: []string{
-			// B = f(A); A = B: A from the band start, then from level 1.
-			"S0 t+0 buf 0 next 2: " + global,
-			"S1 t+0 buf 1 next 3: B(0,0)<-0(0,0)",
-			"S0 t+1 buf 2 next -1: " + fromPrev(2),
-			"S1 t+1 buf -1 next -1: B(0,0)<-2(0,0)",
+		{"jacobi2d_twonest.c", []int64{3, 16, 30}, sweepSummary{K: 2, Lag: 2, NB: 3, NBuf: 1, Block: [3]int{36, 1, 1}, Smem: 1 * 3 * 36 * 4, Levels: []string{
+			// B = f(A); A = B: A from the band start, then from level 1,
+			// whose values a thread keeps in registers and shares (buffer 0).
+			"S0 t+0 buf -1 regs 2 next 2: " + global,
+			"S1 t+0 buf 0 regs 3 next 3: B(0,0)<-0(0,0)r1",
+			"S0 t+1 buf -1 regs 2 next -1: " + fromPrev(2),
+			"S1 t+1 buf -1 regs 0 next -1: B(0,0)<-2(0,0)r1",
 		}}},
 	}
 	for _, tc := range tests {
