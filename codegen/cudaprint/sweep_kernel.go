@@ -192,6 +192,7 @@ func (g *sweepGen) body() {
 		g.line(d, fmt.Sprintf("const %s hx_bl%d = %d * (hx_S%d + hx_B%d) - %d;", it, i, sp.W[i], i, i, sp.Off[i]))
 	}
 	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
+	g.hoistColumn(d)
 	g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
 	g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
 	for a := range sp.Levels {
@@ -293,33 +294,21 @@ func (g *sweepGen) global(ptr, idx string, mode int) string {
 	return ptr + "[" + idx + "]"
 }
 
-// level prints level a's work at sweep step hx_z and the barrier after it.
+// level prints level a's work at sweep step hx_z.
 func (g *sweepGen) level(a int, d int) {
 	sp, it := g.sp, g.it()
 	lv := sp.Levels[a]
-	ns := sp.Form.NS
 	fs := lv.Stmt
 	g.line(d, fmt.Sprintf("/* level %d: %s at t = hx_tb + %d */", a, fs.Stmt.Name, lv.TOff))
 	g.line(d, "{")
 	g.line(d+1, fmt.Sprintf("const %s hx_p = hx_z - %d;", it, sp.Lag*int64(a)))
 	g.line(d+1, fmt.Sprintf("if (hx_nlev > %d && hx_p >= hx_bl0 - %d && hx_p <= hx_bl0 + %d) {", a, sp.GL[a][0], sp.W[0]-1+sp.GR[a][0]))
 	g.threadsRaw(d+2, func(d int) {
-		g.column(d)
-		var region, dom, own, inArr []string
-		for i := 1; i < ns; i++ {
-			region = append(region, fmt.Sprintf("hx_x%d >= hx_bl%d - %d && hx_x%d <= hx_bl%d + %d", i, i, sp.GL[a][i], i, i, sp.W[i]-1+sp.GR[a][i]))
+		if g.emu {
+			g.column(d) // CUDA: hoisted out of the sweep (hoistColumn)
 		}
-		for i := 0; i < ns; i++ {
-			x := "hx_p"
-			if i > 0 {
-				x = fmt.Sprintf("hx_x%d", i)
-			}
-			dom = append(dom, fmt.Sprintf("%s >= hx_lo%d && %s <= hx_hi%d", x, i, x, i))
-			own = append(own, fmt.Sprintf("%s >= hx_bl%d && %s <= hx_bl%d + %d", x, i, x, i, sp.W[i]-1))
-			ext := fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i]
-			inArr = append(inArr, fmt.Sprintf("%s + %d >= 0 && %s + %d < (%s)", x, fs.Write.Off[i], x, fs.Write.Off[i], cexpr.CExpr(ext, nil)))
-		}
-		g.line(d, "if ("+strings.Join(region, " && ")+") {")
+		c := g.colConds(a)
+		g.line(d, "if ("+g.flag(fmt.Sprintf("hx_rg%d", a), c.region)+") {")
 		subst := g.subst(lv)
 		wins := map[*frontend.ArrayRef]string{}
 		for k, rd := range lv.Reads {
@@ -338,7 +327,7 @@ func (g *sweepGen) level(a int, d int) {
 		rhs := p.expr(fs.Stmt.Body.RHS, false, false)
 		widx := elemIdx(fs.Write.Ref, subst)
 		mine := g.sb(g.slot(a, a, 0, ""), 1)
-		g.line(d+1, "if ("+strings.Join(dom, " && ")+") {")
+		g.line(d+1, "if ("+c.domPlane+" && "+g.flag("hx_dc", c.domCol)+") {")
 		g.line(d+2, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
 		keep := func(d int) {
 			if lv.Buf >= 0 {
@@ -349,9 +338,9 @@ func (g *sweepGen) level(a int, d int) {
 			}
 		}
 		keep(d + 2)
-		g.line(d+2, fmt.Sprintf("if (hx_last%d && %s) %s = hx_v;", a, strings.Join(own, " && "), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
+		g.line(d+2, fmt.Sprintf("if (hx_last%d && %s && %s) %s = hx_v;", a, c.ownPlane, g.flag("hx_oc", c.ownCol), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
 		if lv.Buf >= 0 || lv.Regs > 0 {
-			g.line(d+1, "} else if ("+strings.Join(inArr, " && ")+") {")
+			g.line(d+1, "} else if ("+c.inArrPlane+" && "+g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol)+") {")
 			g.line(d+2, fmt.Sprintf("const %s hx_v = %s; /* outside the domain: the band-start value */", fs.Write.Array.Elem, g.global(fs.Write.Array.Name, widx, 0)))
 			keep(d + 2)
 		}
@@ -504,4 +493,64 @@ func (g *sweepGen) shiftRegs(d int) {
 			}
 		}
 	})
+}
+
+// colConds are the conditions of a thread's cell at level a: in its
+// region (dimensions 1..), in the domain, owned, its element in the array
+// (a plane part on hx_p, uniform, and a column part on hx_x1..).
+type colConds struct {
+	region, domCol, ownCol, inArrCol string
+	domPlane, ownPlane, inArrPlane   string
+}
+
+func (g *sweepGen) colConds(a int) colConds {
+	sp := g.sp
+	ns := sp.Form.NS
+	fs := sp.Levels[a].Stmt
+	var region, dom, own, inArr [2][]string // plane part, column part
+	for i := 1; i < ns; i++ {
+		region[1] = append(region[1], fmt.Sprintf("hx_x%d >= hx_bl%d - %d && hx_x%d <= hx_bl%d + %d", i, i, sp.GL[a][i], i, i, sp.W[i]-1+sp.GR[a][i]))
+	}
+	for i := 0; i < ns; i++ {
+		x, k := "hx_p", 0
+		if i > 0 {
+			x, k = fmt.Sprintf("hx_x%d", i), 1
+		}
+		dom[k] = append(dom[k], fmt.Sprintf("%s >= hx_lo%d && %s <= hx_hi%d", x, i, x, i))
+		own[k] = append(own[k], fmt.Sprintf("%s >= hx_bl%d && %s <= hx_bl%d + %d", x, i, x, i, sp.W[i]-1))
+		ext := fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i]
+		inArr[k] = append(inArr[k], fmt.Sprintf("%s + %d >= 0 && %s + %d < (%s)", x, fs.Write.Off[i], x, fs.Write.Off[i], cexpr.CExpr(ext, nil)))
+	}
+	j := func(v []string) string { return strings.Join(v, " && ") }
+	return colConds{region: j(region[1]), domCol: j(dom[1]), ownCol: j(own[1]), inArrCol: j(inArr[1]),
+		domPlane: j(dom[0]), ownPlane: j(own[0]), inArrPlane: j(inArr[0])}
+}
+
+// flag is a column condition: in CUDA the thread's flag computed once
+// before the sweep (hoistColumn), in emulation the condition itself (a
+// thread's values do not live across barriers there).
+func (g *sweepGen) flag(name, cond string) string {
+	if g.emu {
+		return "(" + cond + ")"
+	}
+	return name
+}
+
+// hoistColumn prints, in CUDA, the thread's column, face index and column
+// flags once per box, before the sweep.
+func (g *sweepGen) hoistColumn(d int) {
+	if g.emu {
+		return
+	}
+	g.column(d)
+	for a, lv := range g.sp.Levels {
+		c := g.colConds(a)
+		if a == 0 {
+			g.line(d, fmt.Sprintf("const bool hx_dc = %s, hx_oc = %s;", c.domCol, c.ownCol))
+		}
+		g.line(d, fmt.Sprintf("const bool hx_rg%d = %s;", a, c.region))
+		if lv.Buf >= 0 || lv.Regs > 0 {
+			g.line(d, fmt.Sprintf("const bool hx_ia%d = %s;", a, c.inArrCol))
+		}
+	}
 }
