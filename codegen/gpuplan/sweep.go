@@ -46,7 +46,12 @@ import (
 //
 // (rel = read offset minus write offset), and cells within its region
 // when GL_i(a') >= GL_i(a) - rel_i and GR_i(a') >= GR_i(a) + rel_i; the
-// plan checks both and refuses otherwise.
+// plan checks both and refuses otherwise. Reads in the thread's own column
+// (rel = (rel0, 0, ..)) come from column registers instead (SweepRead.Reg:
+// the thread computed that value itself, L*(a-a') - rel0 steps earlier),
+// so only face neighbours go through shared memory (and NB counts only
+// those), and the printer unrolls the sweep by NB so that every slot is a
+// constant.
 //
 // Ping-pong. The written arrays have two copies: a band reads the
 // band-start state from one and writes to the other; a tile writes back
@@ -60,8 +65,10 @@ import (
 // k = 1, levels 0..3 all statement S0 at t = tb..tb+3, every read of level
 // a >= 1 from level a-1 (A[(t+1)%2] at t is A[t%2] at t+1) at rel in
 // {-1,0,1}^2, c = 1, L = 2, ghost zones 3,2,1,0 on both sides, face
-// 3+240+3 = 246 threads, NB = 4 planes for levels 0..2, 3*4*246*4 bytes =
-// 11808 of shared memory.
+// 3+240+3 = 246 threads; the own-column reads (rel (-1,0), (0,0), (1,0))
+// from registers 2, 1, 0 of level a-1, the neighbours (0,-1), (0,1) from
+// its buffer of NB = 3 planes (levels 0..2 buffered): 3*3*246*4 bytes =
+// 8856 of shared memory.
 
 // SweepPlan is the plan of the sweep kernel of one scop.
 type SweepPlan struct {
