@@ -192,16 +192,7 @@ func (g *sweepGen) body() {
 	for i := 0; i < ns; i++ {
 		g.line(d, fmt.Sprintf("const %s hx_bl%d = %d * (hx_S%d + hx_B%d) - %d;", it, i, sp.W[i], i, i, sp.Off[i]))
 	}
-	// The sweep starts early enough for the inputs' first loads: a level
-	// that reads planes p + RMin .. p + RMax of an input loads plane
-	// p + RMax at the step of its plane p.
-	pre := int64(0)
-	for _, lv := range sp.Levels {
-		for _, in := range lv.Inputs {
-			pre = max(pre, in.RMax-in.RMin)
-		}
-	}
-	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0]+pre, sp.W[0]-1))
+	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
 	g.hoistColumn(d)
 	// The sweep unrolled by NB: in copy u the plane z has the buffer slot
 	// (z - hx_zlo) mod NB = u, a constant (no modulo, no select).
@@ -316,7 +307,6 @@ func (g *sweepGen) level(a int, d int) {
 	g.line(d, fmt.Sprintf("/* level %d: %s at t = hx_tb + %d */", a, fs.Stmt.Name, lv.TOff))
 	g.line(d, "{")
 	g.line(d+1, fmt.Sprintf("const %s hx_p = hx_z - %d;", it, sp.Lag*int64(a)))
-	g.loadInputs(a, d+1)
 	g.line(d+1, fmt.Sprintf("if (hx_nlev > %d && hx_p >= hx_bl0 - %d && hx_p <= hx_bl0 + %d) {", a, sp.GL[a][0], sp.W[0]-1+sp.GR[a][0]))
 	g.threadsRaw(d+2, func(d int) {
 		if g.emu {
@@ -328,8 +318,6 @@ func (g *sweepGen) level(a int, d int) {
 		wins := map[*frontend.ArrayRef]string{}
 		for k, rd := range lv.Reads {
 			switch {
-			case rd.In >= 0:
-				wins[fs.Reads[k].Ref] = g.inReg(a, rd.In, lv.Inputs[rd.In].InReg(fs.Reads[k].Off[0]))
 			case rd.From < 0:
 			case rd.Reg >= 0:
 				wins[fs.Reads[k].Ref] = g.reg(rd.From, fmt.Sprint(rd.Reg))
@@ -464,66 +452,25 @@ func (g *sweepGen) reg(b int, j string) string {
 	return fmt.Sprintf("hx_c%d_%s", b, j)
 }
 
-// regDecls declares the column registers (hx_c<level>_<j>) and the input
-// registers (hx_i<level>_<input>_<j>).
+// regDecls declares the column registers.
 func (g *sweepGen) regDecls() {
 	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
-	decl := func(elem frontend.Type, base string, n int) {
-		for j := 0; j <= n; j++ {
-			name := fmt.Sprintf("%s_%d", base, j)
-			if j == n {
-				name = base + "_n"
-			}
-			if g.emu {
-				g.line(1, fmt.Sprintf("static %s %s[%d];", elem, name, nt))
-			} else {
-				g.line(1, fmt.Sprintf("%s %s = 0;", elem, name))
-			}
-		}
-	}
 	for b, lv := range g.sp.Levels {
-		if lv.Regs > 0 {
-			decl(frontend.Type(g.sp.Elem), fmt.Sprintf("hx_c%d", b), lv.Regs)
+		if lv.Regs == 0 {
+			continue
 		}
-		for k, in := range lv.Inputs {
-			decl(in.Ref.Array.Elem, fmt.Sprintf("hx_i%d_%d", b, k), int(in.RMax-in.RMin))
+		var names []string
+		for j := 0; j < lv.Regs; j++ {
+			names = append(names, fmt.Sprint(j))
 		}
-	}
-}
-
-// inReg is register j of input k of level a (inReg as reg).
-func (g *sweepGen) inReg(a, k int, j string) string {
-	if g.emu {
-		return fmt.Sprintf("hx_i%d_%d_%s[hx_f]", a, k, j)
-	}
-	return fmt.Sprintf("hx_i%d_%d_%s", a, k, j)
-}
-
-// loadInputs prints the loads of level a's inputs at sweep step hx_z:
-// plane hx_p + RMax of the field in the thread's column, while the level
-// may still read it.
-func (g *sweepGen) loadInputs(a int, d int) {
-	sp := g.sp
-	lv := sp.Levels[a]
-	ns := sp.Form.NS
-	for k, in := range lv.Inputs {
-		ext := func(i int) string {
-			return cexpr.CExpr(in.Ref.Array.Extents[len(in.Ref.Ref.Index)-ns+i], nil)
-		}
-		g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_p + %d >= hx_bl0 - %d && hx_p <= hx_bl0 + %d && hx_p + %d >= 0 && hx_p + %d < (%s)) {",
-			a, in.RMax-in.RMin, sp.GL[a][0], sp.W[0]-1+sp.GR[a][0], in.RMax, in.RMax, ext(0)))
-		var col []string
-		for i := 1; i < ns; i++ {
-			col = append(col, fmt.Sprintf("hx_x%d >= 0 && hx_x%d < (%s)", i, i, ext(i)))
-		}
-		idx := elemIdx(in.Ref.Ref, g.subst(lv))
-		g.threadsRaw(d+1, func(d int) {
+		names = append(names, "n")
+		for _, j := range names {
 			if g.emu {
-				g.column(d)
+				g.line(1, fmt.Sprintf("static %s hx_c%d_%s[%d];", g.sp.Elem, b, j, nt))
+			} else {
+				g.line(1, fmt.Sprintf("%s hx_c%d_%s = 0;", g.sp.Elem, b, j))
 			}
-			g.line(d, fmt.Sprintf("if (%s) %s = %s;", g.flag(fmt.Sprintf("hx_ic%d_%d", a, k), strings.Join(col, " && ")), g.inReg(a, k, "n"), g.global(in.Ref.Array.Name, idx, 0)))
-		})
-		g.line(d, "}")
+		}
 	}
 }
 
@@ -532,7 +479,7 @@ func (g *sweepGen) loadInputs(a int, d int) {
 func (g *sweepGen) shiftRegs(d int) {
 	any := false
 	for _, lv := range g.sp.Levels {
-		any = any || lv.Regs > 0 || len(lv.Inputs) > 0
+		any = any || lv.Regs > 0
 	}
 	if !any {
 		return
@@ -541,19 +488,13 @@ func (g *sweepGen) shiftRegs(d int) {
 		if g.emu {
 			g.column(d)
 		}
-		shift := func(n int, reg func(string) string) {
-			for j := n - 1; j >= 0; j-- {
+		for b, lv := range g.sp.Levels {
+			for j := lv.Regs - 1; j >= 0; j-- {
 				src := "n"
 				if j > 0 {
 					src = fmt.Sprint(j - 1)
 				}
-				g.line(d, fmt.Sprintf("%s = %s;", reg(fmt.Sprint(j)), reg(src)))
-			}
-		}
-		for b, lv := range g.sp.Levels {
-			shift(lv.Regs, func(j string) string { return g.reg(b, j) })
-			for k, in := range lv.Inputs {
-				shift(int(in.RMax-in.RMin), func(j string) string { return g.inReg(b, k, j) })
+				g.line(d, fmt.Sprintf("%s = %s;", g.reg(b, fmt.Sprint(j)), g.reg(b, src)))
 			}
 		}
 	})
@@ -613,13 +554,6 @@ func (g *sweepGen) hoistColumn(d int) {
 			g.line(d, fmt.Sprintf("const bool hx_dc = %s, hx_oc = %s;", c.domCol, c.ownCol))
 		}
 		g.line(d, fmt.Sprintf("const bool hx_rg%d = %s;", a, c.region))
-		for k, in := range lv.Inputs {
-			var col []string
-			for i := 1; i < g.sp.Form.NS; i++ {
-				col = append(col, fmt.Sprintf("hx_x%d >= 0 && hx_x%d < (%s)", i, i, cexpr.CExpr(in.Ref.Array.Extents[len(in.Ref.Ref.Index)-g.sp.Form.NS+i], nil)))
-			}
-			g.line(d, fmt.Sprintf("const bool hx_ic%d_%d = %s;", a, k, strings.Join(col, " && ")))
-		}
 		if lv.Buf >= 0 || lv.Regs > 0 {
 			g.line(d, fmt.Sprintf("const bool hx_ia%d = %s;", a, c.inArrCol))
 		}

@@ -51,10 +51,7 @@ import (
 // the thread computed that value itself, L*(a-a') - rel0 steps earlier),
 // so only face neighbours go through shared memory (and NB counts only
 // those), and the printer unrolls the sweep by NB so that every slot is a
-// constant. Likewise a band-start field that a level reads in its own
-// column at several planes (level 0's A[t%2][i-1..i+1][j]) is an input
-// (SweepLevel.Inputs): each step loads one plane from global memory into a
-// register and keeps the older ones.
+// constant.
 //
 // Ping-pong. The written arrays have two copies: a band reads the
 // band-start state from one and writes to the other; a tile writes back
@@ -105,11 +102,6 @@ type SweepLevel struct {
 	Stmt *FormStmt
 	TOff int64 // time step within the band (a / k)
 	Buf  int   // index of its shared buffer, -1 when no later level reads it
-	// Inputs are the fields this level reads from the band-start state in
-	// the thread's own column at several planes (r0 in RMin..RMax): the
-	// thread loads plane p + RMax once per step into a column register and
-	// keeps the older ones (SweepRead.In).
-	Inputs []SweepInput
 	// Regs is the number of the thread's own-column values of this level
 	// that the thread keeps in registers (0: none): register j holds the
 	// value it computed j+1 sweep steps ago (see Reg).
@@ -128,25 +120,6 @@ type SweepRead struct {
 	// z - L*a + rel0, which level From computed at step z - L*(a-From) +
 	// rel0, so Reg = L*(a-From) - rel0 - 1.
 	Reg int
-	// In is the input (SweepLevel.Inputs) of a band-start read in the own
-	// column, or -1: the read goes to global memory itself.
-	In int
-}
-
-// SweepInput is one band-start field a level reads in the thread's own
-// column: Ref (the read at plane offset RMax) gives the element loaded.
-type SweepInput struct {
-	Ref        FieldRef
-	RMin, RMax int64
-}
-
-// InReg is the input register of a read at plane offset r0: "n" (loaded
-// in this step) for RMax, else RMax - r0 - 1 steps old.
-func (in SweepInput) InReg(r0 int64) string {
-	if r0 == in.RMax {
-		return "n"
-	}
-	return fmt.Sprint(in.RMax - r0 - 1)
 }
 
 // MaxSweepSmem is the shared memory a sweep block may use without the
@@ -302,7 +275,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 					return nil, fmt.Errorf("%s: %s reads the array plane it writes at another element (an in-place update, as Gauss-Seidel): the sweep kernel takes out-of-place stencils", posOfRef(r), st.Stmt.Name)
 				}
 			}
-			rd := SweepRead{From: -1, Reg: -1, In: -1}
+			rd := SweepRead{From: -1, Reg: -1}
 			for b := a - 1; b >= 0; b-- {
 				wl := sp.Levels[b]
 				rel := fieldRelation(wl.Stmt.Write, wl.TOff, r, lv.TOff)
@@ -310,7 +283,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 					return nil, fmt.Errorf("%s: whether this read of %s sees the write of %s depends on t", posOfRef(r), r.Array.Name, wl.Stmt.Stmt.Name)
 				}
 				if rel == 1 {
-					rd = SweepRead{From: b, Rel: relOff(r.Off, wl.Stmt.Write.Off), Reg: -1, In: -1}
+					rd = SweepRead{From: b, Rel: relOff(r.Off, wl.Stmt.Write.Off), Reg: -1}
 					break
 				}
 			}
@@ -352,11 +325,6 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 			if sp.Levels[b].Buf < 0 {
 				sp.Levels[b].Buf = 0 // numbered below
 			}
-		}
-	}
-	if regs {
-		for a := range sp.Levels {
-			planInputs(&sp.Levels[a])
 		}
 	}
 	for a := range sp.Levels {
@@ -427,40 +395,4 @@ func zero(v []int64) bool {
 		}
 	}
 	return true
-}
-
-// planInputs groups the band-start reads of lv in the thread's own column
-// by field; a field read at two or more planes becomes an input.
-func planInputs(lv *SweepLevel) {
-	key := func(r FieldRef) string { return fmt.Sprintf("%s%v", r.Array.Name, r.Lead) }
-	groups := map[string][]int{}
-	var order []string
-	for k, rd := range lv.Reads {
-		r := lv.Stmt.Reads[k]
-		if rd.From >= 0 || !zero(r.Off[1:]) {
-			continue
-		}
-		if _, ok := groups[key(r)]; !ok {
-			order = append(order, key(r))
-		}
-		groups[key(r)] = append(groups[key(r)], k)
-	}
-	for _, g := range order {
-		ks := groups[g]
-		if len(ks) < 2 {
-			continue
-		}
-		in := SweepInput{Ref: lv.Stmt.Reads[ks[0]], RMin: lv.Stmt.Reads[ks[0]].Off[0], RMax: lv.Stmt.Reads[ks[0]].Off[0]}
-		for _, k := range ks {
-			r := lv.Stmt.Reads[k]
-			in.RMin = min(in.RMin, r.Off[0])
-			if r.Off[0] > in.RMax {
-				in.RMax, in.Ref = r.Off[0], r
-			}
-		}
-		for _, k := range ks {
-			lv.Reads[k].In = len(lv.Inputs)
-		}
-		lv.Inputs = append(lv.Inputs, in)
-	}
 }
