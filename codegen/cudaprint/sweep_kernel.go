@@ -37,7 +37,6 @@ type sweepGen struct {
 	*kernelGen
 	sp   *gpuplan.SweepPlan
 	face int64
-	q    int64 // the buffer slot of plane z in the step being printed
 }
 
 func (g *sweepGen) it() string { return g.cs.IntType }
@@ -194,24 +193,14 @@ func (g *sweepGen) body() {
 	}
 	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
 	g.hoistColumn(d)
-	// The sweep unrolled by NB: in copy u the plane z has the buffer slot
-	// (z - hx_zlo) mod NB = u, a constant (no modulo, no select).
-	g.line(d, fmt.Sprintf("for (%s hx_zb = hx_zlo; hx_zb <= hx_zhi; hx_zb += %d) {", it, sp.NB))
-	for u := int64(0); u < sp.NB; u++ {
-		g.q = u
-		if u == 0 {
-			g.line(d+1, "{")
-		} else {
-			g.line(d+1, fmt.Sprintf("if (hx_zb + %d <= hx_zhi) {", u))
-		}
-		g.line(d+2, fmt.Sprintf("const %s hx_z = hx_zb + %d;", it, u))
-		for a := range sp.Levels {
-			g.level(a, d+2)
-		}
-		g.shiftRegs(d + 2)
-		g.line(d+2, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
-		g.line(d+1, "}")
+	g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
+	g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
+	for a := range sp.Levels {
+		g.level(a, d+1)
 	}
+	g.shiftRegs(d + 1)
+	g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
+	g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
 	g.line(d, "}")
 	g.copyUnwritten(d)
 	for i := 0; i < ns; i++ {
@@ -239,13 +228,19 @@ func (g *sweepGen) column(d int) {
 }
 
 // slot prints the buffer index of plane offset rel0 of level b read at
-// level a (b == a: the plane level a writes), face offset rf, in the step
-// whose plane z has slot g.q: plane z - L*a + rel0 has slot
-// (q + rel0 - L*a) mod NB.
+// level a (b == a: the plane level a writes), face offset rf.
 func (g *sweepGen) slot(b, a int, rel0 int64, rf string) string {
 	sp := g.sp
-	k := ((g.q+rel0-sp.Lag*int64(a))%sp.NB + sp.NB) % sp.NB
-	return fmt.Sprintf("%d + hx_f%s", (int64(sp.Levels[b].Buf)*sp.NB+k)*g.face, rf)
+	k := ((rel0-sp.Lag*int64(a))%sp.NB + sp.NB) % sp.NB
+	s := "hx_q"
+	if k != 0 {
+		s = fmt.Sprintf("(hx_q + %d >= %d ? hx_q + %d : hx_q + %d)", k, sp.NB, k-sp.NB, k)
+	}
+	idx := fmt.Sprintf("(%d + %s) * %d + hx_f%s", int64(sp.Levels[b].Buf)*sp.NB, s, g.face, rf)
+	if g.emu {
+		return idx
+	}
+	return idx
 }
 
 func (g *sweepGen) sb(idx string, mode int) string {
