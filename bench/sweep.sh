@@ -12,7 +12,8 @@
 # gcc -O2). run first verifies every program at a small size that divides no tile size (harness
 # arguments, the reference on the CPU), then times it at the full size (HX_VERIFY=0, median of REPS runs
 # after a warm-up; kernel time from CUDA events) and prints GCells/s (gcells-kernel: cell updates of the
-# original program / kernel time). Logs in $OUT (default /tmp/hxsweep).
+# original program / kernel time). Logs in $OUT (default /tmp/hxsweep). The _noregs rows turn the column
+# registers off (--reuse=false: every read of a level from shared memory, fewer registers per thread).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hxsweep}
@@ -24,6 +25,7 @@ D=devbuild/sweep
 CONFIGS=(
   "j2d5pt_none|testdata/real/an5d_j2d5pt.c|--tile=none|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep|testdata/real/an5d_j2d5pt.c|--tile=sweep|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_noregs|testdata/real/an5d_j2d5pt.c|--tile=sweep --reuse=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h3_w252|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=3,128,252|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h5_w246|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=5,256,246|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h9_w236|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=9,256,236|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
@@ -36,6 +38,7 @@ CONFIGS=(
   "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"
   "laplacian3d_sweep|bench/inputs/laplacian3d.c|--tile=sweep|-D N=256 -D T=128|N=45 T=9"
+  "laplacian3d_sweep_noregs|bench/inputs/laplacian3d.c|--tile=sweep --reuse=false|-D N=256 -D T=128|N=45 T=9"
   "laplacian3d_sweep_h1|bench/inputs/laplacian3d.c|--tile=sweep --sizes=1,64,30,30|-D N=256 -D T=128|N=45 T=9"
   "laplacian3d_sweep_32x16|bench/inputs/laplacian3d.c|--tile=sweep --sizes=3,32,10,26|-D N=256 -D T=128|N=45 T=9"
   "star3d1r_none|bench/inputs/an5d_star3d1r.c|--tile=none|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
