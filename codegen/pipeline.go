@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"hextile/codegen/ast"
@@ -22,6 +23,11 @@ type Request struct {
 	Tile     schedule.Kind
 	Sizes    []int64
 	Gen      ast.Options
+	// Target is the output the request is for ("cuda", "c", "llvm", ...;
+	// "" unknown): --tile=sweep has a code generator for "cuda" only (the
+	// sweep kernel, gpuplan.SweepPlan), and its default sizes are that
+	// kernel's (gpuplan.DefaultSweepSizes).
+	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
 	GPU *CUDAOptions
@@ -115,6 +121,13 @@ func stageSchedule(c *Compilation) error {
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
+		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "cuda" {
+			// The sweep kernel's default sizes, from the stencil's radius.
+			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
+			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
+				return atScop(s.Scop, err)
+			}
+		}
 		s.Sched = sc
 	}
 	return nil
@@ -126,11 +139,25 @@ func stageAST(c *Compilation) error {
 		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
+		if k := s.Sched.Kind; k == schedule.Sweep && c.Req.Target == "cuda" {
+			// The sweep kernel (gpuplan.SweepPlan) is planned from the
+			// original loop nest, not from a scan of the schedule.
+			code, err := sweepCode(s, opts.Prefix)
+			if err != nil {
+				return err
+			}
+			s.Code = code
+			continue
+		}
 		if k := s.Sched.Kind; k == schedule.Overlapped || k == schedule.Sweep {
 			// Ghost-zone schedules map an instance to several tiles (or
 			// carry ghost zones in the block): scanning their map as a
 			// one-to-one schedule would compute instances twice.
-			return atScop(s.Scop, fmt.Errorf("--tile=%s: code generation not implemented yet (hextile check, tiles and compare take it)", k))
+			what := "code generation not implemented yet (hextile check, tiles and compare take it)"
+			if k == schedule.Sweep {
+				what = "code generation exists for --target=cuda only (the CUDA sweep kernel); hextile check, tiles and compare take it"
+			}
+			return atScop(s.Scop, fmt.Errorf("--tile=%s: %s", k, what))
 		}
 		a, err := ast.Generate(s.Scop, s.Sched, opts)
 		if err != nil {
@@ -152,6 +179,86 @@ func stageAST(c *Compilation) error {
 		s.Code = &ast.ScopCode{Scop: s.Scop, AST: a, Orig: orig, Note: note}
 	}
 	return nil
+}
+
+// sweepCode is the code of a scop under --tile=sweep for the CUDA sweep
+// kernel: the original loop nest (the plan reads the stencil form from it
+// and the harness counts instances with it) and the sizes in the note.
+func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
+	orig, err := ast.Generate(s.Scop, OriginalSchedule(s.Scop), ast.Options{Prefix: prefix})
+	if err != nil {
+		return nil, atScop(s.Scop, err)
+	}
+	var sz []string
+	for _, v := range s.Sched.Sizes {
+		sz = append(sz, fmt.Sprint(v))
+	}
+	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: "sweep tiling with sizes " + strings.Join(sz, ",")}, nil
+}
+
+// writtenElemSize is the largest element size of the arrays s writes.
+func writtenElemSize(s *frontend.Scop) int64 {
+	sz := int64(4)
+	for _, st := range s.Stmts {
+		for _, w := range st.Writes {
+			for _, a := range s.Arrays {
+				if a.Name == w.Array && a.Elem == frontend.Double {
+					sz = 8
+				}
+			}
+		}
+	}
+	return sz
+}
+
+// sweepExtents are the extents of the scop's box per space dimension for
+// the parameter values of its #defines and -D values defines (0 where
+// unknown): the sweep kernel's default sizes depend on the grid.
+func sweepExtents(s *frontend.Scop, defines map[string]string) []int64 {
+	env := map[string]int64{}
+	for k, v := range s.Defines {
+		env[k] = v
+	}
+	for k, v := range defines {
+		if x, err := strconv.ParseInt(strings.TrimSpace(v), 0, 64); err == nil {
+			env[k] = x
+		}
+	}
+	orig, err := ast.Generate(s, OriginalSchedule(s), ast.Options{})
+	if err != nil {
+		return make([]int64, 3)
+	}
+	form, err := gpuplan.AnalyseStencil(&ast.ScopCode{Scop: s, Orig: orig})
+	out := make([]int64, 3)
+	if err != nil {
+		return out
+	}
+	st := form.Stmts[0]
+	for i := 0; i < form.NS && i < 3; i++ {
+		lo, ok1 := ast.EvalExpr(&ast.Max{Args: st.Lo[i]}, env)
+		hi, ok2 := ast.EvalExpr(&ast.Min{Args: st.Hi[i]}, env)
+		if ok1 && ok2 && hi >= lo {
+			out[i] = hi - lo + 1
+		}
+	}
+	return out
+}
+
+// sweepRadius is the stencil's reach per canonical step in each space
+// dimension: the larger cone slope, rounded up.
+func sweepRadius(sc *schedule.Schedule) []int64 {
+	var out []int64
+	for _, sl := range sc.Slopes {
+		r := int64(0)
+		for _, q := range sl {
+			if q != nil && q.Sign() > 0 {
+				n, d := q.Num().Int64(), q.Denom().Int64()
+				r = max(r, (n+d-1)/d)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // atScop positions a refusal about scop that has no position of its own

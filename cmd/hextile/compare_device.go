@@ -18,7 +18,7 @@ import (
 func measureRows(rep *compare.Report, file string, pass []string, backend string, reps int, stderr io.Writer) {
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
-		if r.Err != "" || noCodegen(r.Kind) {
+		if r.Err != "" || noCodegen(r.Kind, "") {
 			continue
 		}
 		args := []string{"run", file, "--device=gpu", "--backend=" + backend, "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes), "--reps=" + strconv.Itoa(reps)}

@@ -57,19 +57,32 @@ func TestGhostKindsCheck(t *testing.T) {
 }
 
 // TestGhostKindsNoCodegen: compile and run refuse the kinds without a code
-// generator (exit 2, the reason); compile --dump=schedule prints both maps.
+// generator for the target (exit 2, the reason): overlapped everywhere,
+// sweep but for --target=cuda (which generates it); compile
+// --dump=schedule prints both maps.
 func TestGhostKindsNoCodegen(t *testing.T) {
-	for _, args := range [][]string{
-		{"compile", "../../testdata/heat2d.c", "--tile=overlapped"},
-		{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "-o", t.TempDir()},
-		{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--dump=ast"},
-		{"run", "../../testdata/heat2d.c", "--tile=overlapped"},
-		{"run", "../../testdata/heat2d.c", "--tile=sweep", "--device=emu"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--dump=ast"}, "--target=cuda only"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm"}, "not for --target=llvm"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep"}, "not for --target=c"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=sweep"}, "--target=cuda only"},
 	} {
-		out, errs, code := runCmd(t, "", args...)
-		if code != 2 || out != "" || !strings.Contains(errs, "code generation not implemented yet") {
-			t.Errorf("%v: exit %d, out %q, stderr %q", args, code, out, errs)
+		out, errs, code := runCmd(t, "", tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, out %q, stderr %q", tc.args, code, out, errs)
 		}
+	}
+	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "-o", t.TempDir()); code != 0 {
+		t.Errorf("compile --tile=sweep --target=cuda: exit %d %s%s", code, out, errs)
+	}
+	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=sweep", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
+		t.Errorf("run --tile=sweep --device=emu: exit %d %s%s", code, out, errs)
 	}
 	out, errs, code := runCmd(t, "", "schedule", "../../testdata/heat2d.c", "--tile=sweep", "--json")
 	var sj scheduleJSON

@@ -83,7 +83,7 @@ func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump ma
 	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences",
 		"schedule": "computing the " + f.tile + " schedule", "ast": "generating code"}
 	for _, s := range codegen.Stages {
-		if s.Name == "ast" && noCodegen(f.tile) {
+		if s.Name == "ast" && noCodegen(f.tile, req.Target) {
 			break // no code generator: the schedule is the last stage
 		}
 		name := what[s.Name]
@@ -189,8 +189,15 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "compile", err)
 	}
-	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
-		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
+	req.Target = *target
+	if noCodegen(pf.tile, *target) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
+		return usageFail(stderr, "compile", codegenRefusal(pf.tile, *target))
+	}
+	if schedule.Kind(pf.tile) == schedule.Sweep && df.on() {
+		return usageFail(stderr, "compile", codegenRefusal(pf.tile, ""))
+	}
+	if schedule.Kind(pf.tile) == schedule.Sweep && len(pf.block) > 0 {
+		return usageFail(stderr, "compile", usagef("--block does not apply to --tile=sweep: its block is the box's face with ghost zones (choose it with --sizes=h,w0,w1[,w2])"))
 	}
 	if df.on() {
 		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
@@ -203,7 +210,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
-	if noCodegen(pf.tile) && dump["schedule"] {
+	if ghostKind(pf.tile) && dump["schedule"] {
 		for _, sc := range c.Scops {
 			if sc.Sched != nil {
 				fmt.Fprintf(stdout, "# owner map of scop %s: the tile that writes each instance back (the map above relates it to every tile that computes it)\n%s\n", posOf(sc.Scop.Pos), sc.Sched.Owner.String())
@@ -214,7 +221,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if len(dump) > 0 && *out == "" {
 		return 0
 	}
-	if *target != "c" {
+	if *target != "c" && schedule.Kind(pf.tile) != schedule.Sweep {
 		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))
 		}

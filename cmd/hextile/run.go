@@ -13,6 +13,7 @@ import (
 	"hextile/codegen"
 	"hextile/frontend"
 	"hextile/runtime"
+	"hextile/schedule"
 )
 
 func init() {
@@ -88,8 +89,16 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "run", err)
 	}
-	if noCodegen(pf.tile) {
-		return usageFail(stderr, "run", codegenRefusal(pf.tile))
+	// The CUDA code runs in the emulator and with --backend=cuda (the
+	// target that --tile=sweep has a code generator for).
+	if *device == "emu" || *device == "gpu" && *backend == "cuda" {
+		req.Target = "cuda"
+	}
+	if noCodegen(pf.tile, req.Target) {
+		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
+	}
+	if schedule.Kind(pf.tile) == schedule.Sweep && len(pf.block) > 0 {
+		return usageFail(stderr, "run", usagef("--block does not apply to --tile=sweep: its block is the box's face with ghost zones (choose it with --sizes=h,w0,w1[,w2])"))
 	}
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
@@ -104,7 +113,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := codegen.CheckAccessBounds(scops, paramValues(c, overrides)); err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
-	if *device != "cpu" {
+	if *device != "cpu" && schedule.Kind(pf.tile) != schedule.Sweep {
 		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "run", err, scopPos(c))
 		}

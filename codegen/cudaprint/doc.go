@@ -9,7 +9,9 @@
 // between pieces of thread work, staged tiles (copy-in, flags or written
 // table, copy-out), register reuse and streaming windows. PrintKernel also
 // prints in emulation mode (plain C, every thread in turn), which package
-// emu builds on. It imports no other printer.
+// emu builds on. It imports no other printer. A scop with a sweep plan
+// (gpuplan.SweepPlan, --tile=sweep) gets the sweep kernel and its host
+// function instead (sweep_kernel.go, sweep_host.go).
 //
 // # Example
 //

@@ -268,6 +268,9 @@ func hostSig(cs *gpuplan.Scop) string {
 
 // HostFunc prints hx_gpu_K: device buffers, copies, the launches.
 func HostFunc(cs *gpuplan.Scop) string {
+	if cs.Sweep != nil {
+		return sweepHostFunc(cs)
+	}
 	var b strings.Builder
 	s := cs.Code.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])

@@ -139,6 +139,9 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 
 // KernelArgs lists a kernel's arguments (decl: with their types).
 func KernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
+	if cs.Sweep != nil {
+		return sweepKernelArgs(cs, decl)
+	}
 	var out []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {

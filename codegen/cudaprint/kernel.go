@@ -69,6 +69,9 @@ func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *kernelGen {
 
 // PrintKernel returns the kernel's definition.
 func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
+	if cs.Sweep != nil {
+		return printSweepKernel(cs, kn, emu)
+	}
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
 }

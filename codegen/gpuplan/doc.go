@@ -46,6 +46,11 @@
 //	  block 32x1x1 threads; schedule dimension 2 on threadIdx.x
 //	  host arguments: c0
 //
+// Under --tile=sweep a scop in stencil form (stencil_form.go) gets no
+// kernels from its AST but one dedicated streaming kernel (SweepPlan,
+// sweep.go: levels, read routing, plane buffers, column registers,
+// ping-pong copies), which cudaprint prints and the emulator runs.
+//
 // A new kernel strategy is a new decision here (a field of Kernel or a
 // plan type beside StagePlan/StreamPlan) and its lowering in the printers.
 package gpuplan

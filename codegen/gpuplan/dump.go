@@ -19,6 +19,10 @@ func (cs *Scop) Dump(w io.Writer) {
 		cs.Index, ast.PosString(s.Pos), len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2], cs.IntType, map[bool]string{false: "32-bit", true: "64-bit"}[cs.WideIdx])
 	fmt.Fprintf(w, "# shared memory staging %s, register reuse %s, programmatic dependent launch %s\n", onOff(cs.Shared), onOff(cs.Reuse), onOff(cs.PDL))
 	fmt.Fprintf(w, "# arrays written (copied back): %s; read: %s\n", names(cs.Written), names(cs.Read))
+	if cs.Sweep != nil {
+		cs.Sweep.Dump(w, cs.Kernels[0].Name)
+		return
+	}
 	fmt.Fprintln(w, "host:")
 	h := &hostDump{cs: cs, w: w}
 	h.node(cs.Code.AST.Root, 1)

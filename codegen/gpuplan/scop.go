@@ -2,6 +2,7 @@ package gpuplan
 
 import (
 	"fmt"
+	"regexp"
 
 	"hextile/codegen/ast"
 	"hextile/codegen/width"
@@ -75,6 +76,9 @@ type Scop struct {
 	Width   *width.Width
 	IntType string
 	WideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
+	// Sweep is the plan of the streaming sweep kernel (--tile=sweep,
+	// sweep.go); Kernels then holds its one kernel.
+	Sweep *SweepPlan
 	// plans memoises planShared per full-tile node and printing context
 	// (the plan is a pure function of them; the CUDA, emulator and LLVM
 	// printers ask for the same tiles).
@@ -205,6 +209,16 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", ast.PosString(a.Pos), a.Name)
 		}
 	}
+	if sched.Kind == schedule.Sweep {
+		sp, err := planSweep(cs, sched, !opt.NoReuse)
+		if err != nil {
+			return nil, atScopPos(sc.Scop, err)
+		}
+		cs.Sweep = sp
+		cs.Threads = sp.Block
+		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}}
+		return cs, nil
+	}
 	// The point space levels mapped to threads: the last three.
 	var space []int
 	for i, d := range sched.Dims {
@@ -255,3 +269,16 @@ func WideScops(css []*Scop) bool {
 func WideIndex(css []*Scop) bool {
 	return len(css) > 0 && css[0].WideIdx
 }
+
+// atScopPos puts a sweep refusal in the diagnostic format
+// "FILE:LINE:COL: error: --tile=sweep: ...", at the position the message
+// starts with or else at the scop.
+func atScopPos(s *frontend.Scop, err error) error {
+	msg := err.Error()
+	if m := posPrefix.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s: error: --tile=sweep (CUDA sweep kernel): %s", m[1], m[2])
+	}
+	return fmt.Errorf("%s: error: --tile=sweep (CUDA sweep kernel): %s", ast.PosString(s.Pos), msg)
+}
+
+var posPrefix = regexp.MustCompile(`^([^\s:]+:\d+:\d+): (.*)$`)

@@ -407,6 +407,12 @@ func Decide(sc *ast.ScopCode, params map[string]int64) *Width {
 	for _, a := range s.Arrays {
 		n := ival{1, 1}
 		for _, e := range a.Extents {
+			if e == nil {
+				// A pointer to an array (T (*A)[N][M]): Outer holds every
+				// element the scop accesses in that dimension (proved by
+				// the frontend), so it bounds the flat indices as well.
+				e = a.Outer
+			}
 			n = n.mul(w.sub(e))
 		}
 		if w.whyIndex == "" && (n.lo < -widthLimit || n.hi > widthLimit) {

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The CUDA sweep kernel (--tile=sweep) against --tile=none on the H100, two machines:
+#
+#   bash bench/sweep.sh prepare     # here (Go): devbuild/hextile, then the --harness CUDA programs of every
+#                                   # configuration below in devbuild/sweep/<name>/
+#   bash bench/sweep.sh run         # on the GPU machine (nvcc, gcc; no Go), carrying devbuild/sweep
+#   FAST=1 bash bench/sweep.sh run  # the same programs built with nvcc --use_fast_math (not bit-exact:
+#                                   # the verify column then shows the relative L2 error)
+#
+# Each program is generated once, for the full size (-D values: the width decision and the harness's
+# defaults), and built with nvcc -O3 -arch=sm_90 -fmad=false (bit-exact with the C reference, built by
+# gcc -O2). run first verifies every program at a small size that divides no tile size (harness
+# arguments, the reference on the CPU), then times it at the full size (HX_VERIFY=0, median of REPS runs
+# after a warm-up; kernel time from CUDA events) and prints GCells/s (gcells-kernel: cell updates of the
+# original program / kernel time). Logs in $OUT (default /tmp/hxsweep). The _noregs rows turn the column
+# registers off (--reuse=false: every read of a level from shared memory, fewer registers per thread).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/hxsweep}
+REPS=${REPS:-3}
+ARCH=${ARCH:-sm_90}
+ONLY=${ONLY:-}
+D=devbuild/sweep
+# name | file | compile options | full size (-D) | verification size (harness arguments)
+CONFIGS=(
+  "j2d5pt_none|testdata/real/an5d_j2d5pt.c|--tile=none|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep|testdata/real/an5d_j2d5pt.c|--tile=sweep|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_noregs|testdata/real/an5d_j2d5pt.c|--tile=sweep --reuse=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_h3_w252|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=3,128,252|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_h5_w246|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=5,256,246|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_h9_w236|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=9,256,236|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_h11_w234|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=11,256,234|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_h7_w114|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=7,256,114|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "laplacian2d_none|bench/inputs/laplacian2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_sweep|bench/inputs/laplacian2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_sweep_h3_w64|bench/inputs/laplacian2d.c|--tile=sweep --sizes=3,64,122|-D N=2048 -D T=512|N=301 T=23"
+  "heat2d_none|bench/inputs/heat2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
+  "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"
+  "laplacian3d_sweep|bench/inputs/laplacian3d.c|--tile=sweep|-D N=256 -D T=128|N=45 T=9"
+  "laplacian3d_sweep_noregs|bench/inputs/laplacian3d.c|--tile=sweep --reuse=false|-D N=256 -D T=128|N=45 T=9"
+  "laplacian3d_sweep_h1|bench/inputs/laplacian3d.c|--tile=sweep --sizes=1,64,30,30|-D N=256 -D T=128|N=45 T=9"
+  "laplacian3d_sweep_32x16|bench/inputs/laplacian3d.c|--tile=sweep --sizes=3,32,10,26|-D N=256 -D T=128|N=45 T=9"
+  "star3d1r_none|bench/inputs/an5d_star3d1r.c|--tile=none|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
+  "star3d1r_sweep|bench/inputs/an5d_star3d1r.c|--tile=sweep|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
+  "star3d1r_sweep_h1|bench/inputs/an5d_star3d1r.c|--tile=sweep --sizes=1,128,30,30|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
+)
+if [ "${1:-run}" = prepare ]; then
+  mkdir -p devbuild
+  go build -o devbuild/hextile ./cmd/hextile || exit 1
+  rm -rf "$D"
+  mkdir -p "$D"
+  for c in "${CONFIGS[@]}"; do
+    IFS='|' read -r name file opts full vsize <<< "$c"
+    [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
+    # shellcheck disable=SC2086
+    devbuild/hextile compile "$file" --target=cuda --harness $opts $full -o "$D/$name" 2> "$D/$name.gen.log" ||
+      { echo "prepare: $name failed:"; cat "$D/$name.gen.log"; exit 1; }
+    echo "$vsize" > "$D/$name/verify.args"
+  done
+  du -sh "$D"
+  exit 0
+fi
+mkdir -p "$OUT"
+extra="-fmad=false"
+[ "${FAST:-0}" = 1 ] && extra="--use_fast_math"
+# Build all in parallel.
+for c in "${CONFIGS[@]}"; do
+  IFS='|' read -r name file opts full vsize <<< "$c"
+  [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
+  d=$D/$name
+  [ -d "$d" ] || { echo "run: $d missing: run 'bash bench/sweep.sh prepare' here and carry devbuild/sweep"; exit 2; }
+  base=$(basename "$(ls "$d"/*_ref.c)" _ref.c)
+  ( gcc -O2 -c "$d/${base}_ref.c" -o "$OUT/$name.ref.o" &&
+    nvcc -O3 -arch="$ARCH" $extra -Xptxas -v -o "$OUT/$name.bin" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$OUT/$name.ref.o" ) > "$OUT/$name.build.log" 2>&1 ||
+    echo "BUILD FAILED $name (log $OUT/$name.build.log)" &
+done
+wait
+fail=0
+printf "%-28s %-34s %-12s %10s %10s %s\n" config options verify gcells-k gcells-tot regs/smem
+for c in "${CONFIGS[@]}"; do
+  IFS='|' read -r name file opts full vsize <<< "$c"
+  [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
+  bin=$OUT/$name.bin
+  if [ ! -x "$bin" ]; then printf "%-28s %-34s %s\n" "$name" "$opts" "BUILD FAILED"; fail=1; continue; fi
+  # shellcheck disable=SC2046
+  timeout 300 "$bin" $(cat "$D/$name/verify.args") HX_REPS=0 > "$OUT/$name.verify.log" 2>&1
+  v=$(grep -m1 '^verify:' "$OUT/$name.verify.log" | cut -c9- || true)
+  if [ "${FAST:-0}" = 1 ]; then v="rel $(grep -m1 '^rel-error:' "$OUT/$name.verify.log" | cut -d' ' -f2)"; fi
+  [ "$v" = " ok" ] || [ "${FAST:-0}" = 1 ] || fail=1
+  timeout 300 "$bin" HX_VERIFY=0 HX_REPS="$REPS" > "$OUT/$name.time.log" 2>&1
+  gk=$(grep -m1 '^gcells-kernel:' "$OUT/$name.time.log" | cut -d' ' -f2)
+  gt=$(grep -m1 '^gcells-total:' "$OUT/$name.time.log" | cut -d' ' -f2)
+  rs=$(grep -m1 -E 'Used [0-9]+ registers' "$OUT/$name.build.log" | sed -E 's/.*Used ([0-9]+) registers.*/\1 regs/')
+  sm=$(grep -m1 -oE '[0-9]+ bytes smem' "$OUT/$name.build.log" || true)
+  printf "%-28s %-34s %-12s %10s %10s %s\n" "$name" "$opts" "${v:-none}" "${gk:--}" "${gt:--}" "$rs $sm"
+done
+exit $fail

@@ -1,0 +1,556 @@
+package cudaprint
+
+import (
+	"fmt"
+	"strings"
+
+	"hextile/codegen/ast"
+	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
+	"hextile/frontend"
+)
+
+// The sweep kernel (--tile=sweep): printed from gpuplan.SweepPlan (see
+// its doc for the design). Per launch (one band of levels) a block takes
+// its boxes (cyclically over the grid) and for each sweeps z from the
+// box's first plane with ghost zone to the last level's last plane; at
+// each z every level a < hx_nlev computes plane hx_p = z - L*a over its
+// region, one column per thread:
+//
+//	if (hx_nlev > 1 && hx_p >= hx_bl0 - 2 && hx_p <= hx_bl0 + 63 + 2) {
+//	  if (column in the level's region) {
+//	    if (cell in the statement's domain) {
+//	      const float hx_v = 0.2f * (hx_sb[...] + ...);   // reads routed by the plan
+//	      hx_sb[(1 * 3 + slot) * 246 + hx_f] = hx_v;       // when a later level reads it
+//	      if (hx_last1 && owned) hx_o_A[HX_IDX_A(...)] = hx_v;
+//	    } else if (element in the array) hx_sb[...] = A[...]; // band-start value
+//	  }
+//	}
+//	... levels 2..h ...
+//	__syncthreads();
+//
+// The emulator prints the same code with the thread work inside loops
+// over the block's threads (no value lives in a thread across a barrier).
+
+// sweepGen prints the sweep kernel of one scop.
+type sweepGen struct {
+	*kernelGen
+	sp   *gpuplan.SweepPlan
+	face int64
+}
+
+func (g *sweepGen) it() string { return g.cs.IntType }
+
+// sweepKernelArgs lists the sweep kernel's arguments (decl: with types):
+// the parameters, the arrays (a written array as its band-start copy X and
+// the copy hx_o_X the band writes), the band's first time step and its
+// number of levels.
+func sweepKernelArgs(cs *gpuplan.Scop, decl bool) []string {
+	var out []string
+	s := cs.Code.Scop
+	for _, p := range s.Params {
+		if decl {
+			out = append(out, cs.IntType+" hx_arg_"+p)
+		} else {
+			out = append(out, p)
+		}
+	}
+	for _, a := range s.Arrays {
+		switch {
+		case len(a.Extents) == 0 && decl:
+			out = append(out, string(a.Elem)+" "+a.Name)
+		case len(a.Extents) == 0:
+			out = append(out, a.Name)
+		case cs.Written[a.Name] && decl:
+			out = append(out, fmt.Sprintf("const %s *HX_RESTRICT %s", a.Elem, a.Name), fmt.Sprintf("%s *HX_RESTRICT hx_o_%s", a.Elem, a.Name))
+		case cs.Written[a.Name]:
+			out = append(out, fmt.Sprintf("hx_ping ? hx_d2_%s : hx_d_%s", a.Name, a.Name), fmt.Sprintf("hx_ping ? hx_d_%s : hx_d2_%s", a.Name, a.Name))
+		case decl:
+			out = append(out, fmt.Sprintf("const %s *HX_RESTRICT %s", a.Elem, a.Name))
+		default:
+			out = append(out, "hx_d_"+a.Name)
+		}
+	}
+	if decl {
+		out = append(out, cs.IntType+" hx_tb", "int hx_nlev")
+	} else {
+		out = append(out, "hx_tb", "hx_nlev")
+	}
+	return out
+}
+
+// printSweepKernel returns the sweep kernel's definition (and in
+// emulation its launcher).
+func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
+	sp := cs.Sweep
+	g := &sweepGen{kernelGen: kernelGenFor(cs, kn, emu), sp: sp, face: 1}
+	for _, f := range sp.Face {
+		g.face *= f
+	}
+	args := strings.Join(sweepKernelArgs(cs, true), ", ")
+	nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
+	nsb := int64(sp.NBuf) * sp.NB * g.face
+	if emu {
+		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
+		g.line(0, "{")
+		g.line(1, "int hx_tx, hx_ty, hx_tz;")
+		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz; (void)gridDim; (void)blockIdx;")
+		if nsb > 0 {
+			g.line(1, fmt.Sprintf("static %s hx_sb[%d];", sp.Elem, nsb))
+			g.line(1, fmt.Sprintf("hx_emu_shared(hx_sb, \"sweep buffers\", sizeof(%s), %d);", sp.Elem, nsb))
+		}
+	} else {
+		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
+		g.line(0, "{")
+		if cs.PDL {
+			g.pdlWait()
+		}
+		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
+		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
+		if nsb > 0 {
+			g.line(1, fmt.Sprintf("__shared__ %s hx_sb[%d];", sp.Elem, nsb))
+		}
+	}
+	for _, p := range cs.Code.Scop.Params {
+		g.line(0, "#ifdef HX_FIX_"+p)
+		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.IntType, p, p, p))
+		g.line(0, "#else")
+		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
+		g.line(0, "#endif")
+	}
+	g.regDecls()
+	g.body()
+	g.line(0, "}")
+	if emu {
+		g.line(0, fmt.Sprintf("static void hx_emu_launch_%s(dim3 hx_grid, dim3 hx_block, %s)", kn.Name, args))
+		g.line(0, "{")
+		g.line(1, fmt.Sprintf("hx_emu_begin_launch(\"%s\", hx_grid, hx_block, %d, %d, %d);", kn.Name, kn.Block[0], kn.Block[1], kn.Block[2]))
+		g.line(1, "for (unsigned hx_bz = 0; hx_bz < hx_grid.z; hx_bz++)")
+		g.line(2, "for (unsigned hx_by = 0; hx_by < hx_grid.y; hx_by++)")
+		g.line(3, "for (unsigned hx_bx = 0; hx_bx < hx_grid.x; hx_bx++) {")
+		g.line(4, "hx_emu_begin_block(hx_bx, hx_by, hx_bz);")
+		call := []string{"hx_grid", "hx_dim3(hx_bx, hx_by, hx_bz)"}
+		for _, a := range sweepKernelArgs(cs, true) {
+			f := strings.Fields(a)
+			call = append(call, f[len(f)-1])
+		}
+		g.line(4, fmt.Sprintf("%s(%s);", kn.Name, strings.Join(call, ", ")))
+		g.line(3, "}")
+		g.line(0, "}")
+	}
+	return g.b.String()
+}
+
+// gridAxis is the block index axis of space dimension i (the innermost on
+// x).
+func (g *sweepGen) gridAxis(i int) string {
+	return []string{"x", "y", "z"}[g.sp.Form.NS-1-i]
+}
+
+// SweepBoxes prints the first box index and the number of boxes of space
+// dimension i (host and kernel share the text): the boxes
+// S = floor((s + o)/w) that meet the domain [lo, hi].
+func SweepBoxes(cs *gpuplan.Scop, i int) (first, count string) {
+	sp := cs.Sweep
+	st := sp.Form.Stmts[0]
+	lo, hi := ast.BoundString(st.Lo[i], true), ast.BoundString(st.Hi[i], false)
+	first = fmt.Sprintf("hx_floord((%s) + %d, %d)", lo, sp.Off[i], sp.W[i])
+	count = fmt.Sprintf("((%s) >= (%s) ? hx_floord((%s) + %d, %d) - %s + 1 : 0)", hi, lo, hi, sp.Off[i], sp.W[i], first)
+	return first, count
+}
+
+func (g *sweepGen) body() {
+	sp, it := g.sp, g.it()
+	ns := sp.Form.NS
+	st := sp.Form.Stmts[0]
+	d := 1
+	for i := 0; i < ns; i++ {
+		first, count := SweepBoxes(g.cs, i)
+		g.line(d, fmt.Sprintf("const %s hx_lo%d = %s, hx_hi%d = %s;", it, i, ast.BoundString(st.Lo[i], true), i, ast.BoundString(st.Hi[i], false)))
+		g.line(d, fmt.Sprintf("const %s hx_S%d = %s, hx_nb%d = %s;", it, i, first, i, count))
+		g.line(d, fmt.Sprintf("(void)hx_lo%d; (void)hx_hi%d;", i, i))
+	}
+	// Uniform per launch: the last writer flags and the sweep's extent.
+	for a, lv := range sp.Levels {
+		if nx := sp.Next[a]; nx >= 0 {
+			g.line(d, fmt.Sprintf("const int hx_last%d = hx_nlev <= %d;", a, nx))
+		} else {
+			g.line(d, fmt.Sprintf("const int hx_last%d = 1;", a))
+		}
+		_ = lv
+	}
+	g.line(d, fmt.Sprintf("%s hx_zext = 0;", it))
+	for a := range sp.Levels {
+		g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.Lag*int64(a), sp.GR[a][0]+sp.Lag*int64(a)))
+	}
+	for i := 0; i < ns; i++ {
+		ax := g.gridAxis(i)
+		g.line(d, fmt.Sprintf("for (%s hx_B%d = (%s)blockIdx.%s; hx_B%d < hx_nb%d; hx_B%d += (%s)gridDim.%s) {", it, i, it, ax, i, i, i, it, ax))
+		d++
+	}
+	for i := 0; i < ns; i++ {
+		g.line(d, fmt.Sprintf("const %s hx_bl%d = %d * (hx_S%d + hx_B%d) - %d;", it, i, sp.W[i], i, i, sp.Off[i]))
+	}
+	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
+	g.hoistColumn(d)
+	g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
+	g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
+	for a := range sp.Levels {
+		g.level(a, d+1)
+	}
+	g.shiftRegs(d + 1)
+	g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
+	g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
+	g.line(d, "}")
+	g.copyUnwritten(d)
+	for i := 0; i < ns; i++ {
+		d--
+		g.line(d, "}")
+	}
+}
+
+// column prints the thread's column coordinates hx_x1.. and its face index.
+func (g *sweepGen) column(d int) {
+	sp, it := g.sp, g.it()
+	ns := sp.Form.NS
+	tids := []string{"hx_tx"}
+	if ns == 3 {
+		tids = []string{"hx_ty", "hx_tx"}
+	}
+	for i := 1; i < ns; i++ {
+		g.line(d, fmt.Sprintf("const %s hx_x%d = hx_bl%d - %d + %s;", it, i, i, sp.GL[0][i], tids[i-1]))
+	}
+	if ns == 3 {
+		g.line(d, fmt.Sprintf("const int hx_f = hx_ty * %d + hx_tx;", sp.Face[1]))
+	} else {
+		g.line(d, "const int hx_f = hx_tx;")
+	}
+}
+
+// slot prints the buffer index of plane offset rel0 of level b read at
+// level a (b == a: the plane level a writes), face offset rf.
+func (g *sweepGen) slot(b, a int, rel0 int64, rf string) string {
+	sp := g.sp
+	k := ((rel0-sp.Lag*int64(a))%sp.NB + sp.NB) % sp.NB
+	s := "hx_q"
+	if k != 0 {
+		s = fmt.Sprintf("(hx_q + %d >= %d ? hx_q + %d : hx_q + %d)", k, sp.NB, k-sp.NB, k)
+	}
+	idx := fmt.Sprintf("(%d + %s) * %d + hx_f%s", int64(sp.Levels[b].Buf)*sp.NB, s, g.face, rf)
+	if g.emu {
+		return idx
+	}
+	return idx
+}
+
+func (g *sweepGen) sb(idx string, mode int) string {
+	if g.emu {
+		return fmt.Sprintf("hx_sb[hx_chk(hx_sb, %s, %d)]", idx, mode)
+	}
+	return "hx_sb[" + idx + "]"
+}
+
+// faceOff is the flat face offset of rel (dimensions 1..).
+func (g *sweepGen) faceOff(rel []int64) string {
+	sp := g.sp
+	off := rel[1]
+	if sp.Form.NS == 3 {
+		off = rel[1]*sp.Face[1] + rel[2]
+	}
+	if off == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" + %d", off)
+}
+
+// subst binds the statement's iterators for level lv.
+func (g *sweepGen) subst(lv gpuplan.SweepLevel) map[string]string {
+	st := lv.Stmt.Stmt
+	m := map[string]string{st.Iters[0]: "hx_tb"}
+	if lv.TOff != 0 {
+		m[st.Iters[0]] = fmt.Sprintf("(hx_tb + %d)", lv.TOff)
+	}
+	m[st.Iters[1]] = "hx_p"
+	for i := 2; i < len(st.Iters); i++ {
+		m[st.Iters[i]] = fmt.Sprintf("hx_x%d", i-1)
+	}
+	return m
+}
+
+// elemIdx prints the flat index of r's element under subst.
+func elemIdx(r *frontend.ArrayRef, subst map[string]string) string {
+	var ix []string
+	for _, x := range r.Index {
+		s, _ := cexpr.ExprPrec(x, subst)
+		ix = append(ix, s)
+	}
+	return fmt.Sprintf("HX_IDX_%s(%s)", r.Name, strings.Join(ix, ", "))
+}
+
+func (g *sweepGen) global(ptr, idx string, mode int) string {
+	if g.emu {
+		return fmt.Sprintf("%s[hx_chk(%s, %s, %d)]", ptr, ptr, idx, mode)
+	}
+	return ptr + "[" + idx + "]"
+}
+
+// level prints level a's work at sweep step hx_z.
+func (g *sweepGen) level(a int, d int) {
+	sp, it := g.sp, g.it()
+	lv := sp.Levels[a]
+	fs := lv.Stmt
+	g.line(d, fmt.Sprintf("/* level %d: %s at t = hx_tb + %d */", a, fs.Stmt.Name, lv.TOff))
+	g.line(d, "{")
+	g.line(d+1, fmt.Sprintf("const %s hx_p = hx_z - %d;", it, sp.Lag*int64(a)))
+	g.line(d+1, fmt.Sprintf("if (hx_nlev > %d && hx_p >= hx_bl0 - %d && hx_p <= hx_bl0 + %d) {", a, sp.GL[a][0], sp.W[0]-1+sp.GR[a][0]))
+	g.threadsRaw(d+2, func(d int) {
+		if g.emu {
+			g.column(d) // CUDA: hoisted out of the sweep (hoistColumn)
+		}
+		c := g.colConds(a)
+		g.line(d, "if ("+g.flag(fmt.Sprintf("hx_rg%d", a), c.region)+") {")
+		subst := g.subst(lv)
+		wins := map[*frontend.ArrayRef]string{}
+		for k, rd := range lv.Reads {
+			switch {
+			case rd.From < 0:
+			case rd.Reg >= 0:
+				wins[fs.Reads[k].Ref] = g.reg(rd.From, fmt.Sprint(rd.Reg))
+			default:
+				wins[fs.Reads[k].Ref] = g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
+			}
+		}
+		p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
+		for _, arr := range g.cs.Code.Scop.Arrays {
+			p.arrays[arr.Name] = arr
+		}
+		rhs := p.expr(fs.Stmt.Body.RHS, false, false)
+		widx := elemIdx(fs.Write.Ref, subst)
+		mine := g.sb(g.slot(a, a, 0, ""), 1)
+		g.line(d+1, "if ("+c.domPlane+" && "+g.flag("hx_dc", c.domCol)+") {")
+		g.line(d+2, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
+		keep := func(d int) {
+			if lv.Buf >= 0 {
+				g.line(d, mine+" = hx_v;")
+			}
+			if lv.Regs > 0 {
+				g.line(d, g.reg(a, "n")+" = hx_v;")
+			}
+		}
+		keep(d + 2)
+		g.line(d+2, fmt.Sprintf("if (hx_last%d && %s && %s) %s = hx_v;", a, c.ownPlane, g.flag("hx_oc", c.ownCol), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
+		if lv.Buf >= 0 || lv.Regs > 0 {
+			g.line(d+1, "} else if ("+c.inArrPlane+" && "+g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol)+") {")
+			g.line(d+2, fmt.Sprintf("const %s hx_v = %s; /* outside the domain: the band-start value */", fs.Write.Array.Elem, g.global(fs.Write.Array.Name, widx, 0)))
+			keep(d + 2)
+		}
+		g.line(d+1, "}")
+		g.line(d, "}")
+	})
+	g.line(d+1, "}")
+	g.line(d, "}")
+}
+
+// copyUnwritten prints the copy of the owned cells of every field of a
+// time-modular written array that this band does not write (the band's
+// fields come from their last writers), so that both copies stay exact.
+func (g *sweepGen) copyUnwritten(d int) {
+	sp, it := g.sp, g.it()
+	ns := sp.Form.NS
+	for _, name := range sp.Written {
+		var fs *gpuplan.FormStmt
+		for _, st := range sp.Form.Stmts {
+			if st.Write.Array.Name == name {
+				fs = st
+				break
+			}
+		}
+		nl := len(fs.Write.Lead)
+		if nl == 0 {
+			continue // one field, written in every band (hx_nlev >= k)
+		}
+		g.line(d, fmt.Sprintf("/* fields of %s this band does not write: copied */", name))
+		dd := d
+		var vs []string
+		for j := 0; j < nl; j++ {
+			lo, hi := int64(0), int64(0)
+			first := true
+			for _, st := range sp.Form.Stmts {
+				if st.Write.Array.Name != name {
+					continue
+				}
+				l := st.Write.Lead[j]
+				a, b := l.Const, l.Const
+				if l.Mod > 0 {
+					a, b = 0, l.Mod-1
+				}
+				if first || a < lo {
+					lo = a
+				}
+				if first || b > hi {
+					hi = b
+				}
+				first = false
+			}
+			v := fmt.Sprintf("hx_v%d", j)
+			vs = append(vs, v)
+			g.line(dd, fmt.Sprintf("for (%s %s = %d; %s <= %d; %s++) {", it, v, lo, v, hi, v))
+			dd++
+		}
+		var written []string
+		for a, lv := range sp.Levels {
+			if lv.Stmt.Write.Array.Name != name {
+				continue
+			}
+			subst := g.subst(lv)
+			c := []string{fmt.Sprintf("hx_nlev > %d", a)}
+			for j := 0; j < nl; j++ {
+				s, _ := cexpr.ExprPrec(lv.Stmt.Write.Ref.Index[j], subst)
+				c = append(c, fmt.Sprintf("(%s) == %s", s, vs[j]))
+			}
+			written = append(written, "("+strings.Join(c, " && ")+")")
+		}
+		g.line(dd, "if (!("+strings.Join(written, " || ")+")) {")
+		g.threadsRaw(dd+1, func(d int) {
+			g.column(d)
+			var own []string
+			for i := 1; i < ns; i++ {
+				own = append(own, fmt.Sprintf("hx_x%d >= hx_max(hx_bl%d, hx_lo%d) && hx_x%d <= hx_min(hx_bl%d + %d, hx_hi%d)", i, i, i, i, i, sp.W[i]-1, i))
+			}
+			g.line(d, "if ("+strings.Join(own, " && ")+")")
+			g.line(d+1, fmt.Sprintf("for (%s hx_p = hx_max(hx_bl0, hx_lo0); hx_p <= hx_min(hx_bl0 + %d, hx_hi0); hx_p++) {", it, sp.W[0]-1))
+			var ix []string
+			ix = append(ix, vs...)
+			ix = append(ix, fmt.Sprintf("hx_p + %d", fs.Write.Off[0]))
+			for i := 1; i < ns; i++ {
+				ix = append(ix, fmt.Sprintf("hx_x%d + %d", i, fs.Write.Off[i]))
+			}
+			idx := fmt.Sprintf("HX_IDX_%s(%s)", name, strings.Join(ix, ", "))
+			g.line(d+2, fmt.Sprintf("%s = %s;", g.global("hx_o_"+name, idx, 1), g.global(name, idx, 0)))
+			g.line(d+1, "}")
+		})
+		g.line(dd, "}")
+		for j := 0; j < nl; j++ {
+			dd--
+			g.line(dd, "}")
+		}
+	}
+}
+
+// reg is column register j ("n": the value of this step) of level b: a
+// variable in CUDA, in emulation an array indexed by the thread (values
+// that live across barriers).
+func (g *sweepGen) reg(b int, j string) string {
+	if g.emu {
+		return fmt.Sprintf("hx_c%d_%s[hx_f]", b, j)
+	}
+	return fmt.Sprintf("hx_c%d_%s", b, j)
+}
+
+// regDecls declares the column registers.
+func (g *sweepGen) regDecls() {
+	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
+	for b, lv := range g.sp.Levels {
+		if lv.Regs == 0 {
+			continue
+		}
+		var names []string
+		for j := 0; j < lv.Regs; j++ {
+			names = append(names, fmt.Sprint(j))
+		}
+		names = append(names, "n")
+		for _, j := range names {
+			if g.emu {
+				g.line(1, fmt.Sprintf("static %s hx_c%d_%s[%d];", g.sp.Elem, b, j, nt))
+			} else {
+				g.line(1, fmt.Sprintf("%s hx_c%d_%s = 0;", g.sp.Elem, b, j))
+			}
+		}
+	}
+}
+
+// shiftRegs prints the end of a sweep step for the column registers: each
+// level's values move one step older, this step's value first.
+func (g *sweepGen) shiftRegs(d int) {
+	any := false
+	for _, lv := range g.sp.Levels {
+		any = any || lv.Regs > 0
+	}
+	if !any {
+		return
+	}
+	g.threadsRaw(d, func(d int) {
+		if g.emu {
+			g.column(d)
+		}
+		for b, lv := range g.sp.Levels {
+			for j := lv.Regs - 1; j >= 0; j-- {
+				src := "n"
+				if j > 0 {
+					src = fmt.Sprint(j - 1)
+				}
+				g.line(d, fmt.Sprintf("%s = %s;", g.reg(b, fmt.Sprint(j)), g.reg(b, src)))
+			}
+		}
+	})
+}
+
+// colConds are the conditions of a thread's cell at level a: in its
+// region (dimensions 1..), in the domain, owned, its element in the array
+// (a plane part on hx_p, uniform, and a column part on hx_x1..).
+type colConds struct {
+	region, domCol, ownCol, inArrCol string
+	domPlane, ownPlane, inArrPlane   string
+}
+
+func (g *sweepGen) colConds(a int) colConds {
+	sp := g.sp
+	ns := sp.Form.NS
+	fs := sp.Levels[a].Stmt
+	var region, dom, own, inArr [2][]string // plane part, column part
+	for i := 1; i < ns; i++ {
+		region[1] = append(region[1], fmt.Sprintf("hx_x%d >= hx_bl%d - %d && hx_x%d <= hx_bl%d + %d", i, i, sp.GL[a][i], i, i, sp.W[i]-1+sp.GR[a][i]))
+	}
+	for i := 0; i < ns; i++ {
+		x, k := "hx_p", 0
+		if i > 0 {
+			x, k = fmt.Sprintf("hx_x%d", i), 1
+		}
+		dom[k] = append(dom[k], fmt.Sprintf("%s >= hx_lo%d && %s <= hx_hi%d", x, i, x, i))
+		own[k] = append(own[k], fmt.Sprintf("%s >= hx_bl%d && %s <= hx_bl%d + %d", x, i, x, i, sp.W[i]-1))
+		ext := fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i]
+		inArr[k] = append(inArr[k], fmt.Sprintf("%s + %d >= 0 && %s + %d < (%s)", x, fs.Write.Off[i], x, fs.Write.Off[i], cexpr.CExpr(ext, nil)))
+	}
+	j := func(v []string) string { return strings.Join(v, " && ") }
+	return colConds{region: j(region[1]), domCol: j(dom[1]), ownCol: j(own[1]), inArrCol: j(inArr[1]),
+		domPlane: j(dom[0]), ownPlane: j(own[0]), inArrPlane: j(inArr[0])}
+}
+
+// flag is a column condition: in CUDA the thread's flag computed once
+// before the sweep (hoistColumn), in emulation the condition itself (a
+// thread's values do not live across barriers there).
+func (g *sweepGen) flag(name, cond string) string {
+	if g.emu {
+		return "(" + cond + ")"
+	}
+	return name
+}
+
+// hoistColumn prints, in CUDA, the thread's column, face index and column
+// flags once per box, before the sweep.
+func (g *sweepGen) hoistColumn(d int) {
+	if g.emu {
+		return
+	}
+	g.column(d)
+	for a, lv := range g.sp.Levels {
+		c := g.colConds(a)
+		if a == 0 {
+			g.line(d, fmt.Sprintf("const bool hx_dc = %s, hx_oc = %s;", c.domCol, c.ownCol))
+		}
+		g.line(d, fmt.Sprintf("const bool hx_rg%d = %s;", a, c.region))
+		if lv.Buf >= 0 || lv.Regs > 0 {
+			g.line(d, fmt.Sprintf("const bool hx_ia%d = %s;", a, c.inArrCol))
+		}
+	}
+}
