@@ -33,6 +33,12 @@ type pipelineFlags struct {
 	unroll     int
 	block      []int
 	shared     bool
+	// The cost model (model.go): --model, whether it picks the
+	// configuration (enableModel), the GPU it assumes, the -D values.
+	model     bool
+	useModel  bool
+	modelArch string
+	overrides map[string]int64
 }
 
 func (f *pipelineFlags) register(fs *pflag.FlagSet) {
@@ -70,6 +76,7 @@ func (f *pipelineFlags) request(file string) (codegen.Request, map[string]int64,
 		return req, nil, nil, err
 	}
 	req.Gen = codegen.Options{SeparateFullTiles: !f.noSeparate, Unroll: f.unroll}
+	f.overrides = vals
 	return req, vals, ds, nil
 }
 
@@ -104,6 +111,9 @@ func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump ma
 			if err := checkSizes(req.Sizes, f.tile, scops); err != nil {
 				return c, err
 			}
+		}
+		if s.Name == "deps" && f.useModel {
+			f.applyModel(c)
 		}
 		if dump[s.Name] && w != nil {
 			s.Dump(c, w)
@@ -144,6 +154,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
+	pf.registerModel(fs)
 	target := fs.String("target", "c", "output language: c (C99 with OpenMP pragmas), cuda (-o names a directory), llvm (NVPTX LLVM IR) or ptx (llvm through llc)")
 	out := fs.StringP("output", "o", "", "output file (default: standard output)")
 	dumps := fs.StringSlice("dump", nil, "print a stage's result: "+strings.Join(codegen.StageNames(), ", ")+" (repeatable)")
@@ -189,6 +200,11 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "compile", err)
 	}
+	modelArch := ""
+	if fs.Changed("arch") {
+		modelArch = *arch
+	}
+	pf.enableModel(fs, (*target != "c" || dump["plan"]) && !df.on(), modelArch)
 	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
 	}

@@ -29,6 +29,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
+	pf.registerModel(fs)
 	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP), emu (the CUDA code in the CPU emulator) or gpu (see --backend)")
 	backend := fs.String("backend", "ptx", "--device=gpu: ptx (LLVM IR, PTX from llc or --ptx, launched from Go through the CUDA driver) or cuda (the CUDA C of compile --target=cuda --harness built by nvcc); both verify the first run bit for bit and time a warm-up and --reps runs (medians)")
 	llc := fs.String("llc", "", "--backend=ptx: the llc program (default: llc on PATH)")
@@ -91,6 +92,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if noCodegen(pf.tile) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile))
 	}
+	pf.enableModel(fs, *device != "cpu", *arch)
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))

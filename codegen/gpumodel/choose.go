@@ -74,7 +74,15 @@ func (c *Choice) Dump(w io.Writer, more int) {
 	if c.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", c.Note)
 	}
-	fmt.Fprintf(w, "  chosen: %s\n", c.Best())
+	best := c.Best()
+	tie := ""
+	for _, e := range c.Ranked[1:] {
+		if e.Seconds < best.Seconds {
+			tie = fmt.Sprintf(" [within %.0f%% of the fastest prediction: the earlier candidate, measured fastest on the H100]", 100*Tolerance)
+			break
+		}
+	}
+	fmt.Fprintf(w, "  chosen: %s%s\n", best, tie)
 	for i, e := range c.Ranked[1:] {
 		if i >= more {
 			break
