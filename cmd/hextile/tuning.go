@@ -80,9 +80,9 @@ type tuneResult struct {
 	Flags   string  `json:"flags"`
 	GCells  float64 `json:"gcells,omitempty"`
 	KernelS float64 `json:"kernel_s,omitempty"`
-	Runs    int     `json:"runs,omitempty"`   // timed runs behind the figure (1: screened out)
-	Verify  string  `json:"verify"`           // ok, FAILED, refused or error
-	Reason  string  `json:"reason,omitempty"` // why not ok
+	Runs    int     `json:"runs,omitempty"`         // timed runs behind the figure (1: screened out)
+	Verify  string  `json:"verify"`                 // ok, FAILED, refused or error
+	Reason  string  `json:"reason,omitempty"`       // why not ok
 	Model   float64 `json:"model_gcells,omitempty"` // the cost model's prediction
 }
 
