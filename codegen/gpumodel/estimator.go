@@ -160,13 +160,12 @@ func untiledStep(f *Features, g *GPU, c Candidate) (Estimate, bool) {
 	if res == 0 {
 		return Estimate{}, false
 	}
-	lat := latency(threads, int(min(int64(res), ceilDiv(blocks, int64(g.SMs)))), true)
+	// Blocks an SM runs at once, waves of them, and the threads in flight
+	// on the whole GPU (a single resident short block with more waves to
+	// come counts half: the SM idles while it drains).
+	conc := min(int64(res), ceilDiv(blocks, int64(g.SMs)))
 	slots := int64(g.SMs * res)
 	waves := ceilDiv(blocks, slots)
-	tail := float64(waves*slots) / float64(blocks)
-	if waves > 8 {
-		tail = 1 // later waves start as blocks finish
-	}
 	u, ry := 1.0, 0
 	if f.Dims >= 2 && !c.NoReuse {
 		u = math.Ceil(float64(w[f.Dims-2]) / float64(th[f.Dims-2]))
@@ -174,8 +173,17 @@ func untiledStep(f *Features, g *GPU, c Candidate) (Estimate, bool) {
 	}
 	inst := instPerUpdate(f, loadsPerUpdate(f, u, ry)) + Calibration.InstThread/ppt
 	cells := f.Cells()
-	mem := cells * memPerUpdate(f, g, readAmp(w, f.Radius, f.ElemBytes), 1) / lat * tail
-	iss := cells * inst / g.issueRate() / lat * tail
+	// Memory: the whole step's traffic at the GPU's bandwidth, slowed when
+	// too few threads are in flight to cover the latency.
+	drain := waves > 1
+	inFlight := float64(min(blocks, slots) * int64(threads))
+	if conc == 1 && drain {
+		inFlight /= 2
+	}
+	mem := memTime(f, g, cells, readAmp(w, f.Radius, f.ElemBytes), 1, inFlight)
+	// Issue: waves of conc blocks on the busiest SM.
+	blockWork := cells / float64(blocks)
+	iss := float64(waves*conc) * blockWork * inst / smIssueRate(g) / latency(threads, int(conc), drain)
 	step := combine(mem, iss) + launchS(g)
 	bound := "issue"
 	if mem >= iss {
@@ -184,7 +192,7 @@ func untiledStep(f *Features, g *GPU, c Candidate) (Estimate, bool) {
 			bound = "DRAM"
 		}
 	}
-	if waves == 1 && float64(blocks) < 0.5*float64(slots) {
+	if waves == 1 && blocks < slots/2 {
 		bound = "parallelism"
 	}
 	return Estimate{Candidate: c, Seconds: step * float64(f.Steps), Launches: float64(f.Steps), Blocks: float64(blocks), Resident: res, Bound: bound}, true
@@ -236,7 +244,10 @@ func (classicalEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, 
 //
 //	blocks/launch = ceil(N0 / (2 (w0 + r0 (h+1))))        (the hexagons' period)
 //	updates/block = cells x (h+1) / blocks
-//	launch = busiest SM's blocks x updates/block x inst / (128 x clock) / latency + launch overhead
+//	issue  = busiest SM's blocks x updates/block x inst / (128 x clock) / latency
+//	mem    = staged: the box (amplification box/tile) in and the cells out once per 2(h+1) steps;
+//	         global: the untiled traffic / ((h+1)/2)
+//	launch = hypot(mem, issue) + launch overhead
 //	inst   = HexA x (InstBase + loads + flops + InstSpecial x divisions) + HexB x r x arrays/2 / (h+1)   (--shared)
 //	         HexGlobalA, HexGlobalB instead without --shared
 //	shared = 1.25 x 2 x arrays x (w0 + 2 r0 (h+1) + 1) x prod (w_d + 2 r_d (h+1) + 1) x element size
@@ -279,11 +290,12 @@ func (hybridEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, boo
 		r[d] = int64(max(1, f.Radius[d]))
 	}
 	smem := 0
+	box, tile := float64(w0+2*r[0]*(h+1)+1), float64(w0+r[0]*(h+1))
+	for d := 1; d < f.Dims; d++ {
+		box *= float64(sizes[1+d] + 2*r[d]*(h+1) + 1)
+		tile *= float64(sizes[1+d])
+	}
 	if c.Shared {
-		box := float64(w0 + 2*r[0]*(h+1) + 1)
-		for d := 1; d < f.Dims; d++ {
-			box *= float64(sizes[1+d] + 2*r[d]*(h+1) + 1)
-		}
 		smem = int(1.25 * 2 * float64(f.Arrays) * box * float64(f.ElemBytes))
 	}
 	res := occupancy(g, threads, smem, 40)
@@ -316,8 +328,21 @@ func (hybridEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, boo
 	} else {
 		inst = cal.HexGlobalA*own + cal.HexGlobalB*arr/float64(h+1)
 	}
-	perUpdateSM := inst / (128 * g.ClockGHz * 1e9)
-	launch := float64(busiest)*perBlock*perUpdateSM/lat + launchS(g)
+	perUpdateSM := inst / smIssueRate(g)
+	issue := float64(busiest) * perBlock * perUpdateSM / lat
+	// Global traffic: staged, the box in and the tile's cells out once per
+	// time tile of 2(h+1) steps; in global memory, the untiled kernel's
+	// traffic with half of the time tile's reuse caught in L1.
+	updates := f.Cells() * float64(h+1)
+	inFlight := float64(min(blocks, int64(g.SMs*res)) * int64(threads))
+	var mem float64
+	if c.Shared {
+		amp := box / tile
+		mem = memTime(f, g, updates, amp, float64(2*(h+1)), inFlight)
+	} else {
+		mem = memTime(f, g, updates, readAmp(sizes[1:], f.Radius, f.ElemBytes), float64(h+1)/2, inFlight)
+	}
+	launch := combine(mem, issue) + launchS(g)
 	launches := 2 * math.Ceil(float64(f.Steps)/float64(2*(h+1)))
 	bound := "issue"
 	if blocks < int64(g.SMs*res) {

@@ -79,7 +79,3 @@ func (g *GPU) String() string {
 	return fmt.Sprintf("%s %s: %d SMs at %.2f GHz, DRAM %.2f TB/s, L2 %d MB at %.1f TB/s, %d KB shared and %dK registers per SM",
 		g.Arch, g.Name, g.SMs, g.ClockGHz, g.DRAMBW/1e12, int(g.L2Bytes)>>20, g.L2BW/1e12, g.SharedPerSM>>10, g.RegsPerSM>>10)
 }
-
-// issueRate is thread instructions per second over the whole GPU (128 per
-// cycle and SM: four schedulers, a warp instruction each).
-func (g *GPU) issueRate() float64 { return float64(g.SMs) * g.ClockGHz * 1e9 * 128 }

@@ -68,6 +68,19 @@ func latency(threads, blocks int, drain bool) float64 {
 	return math.Min(1, math.Sqrt(eff/Calibration.SatThreads))
 }
 
+// memLatency is the factor (<= 1) by which too few threads in flight on
+// the whole GPU slow traffic at bandwidth bw (Little's law: the bytes in
+// flight must cover bandwidth x latency): sqrt(inFlight / needed), needed
+// = SatThreads x 132 at the H100's bandwidth of that level, in proportion
+// to the bandwidth elsewhere.
+func memLatency(inFlight, bw, h100bw float64) float64 {
+	need := Calibration.SatThreads * 132 * bw / h100bw
+	return math.Min(1, math.Sqrt(inFlight/need))
+}
+
+// smIssueRate is thread instructions per second of one SM.
+func smIssueRate(g *GPU) float64 { return 128 * g.ClockGHz * 1e9 }
+
 // combine is the time of memory time m and issue time i overlapped: their
 // 2-norm (the larger, plus a loss where both are close).
 func combine(m, i float64) float64 { return math.Hypot(m, i) }
@@ -104,16 +117,18 @@ func fitsL2(f *Features, g *GPU) bool {
 	return float64(f.Arrays+f.Written)*f.Cells()*float64(f.ElemBytes) <= Calibration.L2Fit*g.L2Bytes
 }
 
-// memPerUpdate is the seconds of global traffic per update (summed over
-// the GPU) of a kernel reading f's arrays with amplification amp and
-// writing them once, reuse updates per round trip.
-func memPerUpdate(f *Features, g *GPU, amp, reuse float64) float64 {
+// memTime is the seconds of global traffic of updates updates (the
+// whole GPU) of a kernel reading f's arrays with amplification amp and
+// writing them once every reuse updates, inFlight threads in flight: the
+// slower of L2 and (when the arrays exceed L2) DRAM.
+func memTime(f *Features, g *GPU, updates, amp, reuse, inFlight float64) float64 {
 	e := float64(f.ElemBytes)
-	l2 := (e*float64(f.Arrays)*amp + e*float64(f.Written)) / reuse
-	t := l2 / (g.L2BW * Calibration.L2Eff)
+	h100 := GPUs["sm_90"]
+	l2 := updates * (e*float64(f.Arrays)*amp + e*float64(f.Written)) / reuse
+	t := l2 / (g.L2BW * Calibration.L2Eff) / memLatency(inFlight, g.L2BW, h100.L2BW)
 	if !fitsL2(f, g) {
-		dram := (e*float64(f.Arrays)*(1+Calibration.HaloMiss*(amp-1)) + e*float64(f.Written)) / reuse
-		t = math.Max(t, dram/g.DRAMBW)
+		dram := updates * (e*float64(f.Arrays)*(1+Calibration.HaloMiss*(amp-1)) + e*float64(f.Written)) / reuse
+		t = math.Max(t, dram/g.DRAMBW/memLatency(inFlight, g.DRAMBW, h100.DRAMBW))
 	}
 	return t
 }
