@@ -120,7 +120,14 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 				}
 				for k := 0; k < nd; k++ {
 					gs = append(gs, fmt.Sprintf("hx_g%d", k))
-					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, cexpr.CExpr(a.Extents[k], nil)))
+					ext := a.Extents[k]
+					if ext == nil {
+						// A pointer to an array (AN5D's T (*A)[N][M]): its
+						// rows are the Outer the scop accesses (a device
+						// buffer needs it: arrays without are refused).
+						ext = a.Outer
+					}
+					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, cexpr.CExpr(ext, nil)))
 				}
 				gidx := fmt.Sprintf("HX_IDX_%s(%s)", a.Name, strings.Join(gs, ", "))
 				flag := fmt.Sprintf("hx_w_%s[%s]", a.Name, chk("hx_w_"+a.Name, "hx_i", 0))
