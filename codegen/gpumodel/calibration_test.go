@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"hextile/frontend"
 	"hextile/schedule"
 )
 
@@ -72,22 +71,7 @@ var calibrationRows = []measured{
 
 func featuresOfFile(t *testing.T, file string, params map[string]int64) *Features {
 	t.Helper()
-	prog, err := frontend.ParseFile(filepath.Join("..", "..", "testdata", file), frontend.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vals := map[string]int64{}
-	for k, v := range prog.Scops[0].Defines {
-		vals[k] = v
-	}
-	for k, v := range params {
-		vals[k] = v
-	}
-	f, err := FeaturesOf(prog.Scops[0], vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return featuresOfPath(t, filepath.Join("..", "..", "testdata", file), params)
 }
 
 // CalibrationTable is predicted against measured for the committed rows

@@ -45,20 +45,29 @@ var benchRows = []benchRow{
 	{name: "laplacian3d 128^3x128", file: "../../testdata/laplacian3d.c", params: map[string]int64{"N": 128, "T": 128}},
 }
 
+// parsed caches the scops the tests read (parsing the 3-D AN5D stencils
+// takes a while).
+var parsed = map[string]*frontend.Scop{}
+
 func featuresOfPath(t *testing.T, path string, params map[string]int64) *Features {
 	t.Helper()
-	prog, err := frontend.ParseFile(path, frontend.Options{})
-	if err != nil {
-		t.Fatal(err)
+	sc := parsed[path]
+	if sc == nil {
+		prog, err := frontend.ParseFile(path, frontend.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc = prog.Scops[0]
+		parsed[path] = sc
 	}
 	vals := map[string]int64{}
-	for k, v := range prog.Scops[0].Defines {
+	for k, v := range sc.Defines {
 		vals[k] = v
 	}
 	for k, v := range params {
 		vals[k] = v
 	}
-	f, err := FeaturesOf(prog.Scops[0], vals)
+	f, err := FeaturesOf(sc, vals)
 	if err != nil {
 		t.Fatal(err)
 	}
