@@ -45,7 +45,7 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cpp, "cpp", false, "run the system preprocessor (cc -E) first")
 	fs.StringArrayVarP(&f.includes, "include", "I", nil, "include directory for --cpp")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define NAME=VALUE (overrides a #define or gives a parameter's value)")
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: check, tiles, compare, schedule and --dump=schedule only)")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: check, tiles, compare, schedule and --dump=schedule only); compile for a GPU and run on one without --tile, --sizes, --block and --shared: the cost model's choice (--model)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: the scheduler's)")
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
@@ -87,12 +87,12 @@ func (f *pipelineFlags) request(file string) (codegen.Request, map[string]int64,
 func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump map[string]bool, w io.Writer, stderr io.Writer) (*codegen.Compilation, error) {
 	c := &codegen.Compilation{Req: req}
 	pr := newProgress(stderr)
-	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences",
-		"schedule": "computing the " + f.tile + " schedule", "ast": "generating code"}
+	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences", "ast": "generating code"}
 	for _, s := range codegen.Stages {
 		if s.Name == "ast" && noCodegen(f.tile) {
 			break // no code generator: the schedule is the last stage
 		}
+		what["schedule"] = "computing the " + f.tile + " schedule" // the model may have chosen it
 		name := what[s.Name]
 		if name == "" {
 			name = s.Name
