@@ -702,10 +702,10 @@ var tuneHooks struct {
 	measurer func(device string) tuneMeasurer
 	device   func() (name, arch string, err error)
 	now      func() time.Time
-	// noModelFirst keeps the model's choice out of the candidate list
-	// (the search tests' transcripts predate it; tune_model_test.go
-	// checks it).
-	noModelFirst bool
+	// noModel leaves the cost model out (no first candidate, no
+	// predictions): the search tests' transcripts do not change with its
+	// calibration; tune_model_test.go checks the model's part.
+	noModel bool
 }
 
 func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {

@@ -58,7 +58,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 
 // modelFirst is the model's choice as a tune candidate.
 func (sp *tuneSpace) modelFirst() (tuneConfig, bool) {
-	if sp == nil || sp.model == nil || tuneHooks.noModelFirst {
+	if sp == nil || sp.model == nil || tuneHooks.noModel {
 		return tuneConfig{}, false
 	}
 	b := sp.model.Best().Candidate
@@ -67,7 +67,7 @@ func (sp *tuneSpace) modelFirst() (tuneConfig, bool) {
 
 // predict is the model's GCells/s for cfg (0: no prediction).
 func (sp *tuneSpace) predict(cfg tuneConfig) float64 {
-	if sp.feat == nil || sp.gpu == nil {
+	if sp.feat == nil || sp.gpu == nil || tuneHooks.noModel {
 		return 0
 	}
 	est, ok := gpumodel.EstimateOf(sp.feat, sp.gpu, gpumodel.Candidate{Kind: schedule.Kind(cfg.Tile), Sizes: cfg.Sizes, Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse})

@@ -15,7 +15,7 @@ import (
 func TestTuneStartsFromModel(t *testing.T) {
 	d := &fakeDevice{verifyCost: time.Second, timeCost: time.Second}
 	withFakeDevice(t, d)
-	tuneHooks.noModelFirst = false
+	tuneHooks.noModel = false
 	dir := t.TempDir()
 	tf := filepath.Join(dir, "lap.tuning.json")
 	out, errs, code := runCmd(t, "", "tune", "../../testdata/laplacian2d.c", "-D", "N=2048", "-D", "T=512", "--max-candidates=2", "-o", tf)
