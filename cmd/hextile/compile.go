@@ -204,7 +204,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if fs.Changed("arch") {
 		modelArch = *arch
 	}
-	pf.enableModel(fs, (*target != "c" || dump["plan"]) && !df.on(), modelArch)
+	// The GPU targets, and --dump=plan (the GPU mapping) when the dump is
+	// the output: C written with -o keeps the fixed default.
+	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
 	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
 	}
