@@ -406,7 +406,16 @@ func Decide(sc *ast.ScopCode, params map[string]int64) *Width {
 	// Element counts bound every flat index (accesses are in bounds).
 	for _, a := range s.Arrays {
 		n := ival{1, 1}
-		for _, e := range a.Extents {
+		for i, e := range a.Extents {
+			if i == 0 && e == nil {
+				// A pointer to an array (AN5D's T (*A)[N][M]): the rows
+				// the scop accesses, Outer; without it, unbounded (and
+				// not a reason for 64-bit loops).
+				if e = a.Outer; e == nil {
+					n = unbounded
+					continue
+				}
+			}
 			n = n.mul(w.sub(e))
 		}
 		if w.whyIndex == "" && (n.lo < -widthLimit || n.hi > widthLimit) {
