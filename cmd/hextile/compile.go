@@ -87,13 +87,16 @@ func (f *pipelineFlags) request(file string) (codegen.Request, map[string]int64,
 func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump map[string]bool, w io.Writer, stderr io.Writer) (*codegen.Compilation, error) {
 	c := &codegen.Compilation{Req: req}
 	pr := newProgress(stderr)
-	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences", "ast": "generating code"}
+	what := map[string]string{"scop": "reading " + req.File, "deps": "analysing dependences",
+		"schedule": "computing the " + f.tile + " schedule", "ast": "generating code"}
 	for _, s := range codegen.Stages {
 		if s.Name == "ast" && noCodegen(f.tile) {
 			break // no code generator: the schedule is the last stage
 		}
-		what["schedule"] = "computing the " + f.tile + " schedule" // the model may have chosen it
 		name := what[s.Name]
+		if s.Name == "schedule" {
+			name = "computing the " + f.tile + " schedule" // the model may have chosen it
+		}
 		if name == "" {
 			name = s.Name
 		}

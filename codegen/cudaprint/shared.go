@@ -7,6 +7,7 @@ import (
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
 	"hextile/codegen/gpuplan"
+	"hextile/frontend"
 )
 
 // Shared-memory staging of a time tile (section 4.2 of the paper).
@@ -120,14 +121,7 @@ func (g *kernelGen) stageTile(n, full ast.Node, depth int) (bool, bool, error) {
 				}
 				for k := 0; k < nd; k++ {
 					gs = append(gs, fmt.Sprintf("hx_g%d", k))
-					ext := a.Extents[k]
-					if ext == nil {
-						// A pointer to an array (AN5D's T (*A)[N][M]): its
-						// rows are the Outer the scop accesses (a device
-						// buffer needs it: arrays without are refused).
-						ext = a.Outer
-					}
-					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, cexpr.CExpr(ext, nil)))
+					conds = append(conds, fmt.Sprintf("hx_g%d >= 0 && hx_g%d < (%s)", k, k, cexpr.CExpr(stageExtent(a, k), nil)))
 				}
 				gidx := fmt.Sprintf("HX_IDX_%s(%s)", a.Name, strings.Join(gs, ", "))
 				flag := fmt.Sprintf("hx_w_%s[%s]", a.Name, chk("hx_w_"+a.Name, "hx_i", 0))
@@ -219,4 +213,17 @@ func (p *flatPrinter) sharedRef(sa *gpuplan.SharedArr, ix []string) string {
 		}
 	}
 	return e
+}
+
+// stageExtent is the extent of dimension k of a that bounds the elements a
+// staged tile copies in: the declared extent, or for the first dimension of
+// a pointer to an array (T (*A)[N][M], Extents[0] == nil) its Outer extent,
+// which holds every row the scop accesses and is what the device buffer is
+// allocated with (A[t % 2][i][j]: 2). Printing the nil extent gave
+// "(/* unsupported <nil> */)", CUDA that did not build.
+func stageExtent(a *frontend.Array, k int) frontend.Expr {
+	if a.Extents[k] == nil {
+		return a.Outer
+	}
+	return a.Extents[k]
 }

@@ -406,15 +406,12 @@ func Decide(sc *ast.ScopCode, params map[string]int64) *Width {
 	// Element counts bound every flat index (accesses are in bounds).
 	for _, a := range s.Arrays {
 		n := ival{1, 1}
-		for i, e := range a.Extents {
-			if i == 0 && e == nil {
-				// A pointer to an array (AN5D's T (*A)[N][M]): the rows
-				// the scop accesses, Outer; without it, unbounded (and
-				// not a reason for 64-bit loops).
-				if e = a.Outer; e == nil {
-					n = unbounded
-					continue
-				}
+		for _, e := range a.Extents {
+			if e == nil {
+				// A pointer to an array (T (*A)[N][M]): Outer holds every
+				// element the scop accesses in that dimension (proved by
+				// the frontend), so it bounds the flat indices as well.
+				e = a.Outer
 			}
 			n = n.mul(w.sub(e))
 		}
