@@ -203,6 +203,12 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "compile", err)
 	}
+	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
+		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
+	}
+	if df.on() {
+		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
+	}
 	modelArch := ""
 	if fs.Changed("arch") {
 		modelArch = *arch
@@ -210,12 +216,6 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	// The GPU targets, and --dump=plan (the GPU mapping) when the dump is
 	// the output: C written with -o keeps the fixed default.
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
-	if noCodegen(pf.tile) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
-		return usageFail(stderr, "compile", codegenRefusal(pf.tile))
-	}
-	if df.on() {
-		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
-	}
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
 		req.GPU = &codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides}
