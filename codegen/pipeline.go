@@ -8,6 +8,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpumodel"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/schedule"
@@ -38,6 +39,11 @@ type Compilation struct {
 	Req   Request
 	Prog  *frontend.Program
 	Scops []*ScopState
+	// Model is the cost model's choice when it picked the configuration
+	// (hextile compile for a GPU without --tile, --sizes, --block or
+	// --shared); ModelNote says why it did not or what it skipped.
+	Model     *gpumodel.Choice
+	ModelNote []string
 }
 
 // ScopState is one scop through the pipeline.
@@ -341,6 +347,16 @@ func stagePlan(c *Compilation) error {
 }
 
 func dumpPlan(c *Compilation, w io.Writer) {
+	if c.Model != nil {
+		c.Model.Dump(w, 4)
+	} else if len(c.ModelNote) > 0 {
+		fmt.Fprintln(w, "model: not used")
+	}
+	if c.Model != nil || len(c.ModelNote) > 0 {
+		for _, n := range c.ModelNote {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+	}
 	for _, s := range c.Scops {
 		if s.Plan == nil {
 			fmt.Fprintf(w, "# no GPU plan of scop %s (Request.GPU unset)\n", ast.PosString(s.Scop.Pos))

@@ -33,13 +33,19 @@ type pipelineFlags struct {
 	unroll     int
 	block      []int
 	shared     bool
+	// The cost model (model.go): --model, whether it picks the
+	// configuration (enableModel), the GPU it assumes, the -D values.
+	model     bool
+	useModel  bool
+	modelArch string
+	overrides map[string]int64
 }
 
 func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cpp, "cpp", false, "run the system preprocessor (cc -E) first")
 	fs.StringArrayVarP(&f.includes, "include", "I", nil, "include directory for --cpp")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define NAME=VALUE (overrides a #define or gives a parameter's value)")
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: check, tiles, compare, schedule and --dump=schedule only)")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: check, tiles, compare, schedule and --dump=schedule only); compile for a GPU and run on one without --tile, --sizes, --block and --shared: the cost model's choice (--model)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: the scheduler's)")
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
@@ -70,6 +76,7 @@ func (f *pipelineFlags) request(file string) (codegen.Request, map[string]int64,
 		return req, nil, nil, err
 	}
 	req.Gen = codegen.Options{SeparateFullTiles: !f.noSeparate, Unroll: f.unroll}
+	f.overrides = vals
 	return req, vals, ds, nil
 }
 
@@ -87,6 +94,9 @@ func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump ma
 			break // no code generator: the schedule is the last stage
 		}
 		name := what[s.Name]
+		if s.Name == "schedule" {
+			name = "computing the " + f.tile + " schedule" // the model may have chosen it
+		}
 		if name == "" {
 			name = s.Name
 		}
@@ -104,6 +114,9 @@ func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump ma
 			if err := checkSizes(req.Sizes, f.tile, scops); err != nil {
 				return c, err
 			}
+		}
+		if s.Name == "deps" && f.useModel {
+			f.applyModel(c)
 		}
 		if dump[s.Name] && w != nil {
 			s.Dump(c, w)
@@ -144,6 +157,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
+	pf.registerModel(fs)
 	target := fs.String("target", "c", "output language: c (C99 with OpenMP pragmas), cuda (-o names a directory), llvm (NVPTX LLVM IR) or ptx (llvm through llc)")
 	out := fs.StringP("output", "o", "", "output file (default: standard output)")
 	dumps := fs.StringSlice("dump", nil, "print a stage's result: "+strings.Join(codegen.StageNames(), ", ")+" (repeatable)")
@@ -202,6 +216,13 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if df.on() {
 		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
+	modelArch := ""
+	if fs.Changed("arch") {
+		modelArch = *arch
+	}
+	// The GPU targets, and --dump=plan (the GPU mapping) when the dump is
+	// the output: C written with -o keeps the fixed default.
+	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
 		req.GPU = &codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides}

@@ -57,6 +57,9 @@ var goldenVariants = []goldenVariant{
 	{"llvm-hybrid-noreuse", []string{"--target=llvm", "--tile=hybrid", "--reuse=false"}},
 	{"llvm-hybrid-sm90", []string{"--target=llvm", "--tile=hybrid", "--arch=sm_90"}},
 	{"llvm-none-sm90-shared", []string{"--target=llvm", "--tile=none", "--arch=sm_90", "--shared"}},
+	// No configuration flags: the cost model's choice (README "Cost model").
+	{"cuda-model", []string{"--target=cuda"}},
+	{"llvm-model", []string{"--target=llvm"}},
 }
 
 // goldenInputs lists the inputs: testdata's stencils, its PolyBench copies

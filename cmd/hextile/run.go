@@ -30,6 +30,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	fs.SetOutput(stderr)
 	var pf pipelineFlags
 	pf.register(fs)
+	pf.registerModel(fs)
 	device := fs.String("device", "cpu", "where to run: cpu (C/OpenMP), emu (the CUDA code in the CPU emulator) or gpu (see --backend)")
 	backend := fs.String("backend", "ptx", "--device=gpu: ptx (LLVM IR, PTX from llc or --ptx, launched from Go through the CUDA driver) or cuda (the CUDA C of compile --target=cuda --harness built by nvcc); both verify the first run bit for bit and time a warm-up and --reps runs (medians)")
 	llc := fs.String("llc", "", "--backend=ptx: the llc program (default: llc on PATH)")
@@ -100,6 +101,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if schedule.Kind(pf.tile) == schedule.Sweep && len(pf.block) > 0 {
 		return usageFail(stderr, "run", usagef("--block does not apply to --tile=sweep: its block is the box's face with ghost zones (choose it with --sizes=h,w0,w1[,w2])"))
 	}
+	pf.enableModel(fs, *device != "cpu", *arch)
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))

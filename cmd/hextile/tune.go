@@ -28,6 +28,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"hextile/codegen"
+	"hextile/codegen/gpumodel"
 	"hextile/frontend"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -114,6 +115,9 @@ type tuneSearch struct {
 	max    int     // candidates measured at most (0: all)
 	now    func() time.Time
 	log    io.Writer
+	// predict is the cost model's GCells/s for a candidate (nil or 0: no
+	// prediction).
+	predict func(tuneConfig) float64
 }
 
 // tuneOutcome is what a search found.
@@ -149,6 +153,9 @@ func (s *tuneSearch) run() tuneOutcome {
 			id = s.ids[i]
 		}
 		r := tuneResult{tuneConfig: cfg, Flags: cfg.flags()}
+		if s.predict != nil {
+			r.Model = s.predict(cfg)
+		}
 		b, err := s.build(id, cfg)
 		if err == nil {
 			measured++
@@ -195,6 +202,9 @@ func (s *tuneSearch) run() tuneOutcome {
 		} else {
 			out.rejected = append(out.rejected, r)
 		}
+		if r.Model > 0 {
+			what += fmt.Sprintf(" (model: %.4g)", r.Model)
+		}
 		fmt.Fprintf(s.log, "tune: [%d/%d] %s: %s, %s / %s\n", i+1, len(s.cands), r.Flags, what, secsDur(now().Sub(start)), secsDur(s.budget))
 	}
 	out.elapsed = now().Sub(start)
@@ -212,6 +222,11 @@ type tuneSpace struct {
 	defaults map[string][]int64
 	ns       int
 	notes    []string // kinds that do not apply, and why
+	// model is the cost model's ranking (nil: it does not apply); its
+	// choice is the first candidate (tuneModelOf).
+	model *gpumodel.Choice
+	feat  *gpumodel.Features
+	gpu   *gpumodel.GPU
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -383,6 +398,9 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 			seen[key] = true
 			out = append(out, cfg)
 		}
+	}
+	if first, ok := sp.modelFirst(); ok {
+		add(first) // the cost model's choice
 	}
 	for _, ka := range anchors {
 		for _, k := range ka {
@@ -684,6 +702,10 @@ var tuneHooks struct {
 	measurer func(device string) tuneMeasurer
 	device   func() (name, arch string, err error)
 	now      func() time.Time
+	// noModel leaves the cost model out (no first candidate, no
+	// predictions): the search tests' transcripts do not change with its
+	// calibration; tune_model_test.go checks the model's part.
+	noModel bool
 }
 
 func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
@@ -794,6 +816,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return usageFail(stderr, "tune", usagef("--verify-size %s=%d: %s is not a parameter of %s (parameters: %s)", k, verifyGiven[k], k, file, paramList2(timeVals)))
 		}
 	}
+	sp.modelOf(c0, timeVals, *arch, stderr)
 	verifyVals := tuneVerifyVals(timeVals, verifyGiven, sp.ns)
 	if man != nil {
 		if len(verifyGiven) > 0 {
@@ -815,7 +838,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if *prepare != "" {
 		return tunePrepare(tb, sp, file, sum, *prepare, *maxCands, *llc, *arch, stdout, stderr)
 	}
-	search := &tuneSearch{build: tb.build, budget: *budget, reps: *reps, screen: *screen, max: *maxCands, log: stderr, now: tuneHooks.now}
+	search := &tuneSearch{build: tb.build, budget: *budget, reps: *reps, screen: *screen, max: *maxCands, log: stderr, now: tuneHooks.now, predict: sp.predict}
 	if man != nil {
 		for _, e := range man.Candidates {
 			search.cands = append(search.cands, e.tuneConfig)
@@ -874,7 +897,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	tf := tuningFile{Format: tuningFormat, Hextile: version, Date: tuneNow().UTC().Format(time.RFC3339),
 		Source: tuningSource{File: file, SHA256: sum}, Defines: definesText(timeVals), VerifyDefines: definesText(verifyVals),
 		Device: devInfo, BudgetS: budget.Seconds(), ElapsedS: math.Round(res.elapsed.Seconds()*10) / 10, Reps: *reps, NotTried: res.notTried,
-		Ranked: res.ranked, Rejected: res.rejected}
+		Ranked: res.ranked, Rejected: res.rejected, Model: sp.modelSummary()}
 	if tf.Ranked == nil {
 		tf.Ranked = []tuneResult{}
 	}
@@ -947,14 +970,19 @@ func paramList2(vals map[string]int64) string {
 	return strings.Join(s, ", ")
 }
 
-// printTuneTable prints the top n of the ranked results.
+// printTuneTable prints the top n of the ranked results, with the cost
+// model's prediction (GCells/s) beside the measured figure.
 func printTuneTable(w io.Writer, ranked []tuneResult, n int) {
-	fmt.Fprintf(w, "%4s %10s %12s  %s\n", "rank", "GCells/s", "kernel ms", "flags")
+	fmt.Fprintf(w, "%4s %10s %10s %12s  %s\n", "rank", "GCells/s", "model", "kernel ms", "flags")
 	for i, r := range ranked {
 		if i >= n {
 			break
 		}
-		fmt.Fprintf(w, "%4d %10.4g %12.4g  %s\n", i+1, r.GCells, r.KernelS*1e3, r.Flags)
+		model := "-"
+		if r.Model > 0 {
+			model = fmt.Sprintf("%.4g", r.Model)
+		}
+		fmt.Fprintf(w, "%4d %10.4g %10s %12.4g  %s\n", i+1, r.GCells, model, r.KernelS*1e3, r.Flags)
 	}
 }
 

@@ -84,6 +84,7 @@ func withFakeDevice(t *testing.T, d *fakeDevice) {
 	tuneHooks.measurer = func(string) tuneMeasurer { return d }
 	tuneHooks.device = func() (string, string, error) { return "Fake GPU", "sm_90", nil }
 	tuneHooks.now = func() time.Time { return *d.clock }
+	tuneHooks.noModel = true
 	t.Cleanup(func() { tuneHooks = old })
 }
 

@@ -23,7 +23,10 @@ package main
 //	               flags: the same as a command line; gcells: updates per second of the kernels / 1e9
 //	               (median kernel time); kernel_s: that median; runs: the timed runs behind
 //	               it (1: screened out below --screen x the best so far); verify: "ok"
+//	             model_gcells: the cost model's prediction for it (absent where the model does not apply)
 //	rejected     the others: the configuration, verify ("FAILED", "refused" or "error") and reason
+//	model        the cost model's choice, the first candidate tried: {"arch", "gpu", "flags", "gcells"}
+//	             (absent where the model does not apply)
 //
 // compile/run --tuning take tile, sizes, block, shared and reuse from
 // winner, except where the command line gives the flag itself.
@@ -77,9 +80,18 @@ type tuneResult struct {
 	Flags   string  `json:"flags"`
 	GCells  float64 `json:"gcells,omitempty"`
 	KernelS float64 `json:"kernel_s,omitempty"`
-	Runs    int     `json:"runs,omitempty"`   // timed runs behind the figure (1: screened out)
-	Verify  string  `json:"verify"`           // ok, FAILED, refused or error
-	Reason  string  `json:"reason,omitempty"` // why not ok
+	Runs    int     `json:"runs,omitempty"`         // timed runs behind the figure (1: screened out)
+	Verify  string  `json:"verify"`                 // ok, FAILED, refused or error
+	Reason  string  `json:"reason,omitempty"`       // why not ok
+	Model   float64 `json:"model_gcells,omitempty"` // the cost model's prediction
+}
+
+// tuningModel is the cost model's choice in a tuning file.
+type tuningModel struct {
+	Arch   string  `json:"arch"`
+	GPU    string  `json:"gpu"`
+	Flags  string  `json:"flags"`
+	GCells float64 `json:"gcells"`
 }
 
 type tuningSource struct {
@@ -110,6 +122,7 @@ type tuningFile struct {
 	Winner        *tuneResult       `json:"winner"`
 	Ranked        []tuneResult      `json:"ranked"`
 	Rejected      []tuneResult      `json:"rejected"`
+	Model         *tuningModel      `json:"model,omitempty"`
 }
 
 // fileSHA256 is the hex SHA-256 digest of the file's bytes.

@@ -190,7 +190,11 @@ func (k *llvmKernel) stageTile(n, full ast.Node) (bool, bool, error) {
 			if in {
 				var c value.Value
 				for d := 0; d < nd; d++ {
-					ext, _ := k.body(a.Extents[d])
+					e := a.Extents[d]
+					if e == nil {
+						e = a.Outer // a pointer to an array: the rows the scop accesses
+					}
+					ext, _ := k.body(e)
 					x := k.cur.NewAnd(k.cur.NewICmp(enum.IPredSGE, g[d], i32(0)), k.cur.NewICmp(enum.IPredSLT, g[d], ext))
 					if c == nil {
 						c = x

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"hextile/codegen"
+	"hextile/codegen/gpumodel"
+	"hextile/schedule"
+)
+
+// The cost model's defaults (package gpumodel; README "Cost model"): when
+// compile targets a GPU (--target=cuda|llvm|ptx, or --dump=plan) or run
+// runs the CUDA code (--device=gpu|emu), and none of --tile, --sizes,
+// --block, --shared or --tuning is given, the model picks the schedule,
+// sizes, block and shared memory. --model=false keeps the fixed defaults
+// (--tile=hybrid, the scheduler's sizes, the code generator's block).
+
+// registerModel adds --model to compile's and run's flags.
+func (f *pipelineFlags) registerModel(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.model, "model", true, "GPU targets (compile --target=cuda|llvm|ptx or --dump=plan, run --device=gpu|emu): without --tile, --sizes, --block, --shared and --tuning, take them from the cost model (README \"Cost model\"; --dump=plan shows its choice); --model=false: the fixed defaults (--tile=hybrid, the scheduler's sizes)")
+}
+
+// modelExplicit are the flags that say the user chose the configuration.
+var modelExplicit = []string{"tile", "sizes", "block", "shared", "tuning"}
+
+// enableModel decides whether the model picks the configuration: a GPU
+// target, --model on and none of modelExplicit given; arch names the GPU
+// ("": the model's default, sm_90).
+func (f *pipelineFlags) enableModel(fs *pflag.FlagSet, gpu bool, arch string) {
+	f.useModel = false
+	if !gpu || !f.model {
+		return
+	}
+	for _, name := range modelExplicit {
+		if fs.Lookup(name) != nil && fs.Changed(name) {
+			return
+		}
+	}
+	f.useModel, f.modelArch = true, arch
+}
+
+// applyModel sets the configuration of c (and f's flags) from the model's
+// choice for the scop with the most updates; the first ranked candidate
+// that the scheduler accepts for every scop wins. Where the model does not
+// apply (no time loop, scops of different dimensions, nothing accepted)
+// the fixed defaults stay, with a note for --dump=plan.
+func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
+	vals := paramValues(c, f.overrides)
+	var feat *gpumodel.Features
+	dims := -1
+	for _, sc := range c.Scops {
+		ft, err := gpumodel.FeaturesOf(sc.Scop, vals)
+		if err != nil {
+			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scop %s: %v: the fixed defaults (--tile=%s)", posOf(sc.Scop.Pos), err, f.tile))
+			return
+		}
+		if dims >= 0 && ft.Dims != dims {
+			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile))
+			return
+		}
+		dims = ft.Dims
+		if feat == nil || ft.Updates() > feat.Updates() {
+			feat = ft
+		}
+	}
+	if feat == nil {
+		return
+	}
+	g, note := gpumodel.GPUFor(f.modelArch)
+	ch, err := gpumodel.Choose(feat, g, nil)
+	if err != nil {
+		c.ModelNote = append(c.ModelNote, err.Error())
+		return
+	}
+	ch.Note = note
+	// The model covers stencils whose time loop carries every dependence
+	// (those --tile=none maps to the GPU); others keep the fixed defaults
+	// and their diagnostics.
+	if err := schedulable(c, gpumodel.Candidate{Kind: schedule.None}); err != nil {
+		c.ModelNote = append(c.ModelNote, fmt.Sprintf("--tile=none refused (%s): the model does not apply; the fixed defaults (--tile=%s)", oneLine(err.Error()), f.tile))
+		return
+	}
+	for i, e := range ch.Ranked {
+		if err := schedulable(c, e.Candidate); err != nil {
+			c.ModelNote = append(c.ModelNote, fmt.Sprintf("%s refused by the scheduler: %s", e.Flags(), oneLine(err.Error())))
+			continue
+		}
+		// The accepted candidate first, the refused ones dropped.
+		ch.Ranked = append([]gpumodel.Estimate{e}, ch.Ranked[i+1:]...)
+		f.setCandidate(e.Candidate)
+		c.Req.Tile, c.Req.Sizes = e.Kind, e.Sizes
+		if c.Req.GPU != nil {
+			c.Req.GPU.Block, c.Req.GPU.Shared = e.Block, e.Shared
+		}
+		c.Model = ch
+		return
+	}
+	c.ModelNote = append(c.ModelNote, fmt.Sprintf("no candidate accepted: the fixed defaults (--tile=%s)", f.tile))
+}
+
+// setCandidate sets the flags to cand's configuration.
+func (f *pipelineFlags) setCandidate(cand gpumodel.Candidate) {
+	f.tile, f.sizes = string(cand.Kind), joinInts(cand.Sizes)
+	f.block = append([]int(nil), cand.Block...)
+	f.shared = cand.Shared
+}
+
+// schedulable says whether the scheduler accepts cand for every scop of c,
+// with a point space dimension for every entry of its block.
+func schedulable(c *codegen.Compilation, cand gpumodel.Candidate) error {
+	for _, sc := range c.Scops {
+		s, err := schedule.Compute(sc.Scop, sc.Deps, schedule.Options{Kind: cand.Kind, Sizes: cand.Sizes})
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, d := range s.Dims {
+			if d.Role == schedule.RolePointSpace {
+				n++
+			}
+		}
+		if len(cand.Block) > min(n, 3) {
+			return fmt.Errorf("%d point space dimension(s) for a block of %d", n, len(cand.Block))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"hextile/codegen"
+	"hextile/codegen/gpumodel"
+	"hextile/schedule"
+)
+
+// hextile tune and the cost model: the model's choice is the first
+// candidate, and every candidate's line, table row and tuning-file entry
+// carries the model's prediction beside the measured figure.
+
+// modelOf ranks the model's candidates for the scop of c with the most
+// updates at the timing sizes vals on arch ("": sm_90); a stencil the
+// model does not cover (or candidates that do not apply) leaves sp.model
+// nil, with a note on log.
+func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch string, log io.Writer) {
+	for _, sc := range c.Scops {
+		ft, err := gpumodel.FeaturesOf(sc.Scop, vals)
+		if err != nil {
+			fmt.Fprintf(log, "tune: note: no cost model for scop %s: %v\n", posOf(sc.Scop.Pos), err)
+			sp.feat = nil
+			return
+		}
+		if sp.feat == nil || ft.Updates() > sp.feat.Updates() {
+			sp.feat = ft
+		}
+	}
+	if sp.feat == nil {
+		return
+	}
+	var note string
+	sp.gpu, note = gpumodel.GPUFor(arch)
+	if note != "" {
+		fmt.Fprintf(log, "tune: note: %s\n", note)
+	}
+	applies := func(cand gpumodel.Candidate) bool {
+		for _, k := range sp.kinds {
+			if k == string(cand.Kind) {
+				return true
+			}
+		}
+		return false
+	}
+	if !applies(gpumodel.Candidate{Kind: schedule.None}) {
+		return // the model covers what --tile=none maps (model.go)
+	}
+	ch, err := gpumodel.Choose(sp.feat, sp.gpu, applies)
+	if err != nil {
+		fmt.Fprintf(log, "tune: note: %v\n", err)
+		return
+	}
+	sp.model = ch
+}
+
+// modelFirst is the model's choice as a tune candidate.
+func (sp *tuneSpace) modelFirst() (tuneConfig, bool) {
+	if sp == nil || sp.model == nil || tuneHooks.noModel {
+		return tuneConfig{}, false
+	}
+	b := sp.model.Best().Candidate
+	return tuneConfig{Tile: string(b.Kind), Sizes: b.Sizes, Block: b.Block, Shared: b.Shared, Reuse: !b.NoReuse}, true
+}
+
+// predict is the model's GCells/s for cfg (0: no prediction).
+func (sp *tuneSpace) predict(cfg tuneConfig) float64 {
+	if sp.feat == nil || sp.gpu == nil || tuneHooks.noModel {
+		return 0
+	}
+	est, ok := gpumodel.EstimateOf(sp.feat, sp.gpu, gpumodel.Candidate{Kind: schedule.Kind(cfg.Tile), Sizes: cfg.Sizes, Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse})
+	if !ok {
+		return 0
+	}
+	return est.GCells
+}
+
+// modelSummary is the tuning file's record of the model's choice.
+func (sp *tuneSpace) modelSummary() *tuningModel {
+	if sp.model == nil {
+		return nil
+	}
+	b := sp.model.Best()
+	return &tuningModel{Arch: sp.gpu.Arch, GPU: sp.gpu.Name, Flags: b.Flags(), GCells: b.GCells}
+}

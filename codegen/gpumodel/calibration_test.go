@@ -1,0 +1,99 @@
+package gpumodel
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hextile/schedule"
+)
+
+// measured is one configuration hextile ran on the H100 (bench/results:
+// table_run6.md, tune_h100.md), kernel-only GCells/s.
+type measured struct {
+	bench  string // the row of the benchmark table
+	file   string // under the repository's testdata
+	params map[string]int64
+	cand   Candidate
+	gcells float64
+}
+
+func cand(kind schedule.Kind, sizes []int64, block []int, shared bool) Candidate {
+	return Candidate{Kind: kind, Sizes: sizes, Block: block, Shared: shared}
+}
+
+var (
+	lap2048  = map[string]int64{"N": 2048, "T": 512}
+	lap16384 = map[string]int64{"N": 16384, "T": 1000}
+	lap256   = map[string]int64{"N": 256, "T": 128}
+	lap512   = map[string]int64{"N": 512, "T": 200}
+)
+
+// calibrationRows are the measurements the constants were fitted to.
+var calibrationRows = []measured{
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.None, []int64{3, 64, 64}, []int{64, 8}, false), 375.5},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.None, []int64{3, 32, 64}, []int{64, 8}, false), 383.6},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.None, nil, nil, false), 229.2},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Classical, []int64{11, 16, 128}, nil, false), 371.7},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Classical, nil, nil, false), 200.1},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Hybrid, nil, nil, false), 81.2},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Hybrid, []int64{7, 15, 128}, []int{128, 4}, false), 79.1},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Hybrid, []int64{3, 7, 128}, []int{128, 4}, true), 178.8},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Hybrid, []int64{5, 11, 128}, []int{128, 4}, true), 152.2},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Hybrid, []int64{11, 23, 128}, []int{128, 4}, true), 110.7},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.None, []int64{3, 64, 64}, []int{64, 8}, false), 314.4},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.None, []int64{3, 32, 64}, []int{64, 8}, false), 285.5},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.None, nil, nil, false), 196.8},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Hybrid, []int64{3, 7, 128}, []int{128, 4}, true), 129.8},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, []int64{11, 23, 128}, []int{128, 4}, true), 606.1},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, []int64{11, 23, 256}, []int{256, 2}, true), 586.4},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, []int64{7, 15, 128}, []int{128, 4}, true), 519.4},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, []int64{5, 11, 128}, []int{128, 4}, true), 445.7},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, []int64{3, 7, 128}, []int{128, 4}, true), 354.4},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, []int64{7, 15, 128}, []int{128, 4}, false), 388.2},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Hybrid, nil, nil, false), 217.2},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.None, []int64{3, 32, 64}, []int{64, 8}, false), 325.6},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.None, []int64{3, 64, 64}, []int{64, 8}, false), 316.6},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.None, nil, nil, false), 216.4},
+	{"j2d5pt 16384^2x1000", "laplacian2d.c", lap16384, cand(schedule.Classical, nil, nil, false), 179.6},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 251.4},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.None, []int64{3, 4, 4, 32}, nil, false), 162.0},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.None, nil, nil, false), 140.7},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Hybrid, nil, nil, false), 17.2},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Hybrid, []int64{3, 5, 7, 32}, []int{32, 4, 2}, true), 7.1},
+	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 256.4},
+	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.None, []int64{3, 4, 4, 32}, nil, false), 168.2},
+	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.None, nil, nil, false), 143.5},
+	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.Hybrid, []int64{3, 5, 7, 32}, []int{32, 4, 2}, true), 15.1},
+}
+
+func featuresOfFile(t *testing.T, file string, params map[string]int64) *Features {
+	t.Helper()
+	return featuresOfPath(t, filepath.Join("..", "..", "testdata", file), params)
+}
+
+// CalibrationTable is predicted against measured for the committed rows
+// (go test -run TestCalibration -v prints it).
+func TestCalibration(t *testing.T) {
+	g := GPUs["sm_90"]
+	var b strings.Builder
+	fmt.Fprintf(&b, "| row | configuration | measured | predicted | ratio |\n|---|---|--:|--:|--:|\n")
+	worst := 0.0
+	for _, m := range calibrationRows {
+		f := featuresOfFile(t, m.file, m.params)
+		est, ok := EstimateOf(f, g, m.cand)
+		if !ok {
+			t.Errorf("%s %s: no estimate", m.bench, m.cand.Flags())
+			continue
+		}
+		ratio := est.GCells / m.gcells
+		worst = math.Max(worst, math.Abs(math.Log(ratio)))
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.2f |\n", m.bench, m.cand.Flags(), m.gcells, est.GCells, ratio)
+		if ratio > 1.6 || ratio < 1/1.6 {
+			t.Errorf("%s %s: predicted %.1f GCells/s, measured %.1f (ratio %.2f: past 1.6)", m.bench, m.cand.Flags(), est.GCells, m.gcells, ratio)
+		}
+	}
+	t.Logf("predicted vs measured (H100):\n%s(largest ratio %.2f)", b.String(), math.Exp(worst))
+}

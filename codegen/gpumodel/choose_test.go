@@ -1,0 +1,103 @@
+package gpumodel
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hextile/frontend"
+)
+
+// benchRow is one row of the benchmark table.
+type benchRow struct {
+	name   string
+	file   string // under testdata/ of the repository ("../../testdata/...") or of this package
+	params map[string]int64
+	// good are the configurations within 10% of the best measured on the
+	// H100 (nil: not measured; the choice is only printed).
+	good []string
+}
+
+func an5d(name string, size, steps int64, rad int64) benchRow {
+	return benchRow{name: name, file: "testdata/an5d_" + name + ".c", params: map[string]int64{"dimsize": size + 2*rad, "timestep": steps}}
+}
+
+var benchRows = []benchRow{
+	{name: "laplacian2d 2048^2x512", file: "../../testdata/laplacian2d.c", params: lap2048,
+		good: []string{"--tile=none --sizes=3,64,64 --block=64,8", "--tile=none --sizes=3,32,64 --block=64,8"}},
+	{name: "gradient2d 2048^2x512", file: "../../testdata/gradient2d.c", params: lap2048,
+		good: []string{"--tile=none --sizes=3,64,64 --block=64,8"}},
+	{name: "laplacian3d 256^3x128", file: "../../testdata/laplacian3d.c", params: lap256,
+		good: []string{"--tile=none --sizes=3,4,8,64 --block=64,4,2"}},
+	{name: "j2d5pt (laplacian2d) 16384^2x1000", file: "../../testdata/laplacian2d.c", params: lap16384,
+		good: []string{"--tile=hybrid --sizes=11,23,128 --block=128,4 --shared", "--tile=hybrid --sizes=11,23,256 --block=256,2 --shared"}},
+	{name: "star3d1r (laplacian3d) 512^3x200", file: "../../testdata/laplacian3d.c", params: lap512,
+		good: []string{"--tile=none --sizes=3,4,8,64 --block=64,4,2"}},
+	an5d("j2d5pt", 16384, 1000, 1),
+	an5d("j2d9pt", 16384, 1000, 2),
+	an5d("star2d2r", 16384, 1000, 2),
+	an5d("box2d1r", 16384, 1000, 1),
+	an5d("star3d1r", 512, 200, 1),
+	an5d("star3d2r", 512, 200, 2),
+	an5d("box3d1r", 512, 200, 1),
+	an5d("j3d27pt", 512, 200, 1),
+	{name: "laplacian2d 1024^2x512", file: "../../testdata/laplacian2d.c", params: map[string]int64{"N": 1024, "T": 512}},
+	{name: "laplacian3d 128^3x128", file: "../../testdata/laplacian3d.c", params: map[string]int64{"N": 128, "T": 128}},
+}
+
+// parsed caches the scops the tests read (parsing the 3-D AN5D stencils
+// takes a while).
+var parsed = map[string]*frontend.Scop{}
+
+func featuresOfPath(t *testing.T, path string, params map[string]int64) *Features {
+	t.Helper()
+	sc := parsed[path]
+	if sc == nil {
+		prog, err := frontend.ParseFile(path, frontend.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc = prog.Scops[0]
+		parsed[path] = sc
+	}
+	vals := map[string]int64{}
+	for k, v := range sc.Defines {
+		vals[k] = v
+	}
+	for k, v := range params {
+		vals[k] = v
+	}
+	f, err := FeaturesOf(sc, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestChooseBenchmarkRows: on every row of the benchmark table the model's
+// choice on the H100 is a configuration measured within 10% of the best
+// (where measured).
+func TestChooseBenchmarkRows(t *testing.T) {
+	for _, row := range benchRows {
+		f := featuresOfPath(t, filepath.FromSlash(row.file), row.params)
+		ch, err := Choose(f, GPUs["sm_90"], nil)
+		if err != nil {
+			t.Fatalf("%s: %v", row.name, err)
+		}
+		var b strings.Builder
+		ch.Dump(&b, 4)
+		t.Logf("%s:\n%s", row.name, b.String())
+		if row.good != nil && !contains(row.good, ch.Best().Flags()) {
+			t.Errorf("%s: chose %s; measured within 10%% of the best: %v", row.name, ch.Best().Flags(), row.good)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+package gpumodel
+
+import "math"
+
+// Calibration holds the model's fitted constants (see the package doc and
+// calibration_test.go for the rows they were fitted to).
+var Calibration = struct {
+	// L2Eff is the fraction of the L2 bandwidth a stencil kernel reaches
+	// (laplacian2d 2048^2, none 3,64,64 64x8: 375 GCells/s measured).
+	L2Eff float64
+	// HaloMiss is the fraction of the halo re-reads that miss L2 when the
+	// arrays do not fit (16384^2 and 256^3 none rows).
+	HaloMiss float64
+	// L2Fit is the fraction of L2 the arrays may take and stay resident.
+	L2Fit float64
+	// InstBase, InstThread, InstSpecial: thread instructions per update
+	// (base), per thread and time step (index arithmetic, bounds; amortised
+	// over the points a thread computes), per division or math call
+	// (gradient2d's 1/sqrtf: 314 against laplacian2d's 375 GCells/s).
+	InstBase, InstThread, InstSpecial float64
+	// SatThreads: resident threads per SM that hide the latency; fewer
+	// slow a kernel by sqrt(threads / SatThreads).
+	SatThreads float64
+	// ClassicalPenalty: the classical (skewed, wavefront) kernels measured
+	// no faster than the untiled ones of the same tile: the untiled
+	// estimate times this.
+	ClassicalPenalty float64
+	// HexA, HexB: a --shared hybrid update costs (HexA x the update's own
+	// instructions + HexB / (h+1)) thread instructions per SM, the second
+	// term the staged box loaded and written once per time tile (fitted on
+	// j2d5pt_large 3,7,128 / 5,11,128 / 7,15,128 / 11,23,128: 354, 446,
+	// 519, 606 GCells/s). HexGlobalA, HexGlobalB: the same without
+	// --shared (7,15,128 global 388, hybrid default 217).
+	HexA, HexB, HexGlobalA, HexGlobalB float64
+}{
+	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
+	InstBase: 8, InstThread: 60, InstSpecial: 15,
+	SatThreads:       768,
+	ClassicalPenalty: 1.05,
+	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
+}
+
+// occupancy is the number of blocks of threads threads, smem bytes of
+// shared memory and regs registers per thread resident on one SM (0: the
+// block does not fit).
+func occupancy(g *GPU, threads, smem, regs int) int {
+	if threads <= 0 || threads > 1024 || smem > g.SharedBlock {
+		return 0
+	}
+	n := min(g.MaxBlocks, g.MaxThreads/threads)
+	regs = (regs + 7) / 8 * 8
+	n = min(n, g.RegsPerSM/(regs*((threads+31)/32*32)))
+	if smem > 0 {
+		n = min(n, g.SharedPerSM/(smem+1024))
+	}
+	return n
+}
+
+// latency is the factor (<= 1) by which too few resident threads slow a
+// kernel: sqrt(threads / SatThreads), where with drain a single resident
+// block counts half (short blocks: the SM idles while one drains before
+// the next starts).
+func latency(threads, blocks int, drain bool) float64 {
+	eff := float64(threads * blocks)
+	if blocks == 1 && drain {
+		eff /= 2
+	}
+	return math.Min(1, math.Sqrt(eff/Calibration.SatThreads))
+}
+
+// memLatency is the factor (<= 1) by which too few threads in flight on
+// the whole GPU slow traffic at bandwidth bw (Little's law: the bytes in
+// flight must cover bandwidth x latency): sqrt(inFlight / needed), needed
+// = SatThreads x 132 at the H100's bandwidth of that level, in proportion
+// to the bandwidth elsewhere.
+func memLatency(inFlight, bw, h100bw float64) float64 {
+	need := Calibration.SatThreads * 132 * bw / h100bw
+	return math.Min(1, math.Sqrt(inFlight/need))
+}
+
+// smIssueRate is thread instructions per second of one SM.
+func smIssueRate(g *GPU) float64 { return 128 * g.ClockGHz * 1e9 }
+
+// combine is the time of memory time m and issue time i overlapped: their
+// 2-norm (the larger, plus a loss where both are close).
+func combine(m, i float64) float64 { return math.Hypot(m, i) }
+
+// regsFor estimates registers per thread: 32, plus two per further point
+// a thread computes (its register-reuse rows), at most 255.
+func regsFor(ppt float64) int { return min(255, 32+int(2*(ppt-1))) }
+
+// sectorAmp is the read amplification along the innermost dimension: a
+// tile row of w elements of e bytes plus halos of r elements each side,
+// in 32-byte sectors.
+func sectorAmp(w int64, r int, e int) float64 {
+	row := float64(w) * float64(e)
+	halo := 0.0
+	if r > 0 {
+		halo = 2 * 32 * math.Ceil(float64(r*e)/32)
+	}
+	return (math.Ceil(row/32)*32 + halo) / row
+}
+
+// readAmp is the bytes read per byte of a tile of widths w (outermost
+// first): the halos of every dimension (radius r).
+func readAmp(w []int64, r []int, e int) float64 {
+	a := 1.0
+	n := len(w)
+	for d := 0; d < n-1; d++ {
+		a *= float64(w[d]+2*int64(r[d])) / float64(w[d])
+	}
+	return a * sectorAmp(w[n-1], r[n-1], e)
+}
+
+// fitsL2 says whether the arrays stay in L2 between time steps.
+func fitsL2(f *Features, g *GPU) bool {
+	return float64(f.Arrays+f.Written)*f.Cells()*float64(f.ElemBytes) <= Calibration.L2Fit*g.L2Bytes
+}
+
+// memTime is the seconds of global traffic of updates updates (the
+// whole GPU) of a kernel reading f's arrays with amplification amp and
+// writing them once every reuse updates, inFlight threads in flight: the
+// slower of L2 and (when the arrays exceed L2) DRAM.
+func memTime(f *Features, g *GPU, updates, amp, reuse, inFlight float64) float64 {
+	e := float64(f.ElemBytes)
+	h100 := GPUs["sm_90"]
+	l2 := updates * (e*float64(f.Arrays)*amp + e*float64(f.Written)) / reuse
+	t := l2 / (g.L2BW * Calibration.L2Eff) / memLatency(inFlight, g.L2BW, h100.L2BW)
+	if !fitsL2(f, g) {
+		dram := updates * (e*float64(f.Arrays)*(1+Calibration.HaloMiss*(amp-1)) + e*float64(f.Written)) / reuse
+		t = math.Max(t, dram/g.DRAMBW/memLatency(inFlight, g.DRAMBW, h100.DRAMBW))
+	}
+	return t
+}
+
+// loadsPerUpdate is the loads of one update from a thread that computes u
+// consecutive rows of the y dimension (radius ry) with register reuse.
+func loadsPerUpdate(f *Features, u float64, ry int) float64 {
+	p := float64(f.Points)
+	if u <= 1 || ry == 0 {
+		return p
+	}
+	col := float64(2*ry + 1)
+	if f.Box {
+		return p / col * (u + 2*float64(ry)) / u
+	}
+	return math.Max(1, p-col+(u+2*float64(ry))/u)
+}
+
+// instPerUpdate is the thread instructions of one update apart from the
+// per-thread overhead: the base, loads, flops and special operations.
+func instPerUpdate(f *Features, loads float64) float64 {
+	c := Calibration
+	return c.InstBase + loads + float64(f.Flops) + c.InstSpecial*float64(f.Special)
+}
+
+func launchS(g *GPU) float64 { return g.LaunchUS * 1e-6 }

@@ -1,0 +1,24 @@
+/* AN5D's j2d5pt stencil (khaki3/AN5D-Artifact, MIT licence): the scop of its
+   kernel_stencil, for the cost model's feature and choice tests. */
+#include <stdbool.h>
+#define BENCH_DIM 2
+#define BENCH_RAD 1
+#define SB_TYPE float
+
+double kernel_stencil(SB_TYPE *A1, int compsize, int timestep, bool scop)
+{
+  int dimsize = compsize + BENCH_RAD * 2;
+  SB_TYPE (*A)[dimsize][dimsize] = (SB_TYPE (*)[dimsize][dimsize])A1;
+
+  if (scop) {
+#pragma scop
+    for (int t = 0; t < timestep; t++)
+      for (int i = BENCH_RAD; i < dimsize - BENCH_RAD; i++)
+        for (int j = BENCH_RAD; j < dimsize - BENCH_RAD; j++)
+          A[(t+1)%2][i][j] = (5.1f * A[t%2][i-1][j]
+                              + 12.1f * A[t%2][i][j-1] + 15.0f * A[t%2][i][j]
+                              + 12.2f * A[t%2][i][j+1] + 5.2f * A[t%2][i+1][j]) / 118;
+#pragma endscop
+  }
+  return 0.0;
+}
