@@ -29,6 +29,9 @@ var (
 	lap16384 = map[string]int64{"N": 16384, "T": 1000}
 	lap256   = map[string]int64{"N": 256, "T": 128}
 	lap512   = map[string]int64{"N": 512, "T": 200}
+	// AN5D's inputs: the grid with its halo of one cell.
+	an5dJ2d    = map[string]int64{"dimsize": 16386, "timestep": 1000}
+	an5dStar3d = map[string]int64{"dimsize": 514, "timestep": 200}
 )
 
 // calibrationRows are the measurements the constants were fitted to.
@@ -67,6 +70,21 @@ var calibrationRows = []measured{
 	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.None, []int64{3, 4, 4, 32}, nil, false), 168.2},
 	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.None, nil, nil, false), 143.5},
 	{"star3d1r 512^3x200", "laplacian3d.c", lap512, cand(schedule.Hybrid, []int64{3, 5, 7, 32}, []int{32, 4, 2}, true), 15.1},
+	// The sweep kernel (bench/results/sweep_h100_2026-11-28.md,
+	// sidebyside_h100_2026-11-28.md: exact, without fast math), on the
+	// inputs bench/sweep.sh ran: AN5D's j2d5pt (a division per update) and
+	// star3d1r, ppcg's laplacian and heat.
+	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 236.5},
+	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, []int64{9, 256, 236}, nil, false), 160.3},
+	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, []int64{7, 256, 114}, nil, false), 178.5},
+	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.None, nil, nil, false), 164.5},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, nil, nil, false), 225.5},
+	{"heat2d 2048^2x512", "heat2d.c", lap2048, cand(schedule.Sweep, nil, nil, false), 216.8},
+	{"heat2d 2048^2x512", "heat2d.c", lap2048, cand(schedule.None, nil, nil, false), 220.6},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, nil, nil, false), 158.3},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, []int64{3, 32, 10, 26}, nil, false), 184.9},
+	{"star3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 204.4},
+	{"star3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d1r.c", an5dStar3d, cand(schedule.None, nil, nil, false), 132.1},
 }
 
 func featuresOfFile(t *testing.T, file string, params map[string]int64) *Features {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"sort"
+
+	"hextile/schedule"
 )
 
 // Choice is the model's ranking of the candidates for one stencil on one
@@ -66,7 +68,8 @@ func Choose(f *Features, g *GPU, allowed func(Candidate) bool) (*Choice, error) 
 }
 
 // Dump prints the model section of hextile compile --dump=plan: the
-// features, the GPU, the choice and the runners-up (up to more of them).
+// features, the GPU, the choice and the runners-up (up to more of them,
+// then the best of each kind not shown yet, with its rank).
 func (c *Choice) Dump(w io.Writer, more int) {
 	fmt.Fprintf(w, "model:\n")
 	fmt.Fprintf(w, "  stencil: %s\n", c.Features)
@@ -83,10 +86,20 @@ func (c *Choice) Dump(w io.Writer, more int) {
 		}
 	}
 	fmt.Fprintf(w, "  chosen: %s%s\n", best, tie)
+	shown := map[schedule.Kind]bool{best.Kind: true}
 	for i, e := range c.Ranked[1:] {
 		if i >= more {
 			break
 		}
+		shown[e.Kind] = true
 		fmt.Fprintf(w, "  runner-up %d: %s\n", i+1, e)
+	}
+	// Every other kind's best candidate, so that the dump says why it was
+	// not chosen (e.g. the sweep kernel, predicted below the untiled one).
+	for i, e := range c.Ranked[1:] {
+		if !shown[e.Kind] {
+			shown[e.Kind] = true
+			fmt.Fprintf(w, "  runner-up %d: %s\n", i+1, e)
+		}
 	}
 }

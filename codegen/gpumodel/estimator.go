@@ -35,7 +35,9 @@ type Estimator interface {
 	Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool)
 }
 
-var estimators = []Estimator{noneEstimator{}, classicalEstimator{}, hybridEstimator{}}
+// estimators in candidate order (ties go to the earlier): the sweep last,
+// measured slower than none or hybrid on every benchmark row so far.
+var estimators = []Estimator{noneEstimator{}, classicalEstimator{}, hybridEstimator{}, sweepEstimator{}}
 
 // Register adds an estimator for another kind of kernel (one of the same
 // kind replaces it).

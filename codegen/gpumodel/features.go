@@ -27,6 +27,7 @@ type Features struct {
 	Flops     int     // arithmetic operations per update (+ - * and compound assignment)
 	Special   int     // divisions and math calls per update (tens of instructions each)
 	Box       bool    // a read with an offset in two dimensions or more (box stencil)
+	Stmts     int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
 	Extent    []int64 // iterations per space dimension (interior cells), outermost first
 	Steps     int64   // time steps
 	// Assumed lists what was assumed for want of parameter values.
@@ -182,7 +183,7 @@ func FeaturesOf(scop *frontend.Scop, params map[string]int64) (*Features, error)
 			}
 		}
 	}
-	f.Points, f.Arrays, f.Written = len(points), len(read), len(written)
+	f.Points, f.Arrays, f.Written, f.Stmts = len(points), len(read), len(written), len(deep)
 	f.Extent = make([]int64, f.Dims)
 	if len(deep) == 0 {
 		return nil, fmt.Errorf("no statement assigns an array element")

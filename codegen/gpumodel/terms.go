@@ -32,12 +32,23 @@ var Calibration = struct {
 	// 519, 606 GCells/s). HexGlobalA, HexGlobalB: the same without
 	// --shared (7,15,128 global 388, hybrid default 217).
 	HexA, HexB, HexGlobalA, HexGlobalB float64
+	// SweepA, SweepStep, SweepIdle: a --tile=sweep band costs SweepA x
+	// (the update's own instructions + a store to its buffer) per level
+	// update (ghost zones included), SweepStep per thread and sweep step
+	// (the barrier, the buffer slots, the loop) and SweepIdle per thread,
+	// step and level outside that level's region or plane range (its
+	// predicate): fitted on the sweep rows of bench/results/
+	// sweep_h100_2026-11-28.md (j2d5pt 16384^2 default 236, 9,256,236 160,
+	// 7,256,114 179; laplacian2d and heat2d 2048^2 226, 217; laplacian3d
+	// 256^3 158 and 3,32,10,26 185; star3d1r 512^3 204).
+	SweepA, SweepStep, SweepIdle float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
 	InstBase: 8, InstThread: 60, InstSpecial: 15,
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
+	SweepA: 4, SweepStep: 4, SweepIdle: 1,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of

@@ -1,0 +1,188 @@
+package gpumodel
+
+import (
+	"math"
+
+	"hextile/codegen/gpuplan"
+	"hextile/schedule"
+)
+
+// sweepEstimator: --tile=sweep on the CUDA target (gpuplan.SweepPlan,
+// README "The sweep kernel"): bands of H = h+1 levels (time steps, one
+// launch per band); one block per box of w0 planes along s0 and w_i cells
+// across, whose threads cover the box's face with its level-0 ghost zone
+// (F_i = w_i + 2 r_i h threads per dimension i >= 1) and sweep s0; at sweep
+// step z level a computes plane z - L a (lag L = r0 + 1), the planes of
+// the levels later levels read in circular buffers of NB = L + 1 (+ r0 for
+// a box stencil) planes of the face in shared memory, the thread's own
+// column in registers, one barrier per step. Per band and block:
+//
+//	steps   S = w0 + (2 r0 + 1) h                     (w0 planes, the s0 ghost zones, the pipeline fill L h)
+//	active  U = sum_a (w0 + 2 r0 (h-a)) prod_i (w_i + 2 r_i (h-a))   (level a over its box and ghost zone)
+//	inst    = U x SweepA x (own + 1) + S x F x (SweepStep + H x SweepIdle)
+//	          own = InstBase + points + flops + InstSpecial x divisions (the update, a store to its buffer)
+//	issue   = busiest SM's blocks x inst / (128 x clock) / latency(resident threads)
+//	mem     = one read of the band-start box (w0 + 2 r0 h) x F and one write of the owned w0 x prod w_i
+//	          cells per band (ping-pong copies: no in-place hazard), through L2 and DRAM as memTime
+//	band    = hypot(mem, issue) + launch;  time = bands x band
+//	shared  = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
+//	regs    = 32 + 4 H (the column registers of every level; 64 at h = 7 as measured)
+//
+// The redundant ghost-zone work is U / (cells of the box x H) and the
+// pipeline fill is in S x F; both grow with h while the global traffic per
+// update falls as 1/H, so the sweep trades issue for bandwidth: the
+// global traffic of the default 2-D sweep is about 1 byte per update
+// against the untiled kernel's 9, and it is issue-bound on the H100.
+//
+// Worked example (an5d j2d5pt, 16384^2 x 1000, H100, default sizes
+// 7,128,242): F = 256 threads, 8704 blocks, S = 149 steps, U = 1.15 x
+// 128 x 242 x 8, 4 blocks resident (64 registers, 21.5 KB), 17 waves; own
+// = 8 + 5 + 9 + 15 + 1 = 38 instructions; issue-bound, about 240 GCells/s
+// predicted against 236-264 measured (calibration_test.go).
+//
+// The model does not see --use_fast_math (the exact division is part of
+// InstSpecial for every kind): fast-math builds run faster (j2d5pt 491)
+// than any prediction here.
+type sweepEstimator struct{}
+
+func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
+
+// Candidates: the kernel's default sizes (gpuplan.DefaultSweepSizes for
+// the features' grid, as compile computes them), then a band of half and
+// of twice the levels at the same face (the widths shrunk or grown by the
+// ghost zones' change), then half the face along s1 (2-D: 128 threads;
+// 3-D: 16 rows, and half of w0, as the measured 3,32,10,26). The sweep
+// kernel needs two or three space dimensions; the plan's limits (1024
+// threads, 48 KB of buffers) are Estimate's.
+func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
+	if f.Dims < 2 || f.Dims > 3 {
+		return nil
+	}
+	k := int64(max(1, f.Stmts))
+	rad := make([]int64, f.Dims)
+	for d := range rad {
+		rad[d] = int64(f.Radius[d])
+	}
+	def := gpuplan.DefaultSweepSizes(f.Dims, int(k), rad, int64(f.ElemBytes), f.Extent)
+	out := []Candidate{{Kind: schedule.Sweep, Sizes: def}}
+	add := func(s []int64) {
+		for d := 1; d < len(s); d++ {
+			if s[d] < 4 {
+				return
+			}
+		}
+		out = append(out, Candidate{Kind: schedule.Sweep, Sizes: s})
+	}
+	for _, lev := range []int64{(def[0] + 1) / 2, 2 * (def[0] + 1)} {
+		h := max(k, lev/k*k) - 1
+		if h < 1 || h == def[0] {
+			continue
+		}
+		s := []int64{h, def[1]}
+		for d := 1; d < f.Dims; d++ {
+			s = append(s, def[1+d]+2*rad[d]*(def[0]-h))
+		}
+		add(s)
+	}
+	half := append([]int64(nil), def...)
+	face1 := def[2] + 2*rad[1]*def[0]
+	half[2] = face1/2 - 2*rad[1]*def[0]
+	if f.Dims == 3 {
+		half[1] = max(16, def[1]/2)
+	}
+	add(half)
+	return out
+}
+
+// sweepGeom is the block geometry of a sweep candidate.
+type sweepGeom struct {
+	h, steps       int64
+	face           int64   // threads per block
+	active         float64 // level updates a block computes per band (with ghost zones)
+	owned          float64 // cells a block owns
+	loaded         float64 // cells of the band-start state a block reads
+	blocks         int64
+	smem, regs, nb int64
+}
+
+func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
+	if len(sizes) != f.Dims+1 || f.Dims < 2 {
+		return sweepGeom{}, false
+	}
+	h, w0 := sizes[0], sizes[1]
+	r := make([]int64, f.Dims)
+	for d := range r {
+		r[d] = int64(f.Radius[d])
+	}
+	g := sweepGeom{h: h, steps: w0 + (2*r[0]+1)*h, face: 1, owned: float64(w0), blocks: ceilDiv(f.Extent[0], w0)}
+	for d := 1; d < f.Dims; d++ {
+		g.face *= sizes[1+d] + 2*r[d]*h
+		g.owned *= float64(sizes[1+d])
+		g.blocks *= ceilDiv(f.Extent[d], sizes[1+d])
+	}
+	for a := int64(0); a <= h; a++ {
+		u := float64(w0 + 2*r[0]*(h-a))
+		for d := 1; d < f.Dims; d++ {
+			u *= float64(sizes[1+d] + 2*r[d]*(h-a))
+		}
+		g.active += u
+	}
+	g.loaded = float64(w0+2*r[0]*h) * float64(g.face)
+	lag := r[0] + 1
+	g.nb = lag + 1
+	if f.Box {
+		g.nb += r[0]
+	}
+	g.smem = h * g.nb * g.face * int64(f.ElemBytes)
+	g.regs = min(255, 32+4*(h+1))
+	return g, g.face <= 1024 && g.smem <= gpuplan.MaxSweepSmem && h >= 1
+}
+
+func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool) {
+	if c.Shared || len(c.Block) > 0 || f.Dims < 2 || f.Dims > 3 {
+		return Estimate{}, false // the block is the face; --shared does not apply
+	}
+	sizes := c.Sizes
+	if len(sizes) == 0 {
+		cands := (sweepEstimator{}).Candidates(f, g)
+		if len(cands) == 0 {
+			return Estimate{}, false
+		}
+		sizes = cands[0].Sizes
+	}
+	geo, ok := sweepGeometry(f, sizes)
+	if !ok {
+		return Estimate{}, false
+	}
+	cal := Calibration
+	threads := int(geo.face)
+	res := occupancy(g, threads, int(geo.smem), int(geo.regs))
+	if res == 0 {
+		return Estimate{}, false
+	}
+	levels := float64(geo.h + 1)
+	busiest := ceilDiv(geo.blocks, int64(g.SMs))
+	conc := min(int64(res), busiest)
+	own := instPerUpdate(f, float64(f.Points)) + 1
+	inst := geo.active*cal.SweepA*own + float64(geo.steps)*float64(geo.face)*(cal.SweepStep+levels*cal.SweepIdle)
+	issue := float64(busiest) * inst / smIssueRate(g) / latency(threads, int(conc), true)
+	// Global traffic of a band: the band-start box in, the owned cells
+	// out (memTime's reads x amp + writes per reuse updates).
+	updates := f.Cells() * levels
+	amp := geo.loaded / geo.owned
+	inFlight := float64(min(geo.blocks, int64(g.SMs*res)) * int64(threads))
+	mem := memTime(f, g, updates, amp, levels, inFlight)
+	bands := math.Ceil(float64(f.Steps) / levels)
+	band := combine(mem, issue) + launchS(g)
+	bound := "issue"
+	if mem >= issue {
+		bound = "L2"
+		if !fitsL2(f, g) {
+			bound = "DRAM"
+		}
+	}
+	if geo.blocks < int64(g.SMs*res)/2 {
+		bound = "parallelism"
+	}
+	return finish(f, Estimate{Candidate: c, Seconds: band * bands, Launches: bands, Blocks: float64(geo.blocks), Resident: res, Bound: bound}), true
+}

@@ -1,0 +1,92 @@
+package gpumodel
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"hextile/schedule"
+)
+
+// TestSweepKeepsChoice: the sweep candidates are ranked on every 2-D and
+// 3-D row, and the choice is the one without them (the sweep kernel is
+// measured slower than the chosen configuration on every measured row).
+func TestSweepKeepsChoice(t *testing.T) {
+	noSweep := func(c Candidate) bool { return c.Kind != schedule.Sweep }
+	for _, row := range benchRows {
+		f := featuresOfPath(t, filepath.FromSlash(row.file), row.params)
+		with, err := Choose(f, GPUs["sm_90"], nil)
+		if err != nil {
+			t.Fatalf("%s: %v", row.name, err)
+		}
+		without, err := Choose(f, GPUs["sm_90"], noSweep)
+		if err != nil {
+			t.Fatalf("%s: %v", row.name, err)
+		}
+		if with.Best().Flags() != without.Best().Flags() {
+			t.Errorf("%s: chose %s with the sweep candidates, %s without", row.name, with.Best().Flags(), without.Best().Flags())
+		}
+		n := 0
+		for _, e := range with.Ranked {
+			if e.Kind == schedule.Sweep {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no sweep candidate ranked", row.name)
+		}
+	}
+}
+
+// TestSweepCandidates: the kernel's default sizes first (those compile
+// computes without --sizes), then half and twice the levels, then half the
+// face; sizes beyond the plan's limits (48 KB of buffers, 1024 threads)
+// get no estimate.
+func TestSweepCandidates(t *testing.T) {
+	g := GPUs["sm_90"]
+	cases := []struct {
+		file   string
+		params map[string]int64
+		want   []string
+	}{
+		{"../../testdata/laplacian2d.c", lap16384, []string{"7,128,242", "3,128,250", "15,128,226", "7,128,114"}},
+		{"../../testdata/laplacian3d.c", lap256, []string{"3,64,26,26", "1,64,30,30", "3,32,10,26"}},
+		// Radius 2 in 3-D: two levels by default.
+		{"testdata/an5d_star3d2r.c", map[string]int64{"dimsize": 516, "timestep": 200}, []string{"1,64,28,28", "3,64,20,20", "1,32,12,28"}},
+	}
+	for _, tc := range cases {
+		f := featuresOfPath(t, filepath.FromSlash(tc.file), tc.params)
+		var got []string
+		for _, c := range (sweepEstimator{}).Candidates(f, g) {
+			if _, ok := EstimateOf(f, g, c); ok {
+				got = append(got, joinInts(c.Sizes))
+			}
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.file, d)
+		}
+	}
+	// h = 7 with a 32x32 face: 7 x 3 x 1024 x 4 bytes of buffers.
+	f := featuresOfPath(t, "../../testdata/laplacian3d.c", lap256)
+	if _, ok := EstimateOf(f, g, Candidate{Kind: schedule.Sweep, Sizes: []int64{7, 64, 18, 18}}); ok {
+		t.Errorf("sweep 7,64,18,18 (84 KB of buffers) estimated")
+	}
+}
+
+// TestSweepInDump: --dump=plan's model section lists the best sweep
+// candidate among the runners-up, with its rank, when it is not in the
+// first four.
+func TestSweepInDump(t *testing.T) {
+	f := featuresOfPath(t, "../../testdata/laplacian3d.c", lap512)
+	ch, err := Choose(f, GPUs["sm_90"], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	ch.Dump(&b, 4)
+	if !strings.Contains(b.String(), ": --tile=sweep --sizes=1,64,30,30: ") || !strings.Contains(b.String(), "chosen: --tile=none --sizes=3,4,8,64 --block=64,4,2: ") {
+		t.Errorf("dump:\n%s", b.String())
+	}
+}
