@@ -230,11 +230,7 @@ func sweepExtents(s *frontend.Scop, defines map[string]string) []int64 {
 			env[k] = x
 		}
 	}
-	orig, err := ast.Generate(s, OriginalSchedule(s), ast.Options{})
-	if err != nil {
-		return make([]int64, 3)
-	}
-	form, err := gpuplan.AnalyseStencil(&ast.ScopCode{Scop: s, Orig: orig})
+	form, err := sweepForm(s)
 	out := make([]int64, 3)
 	if err != nil {
 		return out

@@ -69,7 +69,7 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 		return
 	}
 	g, note := gpumodel.GPUFor(f.modelArch)
-	ch, err := gpumodel.Choose(feat, g, nil)
+	ch, err := gpumodel.Choose(feat, g, modelApplies(c))
 	if err != nil {
 		c.ModelNote = append(c.ModelNote, err.Error())
 		return
@@ -98,6 +98,20 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 		return
 	}
 	c.ModelNote = append(c.ModelNote, fmt.Sprintf("no candidate accepted: the fixed defaults (--tile=%s)", f.tile))
+}
+
+// modelApplies filters the model's candidates by what the compilation
+// can generate: --tile=sweep (gpumodel's sweep estimator) only on the CUDA
+// target and where the sweep kernel's stencil-form analysis accepts every
+// scop (codegen.SweepApplies); the scheduler's refusals are schedulable's.
+func modelApplies(c *codegen.Compilation) func(gpumodel.Candidate) bool {
+	sweep := !noCodegen(string(schedule.Sweep), c.Req.Target)
+	for _, sc := range c.Scops {
+		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
+	}
+	return func(cand gpumodel.Candidate) bool {
+		return cand.Kind != schedule.Sweep || sweep
+	}
 }
 
 // setCandidate sets the flags to cand's configuration.
