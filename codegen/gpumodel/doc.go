@@ -33,6 +33,18 @@
 //   - launches x launch overhead (2.5 us with programmatic dependent launch
 //     on sm_90, 4 us before).
 //
+// The kinds: none (one launch per step), classical (the untiled estimate
+// x 1.05), hybrid (hexagons, --shared staging) in estimator.go, and the
+// CUDA sweep kernel (--tile=sweep) in sweep.go: per band of h+1 levels
+// its redundant ghost-zone work and pipeline fill, one barrier per sweep
+// step, one read of the band-start state and one write of the owned cells
+// per band, buffers of h x NB face planes in shared memory and 32 + 4(h+1)
+// registers for the occupancy. Sweep candidates (the kernel's default
+// sizes, half and twice the levels, half the face) come last in the
+// candidate order; the caller filters them (Choose's allowed) where the
+// sweep kernel cannot be generated (cmd/hextile: the CUDA target only, a
+// scop the stencil-form analysis accepts, codegen.SweepApplies).
+//
 // Worked example (laplacian2d, 2048^2 x 512, float, H100): --tile=none
 // --sizes=3,64,64 --block=64,8 runs 1024 blocks of 512 threads, 8 points
 // per thread, 2 blocks resident per SM (4 waves); the arrays (32 MB) fit
@@ -47,16 +59,20 @@
 // The constants (Calibration) were fitted by hand to hextile's H100
 // measurements in bench/results (table_run6.md, tune_h100.md: laplacian2d
 // and gradient2d at 2048^2 x 512, laplacian2d at 16384^2 x 1000, laplacian3d
-// at 256^3 x 128 and 512^3 x 200, every kind); calibration_test.go prints
-// predicted against measured for those rows (within 1.4x, most within 1.15x)
-// and fails past a factor of 1.6; choose_test.go checks that the choice on
+// at 256^3 x 128 and 512^3 x 200, every kind; sweep_h100_2026-11-28.md: the
+// sweep kernel on AN5D's j2d5pt 16384^2 and star3d1r 512^3, laplacian2d and
+// heat2d 2048^2, laplacian3d 256^3, bit-exact builds); calibration_test.go
+// prints predicted against measured for those rows (within 1.5x, most
+// within 1.25x; the sweep rows within 1.26x) and fails past a factor of
+// 1.6; choose_test.go checks that the choice on
 // each measured row is a configuration measured within 10% of the best.
 // Predictions within Tolerance (5%) of the fastest are ties, resolved by
 // the candidate order, which lists the measured fastest first.
 //
 // # Adding a kernel kind
 //
-// A new kind (a streaming sweep kernel, say) is one more Estimator: its
-// Kind, the candidates it proposes for a stencil on a GPU, and its
-// Estimate; Register adds it to the candidate set of Choose.
+// A new kind is one more Estimator (as sweep.go): its Kind, the
+// candidates it proposes for a stencil on a GPU, and its Estimate;
+// Register adds it to the candidate set of Choose (last in the candidate
+// order, so that it wins no tie against the measured kinds).
 package gpumodel

@@ -17,32 +17,37 @@ import (
 // a box stencil) planes of the face in shared memory, the thread's own
 // column in registers, one barrier per step. Per band and block:
 //
-//	steps   S = w0 + (2 r0 + 1) h                     (w0 planes, the s0 ghost zones, the pipeline fill L h)
+//	steps   S = w0 + (2 r0 + 1) h        (w0 planes, the s0 ghost zones r0 h each side, the pipeline fill h)
 //	active  U = sum_a (w0 + 2 r0 (h-a)) prod_i (w_i + 2 r_i (h-a))   (level a over its box and ghost zone)
-//	inst    = U x SweepA x (own + 1) + S x F x (SweepStep + H x SweepIdle)
-//	          own = InstBase + points + flops + InstSpecial x divisions (the update, a store to its buffer)
-//	issue   = busiest SM's blocks x inst / (128 x clock) / latency(resident threads)
-//	mem     = one read of the band-start box (w0 + 2 r0 h) x F and one write of the owned w0 x prod w_i
-//	          cells per band (ping-pong copies: no in-place hazard), through L2 and DRAM as memTime
-//	band    = hypot(mem, issue) + launch;  time = bands x band
-//	shared  = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
-//	regs    = 32 + 4 H (the column registers of every level; 64 at h = 7 as measured)
+//	own       = InstBase + points + flops + InstSpecial x divisions + 1   (the update and the store to its buffer)
+//	inst      = SweepA x U x own + S x F x (SweepStep + H x SweepIdle)   (per block and band)
+//	issue     = busiest SM's blocks x inst / (128 x clock) / latency(resident threads)
+//	mem       = one read of the band-start box ((w0 + 2 r0 h) x F cells) and one write of the owned
+//	            w0 x prod w_i cells per band and block (the ping-pong copies), through L2 and DRAM (memTime)
+//	band      = hypot(mem, issue) + launch;  time = ceil(steps / H) x band
+//	shared    = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
+//	regs      = 32 + 4 H (every level's column registers; 64 at h = 7 as ptxas reports)
 //
-// The redundant ghost-zone work is U / (cells of the box x H) and the
-// pipeline fill is in S x F; both grow with h while the global traffic per
-// update falls as 1/H, so the sweep trades issue for bandwidth: the
-// global traffic of the default 2-D sweep is about 1 byte per update
-// against the untiled kernel's 9, and it is issue-bound on the H100.
+// with SweepA = 4, SweepStep = 4, SweepIdle = 1 (Calibration). The
+// redundant ghost-zone work is U / (w0 x prod w_i x H) and the pipeline
+// fill S / w0; both grow with h while the global traffic per update falls
+// as 1/H: the default 2-D sweep moves about 1 byte per update against the
+// untiled kernel's 9, and is issue-bound (the shared-memory loads, the
+// barrier's wait and the levels' predicates are in SweepA and the step
+// terms) on the H100.
 //
-// Worked example (an5d j2d5pt, 16384^2 x 1000, H100, default sizes
-// 7,128,242): F = 256 threads, 8704 blocks, S = 149 steps, U = 1.15 x
-// 128 x 242 x 8, 4 blocks resident (64 registers, 21.5 KB), 17 waves; own
-// = 8 + 5 + 9 + 15 + 1 = 38 instructions; issue-bound, about 240 GCells/s
-// predicted against 236-264 measured (calibration_test.go).
+// Worked example (AN5D's j2d5pt, 16384^2 x 1000, H100, default sizes
+// 7,128,242): F = 256 threads, 8704 blocks (66 on the busiest SM), 4
+// resident (64 registers, 21.5 KB), S = 149 steps, U = 269088 (1.09 x
+// 128 x 242 x 8), own = 8 + 5 + 9 + 15 + 1 = 38; inst = 4 x 269088 x 38
+// + 149 x 256 x (4 + 8) = 41.4 M per block, 66 x 41.4 M / (128 x 1.98
+// GHz) = 10.8 ms per band, 125 bands: 1.36 s, 198 GCells/s predicted
+// against 236-264 measured (the global traffic, 0.8 ms a band from DRAM, hides
+// under the issue).
 //
-// The model does not see --use_fast_math (the exact division is part of
-// InstSpecial for every kind): fast-math builds run faster (j2d5pt 491)
-// than any prediction here.
+// The model does not see --use_fast_math: the IEEE division is
+// InstSpecial for every kind, and fast-math builds run faster (j2d5pt
+// sweep 491 GCells/s, twice the exact build) than any prediction here.
 type sweepEstimator struct{}
 
 func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
