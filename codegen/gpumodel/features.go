@@ -15,7 +15,7 @@ import (
 // Example: laplacian2d (A[(t+1)%2][i][j] = 0.2f * (A[t%2][i][j] +
 // A[t%2][i-1][j] + A[t%2][i+1][j] + A[t%2][i][j-1] + A[t%2][i][j+1])) at
 // -D N=2048 -D T=512 has Dims 2, Radius [1 1], Points 5, Arrays 1,
-// ElemBytes 4, Flops 5, Special 0, Box false, Extent [2046 2046], Steps
+// ElemBytes 4, Flops 5, Special 0, Box false, Stmts 1, Extent [2046 2046], Steps
 // 512.
 type Features struct {
 	Dims      int     // space dimensions (loops below the time loop)
