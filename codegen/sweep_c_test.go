@@ -1,0 +1,90 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hextile/frontend"
+	"hextile/internal/testlong"
+	"hextile/runtime"
+	"hextile/schedule"
+)
+
+// sweepCompileC runs the pipeline for the C target's plane sweep.
+func sweepCompileC(file string, sizes []int64) (*Compilation, error) {
+	fo := frontend.Options{}
+	if strings.Contains(file, "polybench") || strings.Contains(file, "star3d2r") {
+		fo = frontend.Options{Cpp: true, IncludeDirs: []string{filepath.Dir(file)}}
+	}
+	return Run(Request{File: file, Frontend: fo, Tile: schedule.Sweep, Sizes: sizes, Target: "c"}, nil, nil)
+}
+
+// TestSweepC: the C/OpenMP plane sweep (cprint's sweep.go) is bit-identical
+// to the original program, compiled with OpenMP and run with two threads,
+// on the stencils of the emulator's sweep tests (sweepCases: 2-D and 3-D,
+// %2 buffers, two statements per time step, radius 2, short last bands,
+// sizes that divide nothing, boxes wider than the grid); the emulator's
+// variants without column registers are the same C code and run once.
+// The default run adds a box wider than the grid and h = 0 (no plane
+// buffers) to the emulator's fast cases.
+func TestSweepC(t *testing.T) {
+	cc := runtime.CC{Opt: "-O0", OpenMP: true}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	cases := append([]sweepCase(nil), sweepCases...)
+	if !testlong.Enabled() {
+		cases = append(cases,
+			sweepCase{file: "../testdata/heat2d.c", sizes: []int64{4, 40, 50}, args: [][]string{{"N=19", "T=6"}}},
+			sweepCase{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{0, 4, 9}, args: [][]string{{"N=13", "T=3"}}})
+	}
+	for i, tc := range cases {
+		if tc.noRegs || tc.long && !testlong.Enabled() {
+			continue
+		}
+		tc := tc
+		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, err := sweepCompileC(tc.file, tc.sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			params := map[string]int64{}
+			for k, v := range c.Scops[0].Scop.Defines {
+				params[k] = v
+			}
+			for k, v := range tc.params {
+				params[k] = v
+			}
+			src, err := Harness(c.Prog, c.Codes(), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(src, "hx_sb") && c.Scops[0].Sched.Sizes[0] > 0 {
+				t.Fatalf("the harness holds no plane sweep")
+			}
+			cc := cc
+			cc.Flags = []string{"-I", filepath.Dir(tc.file)}
+			exe, _, err := cc.Compile(src, dir, "csweep_"+name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range tc.args {
+				r, err := runtime.RunHarness(exe, args, time.Minute, []string{"OMP_NUM_THREADS=2"})
+				if err != nil {
+					t.Fatalf("%v: %v", args, err)
+				}
+				if !r.OK || r.Updates <= 0 {
+					os.WriteFile(filepath.Join(os.TempDir(), "csweep_"+name+".c"), []byte(src), 0o644)
+					t.Errorf("%v: %s\n%s(program kept in %s)", args, r.Failure, r.Output, os.TempDir())
+				}
+			}
+		})
+	}
+}
