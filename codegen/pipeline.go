@@ -136,9 +136,36 @@ func stageSchedule(c *Compilation) error {
 				return atScop(s.Scop, err)
 			}
 		}
+		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" {
+			sc = cSweepDefault(c, s, sc)
+		}
 		s.Sched = sc
 	}
 	return nil
+}
+
+// cSweepDefault is the sweep schedule of the C target without --sizes: the
+// CUDA sweep kernel's default shape (h+1 = 8 levels and a face of 256 cells
+// in 2-D, 4 levels and 32x32 in 3-D; gpuplan.DefaultSweepSizes without the
+// grid's extents, which only tune its block count; on jacobi2d_mod2
+// 2000^2 x 100 with two threads of a loaded 2-core machine 7,64,240 took
+// 0.69 s, the scheduler's 1,64,32 2.7 s); the scheduler's sched where the
+// plan refuses that shape (its buffers are bounded: 8-byte elements, wide
+// stencils).
+func cSweepDefault(c *Compilation, s *ScopState, sched *schedule.Schedule) *schedule.Schedule {
+	sizes := gpuplan.DefaultSweepSizes(len(sched.Slopes), int(sched.K), sweepRadius(sched), writtenElemSize(s.Scop), make([]int64, 3))
+	alt, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: schedule.Sweep, Sizes: sizes})
+	if err != nil {
+		return sched
+	}
+	code, err := sweepCode(&ScopState{Scop: s.Scop, Sched: alt}, cexpr.CounterPrefix(c.Prog.Source))
+	if err != nil {
+		return sched
+	}
+	if _, err := gpuplan.PlanSweepC(code, alt); err != nil {
+		return sched
+	}
+	return alt
 }
 
 func stageAST(c *Compilation) error {

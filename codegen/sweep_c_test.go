@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -86,5 +88,47 @@ func TestSweepC(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSweepCDefaultSizes: without --sizes the C target takes the sweep
+// kernel's default shape, and the scheduler's defaults where the plan
+// refuses that shape (8-byte elements: 7 buffered levels x 4 planes x 256
+// cells x 8 bytes is more than the buffers may take).
+func TestSweepCDefaultSizes(t *testing.T) {
+	dbl := filepath.Join(t.TempDir(), "jacobi2d_double.c")
+	src := `#define N 40
+#define T 5
+double A[2][N][N];
+void f(void)
+{
+#pragma scop
+for (int t = 0; t < T; t++)
+  for (int i = 1; i < N - 1; i++)
+    for (int j = 1; j < N - 1; j++)
+      A[(t + 1) % 2][i][j] = 0.2 * (A[t % 2][i][j] + A[t % 2][i - 1][j] + A[t % 2][i + 1][j] + A[t % 2][i][j - 1] + A[t % 2][i][j + 1]);
+#pragma endscop
+}
+`
+	if err := os.WriteFile(dbl, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		want []int64
+	}{
+		{"../testdata/jacobi2d_mod2.c", []int64{7, 128, 242}},
+		{"../testdata/star2d_radius2.c", []int64{7, 128, 228}},
+		{"../testdata/jacobi3d_mod2.c", []int64{3, 64, 26, 26}},
+		{"../testdata/jacobi2d_twonest.c", []int64{7, 128, 242}},
+		{dbl, []int64{1, 64, 32}},
+	} {
+		c, err := sweepCompileC(tc.file, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if diff := cmp.Diff(tc.want, c.Scops[0].Sched.Sizes); diff != "" {
+			t.Errorf("%s: sizes (-want +got):\n%s", tc.file, diff)
+		}
 	}
 }
