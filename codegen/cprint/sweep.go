@@ -254,7 +254,7 @@ func (g *sweepGen) box(d int) {
 	for i := 0; i < ns; i++ {
 		g.line(d, fmt.Sprintf("const long long hx_bl%d = %d * (hx_S%d + hx_B%d) - %d;", i, sp.W[i], i, i, sp.Off[i]))
 	}
-	for i := 1; i < ns; i++ {
+	for i := 1; i < ns && sp.NBuf > 0; i++ {
 		g.line(d, fmt.Sprintf("const long long hx_fx%d = hx_bl%d - %d; /* the face's first column */", i, i, sp.GL[0][i]))
 	}
 	if nsb := int64(sp.NBuf) * sp.NB * g.face; nsb > 0 {
