@@ -8,6 +8,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/cprint"
 	"hextile/codegen/gpumodel"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
@@ -25,9 +26,10 @@ type Request struct {
 	Sizes    []int64
 	Gen      ast.Options
 	// Target is the output the request is for ("cuda", "c", "llvm", ...;
-	// "" unknown): --tile=sweep has a code generator for "cuda" only (the
-	// sweep kernel, gpuplan.SweepPlan), and its default sizes are that
-	// kernel's (gpuplan.DefaultSweepSizes).
+	// "" unknown): --tile=sweep has code generators for "cuda" (the sweep
+	// kernel, gpuplan.SweepPlan) and "c" (its plane sweep printed as C,
+	// cprint's sweep.go) only; its default sizes for "cuda" are that
+	// kernel's (gpuplan.DefaultSweepSizes), for "c" the scheduler's.
 	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
@@ -134,9 +136,36 @@ func stageSchedule(c *Compilation) error {
 				return atScop(s.Scop, err)
 			}
 		}
+		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" {
+			sc = cSweepDefault(c, s, sc)
+		}
 		s.Sched = sc
 	}
 	return nil
+}
+
+// cSweepDefault is the sweep schedule of the C target without --sizes: the
+// CUDA sweep kernel's default shape (h+1 = 8 levels and a face of 256 cells
+// in 2-D, 4 levels and 32x32 in 3-D; gpuplan.DefaultSweepSizes without the
+// grid's extents, which only tune its block count; on jacobi2d_mod2
+// 2000^2 x 100 with two threads of a loaded 2-core machine 7,64,240 took
+// 0.69 s, the scheduler's 1,64,32 2.7 s); the scheduler's sched where the
+// plan refuses that shape (its buffers are bounded: 8-byte elements, wide
+// stencils).
+func cSweepDefault(c *Compilation, s *ScopState, sched *schedule.Schedule) *schedule.Schedule {
+	sizes := gpuplan.DefaultSweepSizes(len(sched.Slopes), int(sched.K), sweepRadius(sched), writtenElemSize(s.Scop), make([]int64, 3))
+	alt, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: schedule.Sweep, Sizes: sizes})
+	if err != nil {
+		return sched
+	}
+	code, err := sweepCode(&ScopState{Scop: s.Scop, Sched: alt}, cexpr.CounterPrefix(c.Prog.Source))
+	if err != nil {
+		return sched
+	}
+	if _, err := gpuplan.PlanSweepC(code, alt); err != nil {
+		return sched
+	}
+	return alt
 }
 
 func stageAST(c *Compilation) error {
@@ -145,12 +174,24 @@ func stageAST(c *Compilation) error {
 		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
-		if k := s.Sched.Kind; k == schedule.Sweep && c.Req.Target == "cuda" {
+		if k := s.Sched.Kind; k == schedule.Sweep && (c.Req.Target == "cuda" || c.Req.Target == "c") {
 			// The sweep kernel (gpuplan.SweepPlan) is planned from the
-			// original loop nest, not from a scan of the schedule.
+			// original loop nest, not from a scan of the schedule; the C
+			// target prints its plane sweep from the same plan (refused
+			// here when the plan refuses).
 			code, err := sweepCode(s, opts.Prefix)
 			if err != nil {
 				return err
+			}
+			if c.Req.Target == "c" {
+				sp, err := gpuplan.PlanSweepC(code, s.Sched)
+				if err == nil {
+					err = cprint.SweepArraysSized(sp)
+				}
+				if err != nil {
+					return err
+				}
+				code.Sweep = s.Sched
 			}
 			s.Code = code
 			continue
@@ -161,7 +202,7 @@ func stageAST(c *Compilation) error {
 			// one-to-one schedule would compute instances twice.
 			what := "code generation not implemented yet (hextile check, tiles and compare take it)"
 			if k == schedule.Sweep {
-				what = "code generation exists for --target=cuda only (the CUDA sweep kernel); hextile check, tiles and compare take it"
+				what = "code generation exists for --target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only; hextile check, tiles and compare take it"
 			}
 			return atScop(s.Scop, fmt.Errorf("--tile=%s: %s", k, what))
 		}

@@ -22,32 +22,65 @@ void f(void)
 `
 }
 
+// sweepRefusal is a scop --tile=sweep refuses (file, or src written to a
+// file) and the reason's text.
+type sweepRefusal struct {
+	name, src, file, want string
+}
+
 // TestSweepRefusals: scops outside the stencil form, or that the schedule
 // refuses, are refused with the reason (file:line:col: error: ...), the
-// testdata files that must be refused among them.
+// testdata files that must be refused among them, for the CUDA target and
+// the C target (the same plan: sweep_c_test.go) alike.
 func TestSweepRefusals(t *testing.T) {
 	dir := t.TempDir()
-	tests := []struct {
-		name, src, file, want string
-	}{
-		{name: "gaussseidel", file: "../testdata/gaussseidel2d.c", want: "carried by the space loop"},
-		{name: "seidel", file: "../testdata/seidel2d_pb.c", want: "carried by the space loop"},
-		{name: "adi", file: "../testdata/adi_pb.c", want: "carried by the space loop"},
-		{name: "1d", file: "../testdata/jacobi1d_mod2.c", want: "needs at least two space dimensions"},
-		{name: "fdtd", file: "../testdata/fdtd2d.c", want: "is not the space loop counter j plus a constant (a non-uniform access)"},
-		{name: "compound", src: sweepSrc(`for (int t = 0; t < T; t++)
+	for _, target := range []string{"cuda", "c"} {
+		for _, tc := range sweepRefusals {
+			t.Run(target+"_"+tc.name, func(t *testing.T) {
+				file := tc.file
+				if file == "" {
+					file = filepath.Join(dir, tc.name+".c")
+					if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var err error
+				if target == "cuda" {
+					var c *Compilation
+					c, err = sweepCompile(file, nil)
+					if err == nil {
+						_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+					}
+				} else {
+					_, err = sweepCompileC(file, nil)
+				}
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), ": error: ") {
+					t.Errorf("err = %v, want a refusal with %q", err, tc.want)
+				}
+			})
+		}
+	}
+}
+
+var sweepRefusals = []sweepRefusal{
+	{name: "gaussseidel", file: "../testdata/gaussseidel2d.c", want: "carried by the space loop"},
+	{name: "seidel", file: "../testdata/seidel2d_pb.c", want: "carried by the space loop"},
+	{name: "adi", file: "../testdata/adi_pb.c", want: "carried by the space loop"},
+	{name: "1d", file: "../testdata/jacobi1d_mod2.c", want: "needs at least two space dimensions"},
+	{name: "fdtd", file: "../testdata/fdtd2d.c", want: "is not the space loop counter j plus a constant (a non-uniform access)"},
+	{name: "compound", src: sweepSrc(`for (int t = 0; t < T; t++)
   for (int i = 1; i < N - 1; i++)
     for (int j = 1; j < N - 1; j++)
       A[(t + 1) % 2][i][j] += 0.2f * A[t % 2][i - 1][j];`), want: "not a plain assignment"},
-		{name: "nomod", src: sweepSrc(`for (int t = 0; t < T; t++)
+	{name: "nomod", src: sweepSrc(`for (int t = 0; t < T; t++)
   for (int i = 1; i < N - 1; i++)
     for (int j = 1; j < N - 1; j++)
       C[t + 1][i][j] = 0.2f * (C[t][i - 1][j] + C[t][i + 1][j]);`), want: "without modulus"},
-		{name: "triangle", src: sweepSrc(`for (int t = 0; t < T; t++)
+	{name: "triangle", src: sweepSrc(`for (int t = 0; t < T; t++)
   for (int i = 1; i < N - 1; i++)
     for (int j = i; j < N - 1; j++)
       A[(t + 1) % 2][i][j] = 0.2f * (A[t % 2][i - 1][j] + A[t % 2][i][j]);`), want: "bounds in the parameters"},
-		{name: "boxes", src: sweepSrc(`for (int t = 0; t < T; t++) {
+	{name: "boxes", src: sweepSrc(`for (int t = 0; t < T; t++) {
   for (int i = 1; i < N - 1; i++)
     for (int j = 1; j < N - 1; j++)
       B[i][j] = 0.2f * (A[0][i - 1][j] + A[0][i + 1][j]);
@@ -55,27 +88,8 @@ func TestSweepRefusals(t *testing.T) {
     for (int j = 2; j < N - 2; j++)
       A[0][i][j] = B[i][j];
 }`), want: "runs over another box"},
-		{name: "scaled", src: sweepSrc(`for (int t = 0; t < T; t++)
+	{name: "scaled", src: sweepSrc(`for (int t = 0; t < T; t++)
   for (int i = 1; i < N / 2 - 1; i++)
     for (int j = 1; j < N - 1; j++)
       A[(t + 1) % 2][2 * i][j] = 0.2f * (A[t % 2][2 * i][j] + A[t % 2][i][j]);`), want: "error:"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			file := tc.file
-			if file == "" {
-				file = filepath.Join(dir, tc.name+".c")
-				if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c, err := sweepCompile(file, nil)
-			if err == nil {
-				_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), ": error: ") {
-				t.Errorf("err = %v, want a refusal with %q", err, tc.want)
-			}
-		})
-	}
 }

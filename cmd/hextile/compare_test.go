@@ -58,7 +58,8 @@ func TestGhostKindsCheck(t *testing.T) {
 
 // TestGhostKindsNoCodegen: compile and run refuse the kinds without a code
 // generator for the target (exit 2, the reason): overlapped everywhere,
-// sweep but for --target=cuda (which generates it); compile
+// sweep but for --target=cuda and --target=c (which generate it: compile
+// and run --device=cpu, emu verify it), and what its plan refuses; compile
 // --dump=schedule prints both maps.
 func TestGhostKindsNoCodegen(t *testing.T) {
 	for _, tc := range []struct {
@@ -66,17 +67,32 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 		want string
 	}{
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--dump=ast"}, "--target=cuda only"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm"}, "not for --target=llvm"},
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep"}, "not for --target=c"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=ptx"}, "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--block=32"}, "--block does not apply to --tile=sweep"},
 		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
-		{[]string{"run", "../../testdata/heat2d.c", "--tile=sweep"}, "--target=cuda only"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=sweep", "--device=gpu"}, "hextile run takes it with --device=cpu, --device=emu and --device=gpu --backend=cuda"},
 	} {
 		out, errs, code := runCmd(t, "", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, out %q, stderr %q", tc.args, code, out, errs)
 		}
+	}
+	// What the sweep plan refuses: an input error (exit 1) with the reason.
+	for file, want := range map[string]string{
+		"../../testdata/jacobi1d_mod2.c": "jacobi1d_mod2.c:21:4: error: the time loop has one space loop inside it; --tile=sweep needs at least two space dimensions",
+		"../../testdata/fdtd2d.c":        "fdtd2d.c:31:15: error: --tile=sweep (C sweep code): subscript 1 of fict is not the space loop counter j plus a constant",
+	} {
+		if out, errs, code := runCmd(t, "", "compile", file, "--tile=sweep"); code != 1 || out != "" || !strings.Contains(errs, want) {
+			t.Errorf("compile %s --tile=sweep: exit %d, out %q, stderr %q", file, code, out, errs)
+		}
+	}
+	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=sweep"); code != 0 || !strings.Contains(out, "plane sweep along s0") {
+		t.Errorf("compile --tile=sweep --target=c: exit %d %s", code, errs)
+	}
+	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=sweep", "--sizes=3,7,9", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
+		t.Errorf("run --tile=sweep --device=cpu: exit %d %s%s", code, out, errs)
 	}
 	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "-o", t.TempDir()); code != 0 {
 		t.Errorf("compile --tile=sweep --target=cuda: exit %d %s%s", code, out, errs)

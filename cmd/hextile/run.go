@@ -95,6 +95,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if *device == "emu" || *device == "gpu" && *backend == "cuda" {
 		req.Target = "cuda"
 	}
+	if *device == "cpu" {
+		req.Target = "c" // the C/OpenMP code (--tile=sweep: its plane sweep)
+	}
 	if noCodegen(pf.tile, req.Target) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
 	}

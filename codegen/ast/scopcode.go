@@ -2,6 +2,7 @@ package ast
 
 import (
 	"hextile/frontend"
+	"hextile/schedule"
 )
 
 // ScopCode is one scop with its generated AST.
@@ -13,4 +14,8 @@ type ScopCode struct {
 	Orig *AST
 	// Note is a one-line description printed above the code (the schedule).
 	Note string
+	// Sweep, when set, is the --tile=sweep schedule whose plane-sweep code
+	// the C printer prints (cprint's sweep.go, from gpuplan.PlanSweepC)
+	// instead of scanning AST (then the original loop nest).
+	Sweep *schedule.Schedule
 }

@@ -39,6 +39,16 @@ func CExpr(e frontend.Expr, subst map[string]string) string {
 
 // cexpr returns the text of e and its precedence.
 func ExprPrec(e frontend.Expr, subst map[string]string) (string, int) {
+	return ExprRefs(e, subst, nil)
+}
+
+// ExprRefs is ExprPrec with the array elements in refs printed as the text
+// they map to (a printer's own storage for those reads, e.g. a plane
+// buffer of the C sweep code).
+func ExprRefs(e frontend.Expr, subst map[string]string, refs map[*frontend.ArrayRef]string) (string, int) {
+	if r, ok := e.(*frontend.ArrayRef); ok && refs[r] != "" {
+		return refs[r], PrecPostfix
+	}
 	switch e := e.(type) {
 	case *frontend.Number:
 		if strings.HasPrefix(e.Text, "-") {
@@ -55,15 +65,15 @@ func ExprPrec(e frontend.Expr, subst map[string]string) (string, int) {
 		b.WriteString(e.Name)
 		for _, ix := range e.Index {
 			b.WriteString("[")
-			s, _ := ExprPrec(ix, subst)
+			s, _ := ExprRefs(ix, subst, refs)
 			b.WriteString(s)
 			b.WriteString("]")
 		}
 		return b.String(), PrecPostfix
 	case *frontend.Binary:
 		p := Prec(e.Op)
-		l, lp := ExprPrec(e.X, subst)
-		r, rp := ExprPrec(e.Y, subst)
+		l, lp := ExprRefs(e.X, subst, refs)
+		r, rp := ExprRefs(e.Y, subst, refs)
 		if lp < p {
 			l = "(" + l + ")"
 		}
@@ -74,7 +84,7 @@ func ExprPrec(e frontend.Expr, subst map[string]string) (string, int) {
 		}
 		return l + " " + e.Op + " " + r, p
 	case *frontend.Unary:
-		x, xp := ExprPrec(e.X, subst)
+		x, xp := ExprRefs(e.X, subst, refs)
 		if xp < PrecUnary || strings.HasPrefix(x, e.Op) {
 			x = "(" + x + ")"
 		}
@@ -82,11 +92,11 @@ func ExprPrec(e frontend.Expr, subst map[string]string) (string, int) {
 	case *frontend.Call:
 		args := make([]string, len(e.Args))
 		for i, a := range e.Args {
-			args[i], _ = ExprPrec(a, subst)
+			args[i], _ = ExprRefs(a, subst, refs)
 		}
 		return e.Fun + "(" + strings.Join(args, ", ") + ")", PrecPostfix
 	case *frontend.Cast:
-		x, xp := ExprPrec(e.X, subst)
+		x, xp := ExprRefs(e.X, subst, refs)
 		if xp < PrecUnary {
 			x = "(" + x + ")"
 		}

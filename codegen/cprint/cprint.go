@@ -39,7 +39,13 @@ func userC(u *ast.User, p *ast.Printer) string {
 // The loop counters are int where the width analysis proves (for the
 // scop's parameter values) that 32 bits suffice, with a run-time check of
 // the parameters against the proven range first; else long long.
+//
+// A scop with a sweep schedule (ScopCode.Sweep) prints its plane-sweep code
+// (sweep.go) instead.
 func CCode(sc *ast.ScopCode, depth int, indent string) string {
+	if sc.Sweep != nil {
+		return sweepCCode(sc, depth, indent)
+	}
 	w := width.Decide(sc, nil)
 	p := &ast.Printer{Indent: indent, User: userC, Pragmas: true, Decl: w.IntType(), Wide: w.Wide}
 	var b strings.Builder

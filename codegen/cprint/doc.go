@@ -6,7 +6,10 @@
 // the literals as written, so the results are bit-identical; the integer
 // width from package width (int with a run-time check of the parameters
 // where 32 bits are proven enough, long long elsewhere). CCode prints one
-// scop as a C block (the harness embeds it).
+// scop as a C block (the harness embeds it). A scop under --tile=sweep
+// (ScopCode.Sweep) is printed from gpuplan's sweep plan instead: the
+// plane sweep of sweep.go, boxes in parallel, plane buffers per box,
+// ping-pong copies of the written arrays.
 //
 // # Example
 //
