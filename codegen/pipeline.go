@@ -25,9 +25,10 @@ type Request struct {
 	Sizes    []int64
 	Gen      ast.Options
 	// Target is the output the request is for ("cuda", "c", "llvm", ...;
-	// "" unknown): --tile=sweep has a code generator for "cuda" only (the
-	// sweep kernel, gpuplan.SweepPlan), and its default sizes are that
-	// kernel's (gpuplan.DefaultSweepSizes).
+	// "" unknown): --tile=sweep and --tile=overlapped have a code generator
+	// for "cuda" only (the sweep and overlapped kernels, gpuplan.SweepPlan
+	// and gpuplan.OverlapPlan), and their default sizes are those kernels'
+	// (gpuplan.DefaultSweepSizes, gpuplan.DefaultOverlapSizes).
 	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
@@ -127,9 +128,12 @@ func stageSchedule(c *Compilation) error {
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
-		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "cuda" {
-			// The sweep kernel's default sizes, from the stencil's radius.
-			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
+		if ghostCUDA(sc.Kind, c.Req.Target) && c.Req.Sizes == nil {
+			// The kernel's default sizes, from the stencil's radius.
+			sizes := gpuplan.DefaultOverlapSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc))
+			if sc.Kind == schedule.Sweep {
+				sizes = gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
+			}
 			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
 				return atScop(s.Scop, err)
 			}
@@ -145,9 +149,10 @@ func stageAST(c *Compilation) error {
 		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
-		if k := s.Sched.Kind; k == schedule.Sweep && c.Req.Target == "cuda" {
-			// The sweep kernel (gpuplan.SweepPlan) is planned from the
-			// original loop nest, not from a scan of the schedule.
+		if ghostCUDA(s.Sched.Kind, c.Req.Target) {
+			// The sweep and overlapped kernels (gpuplan.SweepPlan,
+			// gpuplan.OverlapPlan) are planned from the original loop
+			// nest, not from a scan of the schedule.
 			code, err := sweepCode(s, opts.Prefix)
 			if err != nil {
 				return err
@@ -159,10 +164,7 @@ func stageAST(c *Compilation) error {
 			// Ghost-zone schedules map an instance to several tiles (or
 			// carry ghost zones in the block): scanning their map as a
 			// one-to-one schedule would compute instances twice.
-			what := "code generation not implemented yet (hextile check, tiles and compare take it)"
-			if k == schedule.Sweep {
-				what = "code generation exists for --target=cuda only (the CUDA sweep kernel); hextile check, tiles and compare take it"
-			}
+			what := fmt.Sprintf("code generation exists for --target=cuda only (the CUDA %s kernel); hextile check, tiles and compare take it", k)
 			return atScop(s.Scop, fmt.Errorf("--tile=%s: %s", k, what))
 		}
 		a, err := ast.Generate(s.Scop, s.Sched, opts)
@@ -187,9 +189,16 @@ func stageAST(c *Compilation) error {
 	return nil
 }
 
-// sweepCode is the code of a scop under --tile=sweep for the CUDA sweep
-// kernel: the original loop nest (the plan reads the stencil form from it
-// and the harness counts instances with it) and the sizes in the note.
+// ghostCUDA reports whether kind has a dedicated CUDA kernel on target:
+// sweep and overlapped on "cuda".
+func ghostCUDA(kind schedule.Kind, target string) bool {
+	return (kind == schedule.Sweep || kind == schedule.Overlapped) && target == "cuda"
+}
+
+// sweepCode is the code of a scop under --tile=sweep or overlapped for the
+// CUDA kernels: the original loop nest (the plan reads the stencil form
+// from it and the harness counts instances with it) and the sizes in the
+// note.
 func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
 	orig, err := ast.Generate(s.Scop, OriginalSchedule(s.Scop), ast.Options{Prefix: prefix})
 	if err != nil {
@@ -199,7 +208,7 @@ func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
 	for _, v := range s.Sched.Sizes {
 		sz = append(sz, fmt.Sprint(v))
 	}
-	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: "sweep tiling with sizes " + strings.Join(sz, ",")}, nil
+	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: fmt.Sprintf("%s tiling with sizes %s", s.Sched.Kind, strings.Join(sz, ","))}, nil
 }
 
 // writtenElemSize is the largest element size of the arrays s writes.
