@@ -10,16 +10,17 @@ import (
 // TestGhostKindsRefused: the code generator itself refuses the ghost-zone
 // schedules where it has no generator for them (their map is not
 // one-to-one: scanning it would compute instances twice), whatever calls
-// it: overlapped always, sweep for every target but CUDA (the sweep
-// kernel, sweep_emu_test.go).
+// it: for every target but CUDA (the sweep and overlapped kernels,
+// sweep_emu_test.go, overlap_emu_test.go).
 func TestGhostKindsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		kind   schedule.Kind
 		target string
 		want   string
 	}{
-		{schedule.Overlapped, "", "code generation not implemented"},
-		{schedule.Overlapped, "cuda", "code generation not implemented"},
+		{schedule.Overlapped, "", "--target=cuda only"},
+		{schedule.Overlapped, "c", "--target=cuda only"},
+		{schedule.Overlapped, "llvm", "--target=cuda only"},
 		{schedule.Sweep, "", "--target=cuda only"},
 		{schedule.Sweep, "c", "--target=cuda only"},
 		{schedule.Sweep, "llvm", "--target=cuda only"},
@@ -29,7 +30,9 @@ func TestGhostKindsRefused(t *testing.T) {
 			t.Errorf("%s %q: err = %v, want a refusal with %q", tc.kind, tc.target, err, tc.want)
 		}
 	}
-	if _, err := Run(Request{File: "../testdata/heat2d.c", Tile: schedule.Sweep, Target: "cuda"}, nil, nil); err != nil {
-		t.Errorf("sweep for CUDA: %v", err)
+	for _, kind := range []schedule.Kind{schedule.Sweep, schedule.Overlapped} {
+		if _, err := Run(Request{File: "../testdata/heat2d.c", Tile: kind, Target: "cuda"}, nil, nil); err != nil {
+			t.Errorf("%s for CUDA: %v", kind, err)
+		}
 	}
 }

@@ -1,8 +1,12 @@
 package codegen
 
 import (
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"hextile/codegen/cudaprint"
 	"hextile/schedule"
 )
 
@@ -34,4 +38,31 @@ var overlapCases = []sweepCase{
 // sequential program and race-free in the emulator.
 func TestOverlapEmu(t *testing.T) {
 	ghostEmu(t, schedule.Overlapped, overlapCases)
+}
+
+// TestOverlapClang compiles overlapped kernels (2-D, 3-D, two statements
+// per step, the default sizes) with clang's CUDA front end, as nvcc would.
+func TestOverlapClang(t *testing.T) {
+	if _, err := exec.LookPath("clang"); err != nil {
+		t.Skip("clang not installed (apt package clang): kernels not compiled")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"jacobi2d_mod2", "jacobi2d_twonest", "jacobi3d_mod2"} {
+		c, err := ghostCompile("../testdata/"+f+".c", schedule.Overlapped, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := res.Files[f+"_kernel.cu"]; !strings.Contains(k, "__global__ void __launch_bounds__") || !strings.Contains(k, "hx_overlap0") {
+			t.Errorf("%s: no overlapped kernel", f)
+		}
+		sub := filepath.Join(dir, f)
+		if err := cudaprint.WriteCUDA(res, sub); err != nil {
+			t.Fatal(err)
+		}
+		clangCUDA(t, sub, filepath.Join(sub, f+"_kernel.cu"))
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hextile/schedule"
 )
 
 // sweepSrc wraps a time-loop body in a file with float A[2][N][N],
@@ -24,16 +26,18 @@ void f(void)
 
 // TestSweepRefusals: scops outside the stencil form, or that the schedule
 // refuses, are refused with the reason (file:line:col: error: ...), the
-// testdata files that must be refused among them.
+// testdata files that must be refused among them, by the sweep and the
+// overlapped kernels (wantOverlap: the overlapped kernel's reason where it
+// differs).
 func TestSweepRefusals(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
-		name, src, file, want string
+		name, src, file, want, wantOverlap string
 	}{
 		{name: "gaussseidel", file: "../testdata/gaussseidel2d.c", want: "carried by the space loop"},
 		{name: "seidel", file: "../testdata/seidel2d_pb.c", want: "carried by the space loop"},
 		{name: "adi", file: "../testdata/adi_pb.c", want: "carried by the space loop"},
-		{name: "1d", file: "../testdata/jacobi1d_mod2.c", want: "needs at least two space dimensions"},
+		{name: "1d", file: "../testdata/jacobi1d_mod2.c", want: "needs at least two space dimensions", wantOverlap: "the time loop holds 1 space loops"},
 		{name: "fdtd", file: "../testdata/fdtd2d.c", want: "is not the space loop counter j plus a constant (a non-uniform access)"},
 		{name: "compound", src: sweepSrc(`for (int t = 0; t < T; t++)
   for (int i = 1; i < N - 1; i++)
@@ -69,12 +73,18 @@ func TestSweepRefusals(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			c, err := sweepCompile(file, nil)
-			if err == nil {
-				_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), ": error: ") {
-				t.Errorf("err = %v, want a refusal with %q", err, tc.want)
+			for _, kind := range []schedule.Kind{schedule.Sweep, schedule.Overlapped} {
+				want := tc.want
+				if kind == schedule.Overlapped && tc.wantOverlap != "" {
+					want = tc.wantOverlap
+				}
+				c, err := ghostCompile(file, kind, nil)
+				if err == nil {
+					_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
+				}
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), ": error: ") {
+					t.Errorf("%s: err = %v, want a refusal with %q", kind, err, want)
+				}
 			}
 		})
 	}

@@ -57,20 +57,22 @@ func TestGhostKindsCheck(t *testing.T) {
 }
 
 // TestGhostKindsNoCodegen: compile and run refuse the kinds without a code
-// generator for the target (exit 2, the reason): overlapped everywhere,
-// sweep but for --target=cuda (which generates it); compile
-// --dump=schedule prints both maps.
+// generator for the target (exit 2, the reason): overlapped and sweep but
+// for --target=cuda (which generates them); compile --dump=schedule prints
+// both maps.
 func TestGhostKindsNoCodegen(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "--tile=overlapped: code generation exists for --target=cuda only (the CUDA overlapped kernel), not for --target=c"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=llvm"}, "not for --target=llvm"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=overlapped"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--dump=ast"}, "--target=cuda only"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm"}, "not for --target=llvm"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep"}, "not for --target=c"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
-		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "--target=cuda only"},
 		{[]string{"run", "../../testdata/heat2d.c", "--tile=sweep"}, "--target=cuda only"},
 	} {
 		out, errs, code := runCmd(t, "", tc.args...)
@@ -83,6 +85,13 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 	}
 	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=sweep", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
 		t.Errorf("run --tile=sweep --device=emu: exit %d %s%s", code, out, errs)
+	}
+	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
+		t.Errorf("run --tile=overlapped --device=emu: exit %d %s%s", code, out, errs)
+	}
+	// Buffers over 48 KB: refused with the numbers (exit 1, an input error).
+	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,90,90", "--target=cuda", "-o", t.TempDir()); code != 1 || !strings.Contains(errs, "error: --tile=overlapped (CUDA overlapped kernel): the overlapped buffers take 73728 bytes") {
+		t.Errorf("compile --tile=overlapped --sizes=3,90,90: exit %d %s%s", code, out, errs)
 	}
 	out, errs, code := runCmd(t, "", "schedule", "../../testdata/heat2d.c", "--tile=sweep", "--json")
 	var sj scheduleJSON
