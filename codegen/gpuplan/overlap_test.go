@@ -27,18 +27,20 @@ func TestOverlapPlan(t *testing.T) {
 		file  string
 		sizes []int64
 		want  overlapSummary
+		dump  string // a line of --dump=plan
 	}{
 		// A chain of levels: the ping-pong of two buffers; A[(t+1)%2]
 		// is written by levels 0, 2 and A[t%2] by 1, 3.
-		{"jacobi2d_mod2.c", []int64{3, 26, 26}, overlapSummary{Ext: []int64{32, 32}, Block: [3]int{32, 8, 1}, NBuf: 2, Smem: 2 * 32 * 32 * 4, Bufs: []int{0, 1, 0, -1}, Next: []int{2, 3, -1, -1}}},
+		{"jacobi2d_mod2.c", []int64{3, 26, 26}, overlapSummary{Ext: []int64{32, 32}, Block: [3]int{32, 8, 1}, NBuf: 2, Smem: 2 * 32 * 32 * 4, Bufs: []int{0, 1, 0, -1}, Next: []int{2, 3, -1, -1}},
+			"  level 2: S0 at t = tb + 2, ghost left (1,1) right (1,1), buffer 0, its field's last writer\n    read A(0,0): level 1 at (0,0)\n"},
 		// Two statements per step (ghost zones per canonical step: 3 at
 		// level 0): B (levels 0, 2) and A (1, 3) each read by the next
 		// level; level 3 by nobody.
-		{"jacobi2d_twonest.c", []int64{3, 4, 7}, overlapSummary{Ext: []int64{10, 13}, Block: [3]int{13, 10, 1}, NBuf: 2, Smem: 2 * 10 * 13 * 4, Bufs: []int{0, 1, 0, -1}, Next: []int{2, 3, -1, -1}}},
+		{"jacobi2d_twonest.c", []int64{3, 4, 7}, overlapSummary{Ext: []int64{10, 13}, Block: [3]int{13, 10, 1}, NBuf: 2, Smem: 2 * 10 * 13 * 4, Bufs: []int{0, 1, 0, -1}, Next: []int{2, 3, -1, -1}}, ""},
 		// 3-D, h = 1: one buffer, a block of 10x10x2 threads.
-		{"jacobi3d_mod2.c", []int64{1, 8, 8, 8}, overlapSummary{Ext: []int64{10, 10, 10}, Block: [3]int{10, 10, 2}, NBuf: 1, Smem: 1000 * 4, Bufs: []int{0, -1}, Next: []int{-1, -1}}},
+		{"jacobi3d_mod2.c", []int64{1, 8, 8, 8}, overlapSummary{Ext: []int64{10, 10, 10}, Block: [3]int{10, 10, 2}, NBuf: 1, Smem: 1000 * 4, Bufs: []int{0, -1}, Next: []int{-1, -1}}, ""},
 		// Radius 2: ghost zones of 2 per level.
-		{"star2d_radius2.c", []int64{2, 7, 5}, overlapSummary{Ext: []int64{15, 13}, Block: [3]int{13, 15, 1}, NBuf: 2, Smem: 2 * 15 * 13 * 4, Bufs: []int{0, 1, -1}, Next: []int{2, -1, -1}}},
+		{"star2d_radius2.c", []int64{2, 7, 5}, overlapSummary{Ext: []int64{15, 13}, Block: [3]int{13, 15, 1}, NBuf: 2, Smem: 2 * 15 * 13 * 4, Bufs: []int{0, 1, -1}, Next: []int{2, -1, -1}}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -56,7 +58,7 @@ func TestOverlapPlan(t *testing.T) {
 			}
 			var b bytes.Buffer
 			cs.Dump(&b)
-			if !strings.Contains(b.String(), "overlapped kernel hx_overlap0") {
+			if !strings.Contains(b.String(), "overlapped kernel hx_overlap0") || !strings.Contains(b.String(), tc.dump) {
 				t.Errorf("dump:\n%s", b.String())
 			}
 		})
