@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hextile/codegen/cudaprint"
+	"hextile/frontend"
 	"hextile/schedule"
 )
 
@@ -41,14 +42,19 @@ func TestOverlapEmu(t *testing.T) {
 }
 
 // TestOverlapClang compiles overlapped kernels (2-D, 3-D, two statements
-// per step, the default sizes) with clang's CUDA front end, as nvcc would.
+// per step, the default sizes; 64-bit indices for a grid of 70000^2) with
+// clang's CUDA front end, as nvcc would.
 func TestOverlapClang(t *testing.T) {
 	if _, err := exec.LookPath("clang"); err != nil {
 		t.Skip("clang not installed (apt package clang): kernels not compiled")
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"jacobi2d_mod2", "jacobi2d_twonest", "jacobi3d_mod2"} {
-		c, err := ghostCompile("../testdata/"+f+".c", schedule.Overlapped, nil)
+	for _, tc := range []struct {
+		f    string
+		defs map[string]string
+	}{{"jacobi2d_mod2", nil}, {"jacobi2d_twonest", nil}, {"jacobi3d_mod2", nil}, {"jacobi2d_mod2", map[string]string{"N": "70000"}}} {
+		f := tc.f
+		c, err := Run(Request{File: "../testdata/" + f + ".c", Frontend: frontend.Options{Defines: tc.defs}, Tile: schedule.Overlapped, Target: "cuda"}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,10 +65,16 @@ func TestOverlapClang(t *testing.T) {
 		if k := res.Files[f+"_kernel.cu"]; !strings.Contains(k, "__global__ void __launch_bounds__") || !strings.Contains(k, "hx_overlap0") {
 			t.Errorf("%s: no overlapped kernel", f)
 		}
+		if tc.defs != nil {
+			f += "_wide"
+			if h := res.Files[tc.f+".h"]; !strings.Contains(h, "(long long)") {
+				t.Errorf("%s: no 64-bit indices", f)
+			}
+		}
 		sub := filepath.Join(dir, f)
 		if err := cudaprint.WriteCUDA(res, sub); err != nil {
 			t.Fatal(err)
 		}
-		clangCUDA(t, sub, filepath.Join(sub, f+"_kernel.cu"))
+		clangCUDA(t, sub, filepath.Join(sub, tc.f+"_kernel.cu"))
 	}
 }

@@ -109,7 +109,10 @@ func (g *overlapGen) cells(d int, gl, gr []int64, body func(d int)) {
 	f := ""
 	for i := 0; i < ns; i++ {
 		g.line(d, fmt.Sprintf("const %s %s = hx_bl%d - %d + hx_c%d;", it, g.coord(i), i, gl[i], i))
-		c := fmt.Sprintf("(hx_c%d + %d)", i, op.GL[0][i]-gl[i])
+		c := fmt.Sprintf("hx_c%d", i)
+		if k := op.GL[0][i] - gl[i]; k != 0 {
+			c = fmt.Sprintf("(hx_c%d + %d)", i, k)
+		}
 		if f == "" {
 			f = c
 		} else {
