@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The CUDA sweep kernel (--tile=sweep) against --tile=none on the H100, two machines:
+# The CUDA sweep kernel (--tile=sweep) and the overlapped kernel (--tile=overlapped, the _overlap rows;
+# not yet run on the GPU) against --tile=none on the H100, two machines:
 #
 #   bash bench/sweep.sh prepare     # here (Go): devbuild/hextile, then the --harness CUDA programs of every
 #                                   # configuration below in devbuild/sweep/<name>/
@@ -31,6 +32,8 @@ CONFIGS=(
   "j2d5pt_sweep_h9_w236|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=9,256,236|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h11_w234|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=11,256,234|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h7_w114|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=7,256,114|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_overlap|testdata/real/an5d_j2d5pt.c|--tile=overlapped|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_overlap_h7_w48|testdata/real/an5d_j2d5pt.c|--tile=overlapped --sizes=7,48,48|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "laplacian2d_none|bench/inputs/laplacian2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep|bench/inputs/laplacian2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_h3_w64|bench/inputs/laplacian2d.c|--tile=sweep --sizes=3,64,122|-D N=2048 -D T=512|N=301 T=23"
@@ -44,6 +47,8 @@ CONFIGS=(
   "star3d1r_none|bench/inputs/an5d_star3d1r.c|--tile=none|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
   "star3d1r_sweep|bench/inputs/an5d_star3d1r.c|--tile=sweep|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
   "star3d1r_sweep_h1|bench/inputs/an5d_star3d1r.c|--tile=sweep --sizes=1,128,30,30|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
+  "star3d1r_overlap|bench/inputs/an5d_star3d1r.c|--tile=overlapped|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
+  "star3d1r_overlap_h3_w8|bench/inputs/an5d_star3d1r.c|--tile=overlapped --sizes=3,8,8,16|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
 )
 if [ "${1:-run}" = prepare ]; then
   mkdir -p devbuild

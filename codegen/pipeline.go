@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,10 +27,12 @@ type Request struct {
 	Sizes    []int64
 	Gen      ast.Options
 	// Target is the output the request is for ("cuda", "c", "llvm", ...;
-	// "" unknown): --tile=sweep has code generators for "cuda" (the sweep
-	// kernel, gpuplan.SweepPlan) and "c" (its plane sweep printed as C,
-	// cprint's sweep.go) only; its default sizes for "cuda" are that
-	// kernel's (gpuplan.DefaultSweepSizes), for "c" the scheduler's.
+	// "" unknown): the ghost-zone kinds have code generators for the
+	// targets of GhostTargets only: sweep for "cuda" (the sweep kernel,
+	// gpuplan.SweepPlan) and "c" (its plane sweep printed as C, cprint's
+	// sweep.go), overlapped for "cuda" (gpuplan.OverlapPlan); their default
+	// sizes for "cuda" are those kernels' (gpuplan.DefaultSweepSizes,
+	// gpuplan.DefaultOverlapSizes).
 	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
@@ -129,9 +132,12 @@ func stageSchedule(c *Compilation) error {
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
-		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "cuda" {
-			// The sweep kernel's default sizes, from the stencil's radius.
-			sizes := gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
+		if ghostCUDA(sc.Kind, c.Req.Target) && c.Req.Sizes == nil {
+			// The kernel's default sizes, from the stencil's radius.
+			sizes := gpuplan.DefaultOverlapSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc))
+			if sc.Kind == schedule.Sweep {
+				sizes = gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
+			}
 			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
 				return atScop(s.Scop, err)
 			}
@@ -174,11 +180,12 @@ func stageAST(c *Compilation) error {
 		opts.Prefix = cexpr.CounterPrefix(c.Prog.Source)
 	}
 	for _, s := range c.Scops {
-		if k := s.Sched.Kind; k == schedule.Sweep && (c.Req.Target == "cuda" || c.Req.Target == "c") {
-			// The sweep kernel (gpuplan.SweepPlan) is planned from the
-			// original loop nest, not from a scan of the schedule; the C
-			// target prints its plane sweep from the same plan (refused
-			// here when the plan refuses).
+		if ghostCodegen(s.Sched.Kind, c.Req.Target) {
+			// The sweep and overlapped kernels (gpuplan.SweepPlan,
+			// gpuplan.OverlapPlan) are planned from the original loop
+			// nest, not from a scan of the schedule; the C target prints
+			// the sweep's plane sweep from the same plan (refused here when
+			// the plan refuses).
 			code, err := sweepCode(s, opts.Prefix)
 			if err != nil {
 				return err
@@ -200,10 +207,7 @@ func stageAST(c *Compilation) error {
 			// Ghost-zone schedules map an instance to several tiles (or
 			// carry ghost zones in the block): scanning their map as a
 			// one-to-one schedule would compute instances twice.
-			what := "code generation not implemented yet (hextile check, tiles and compare take it)"
-			if k == schedule.Sweep {
-				what = "code generation exists for --target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only; hextile check, tiles and compare take it"
-			}
+			what := "code generation exists for " + GhostTargetsText(k) + " only; hextile check, tiles and compare take it"
 			return atScop(s.Scop, fmt.Errorf("--tile=%s: %s", k, what))
 		}
 		a, err := ast.Generate(s.Scop, s.Sched, opts)
@@ -228,9 +232,52 @@ func stageAST(c *Compilation) error {
 	return nil
 }
 
-// sweepCode is the code of a scop under --tile=sweep for the CUDA sweep
-// kernel: the original loop nest (the plan reads the stencil form from it
-// and the harness counts instances with it) and the sizes in the note.
+// ghostCUDA reports whether kind has a dedicated CUDA kernel on target:
+// sweep and overlapped on "cuda".
+func ghostCUDA(kind schedule.Kind, target string) bool {
+	return (kind == schedule.Sweep || kind == schedule.Overlapped) && target == "cuda"
+}
+
+// GhostTargets lists the targets with a code generator for a ghost-zone
+// kind (sweep: the CUDA sweep kernel and the C/OpenMP plane sweep;
+// overlapped: the CUDA overlapped kernel); nil for the other kinds, which
+// every target takes.
+func GhostTargets(kind schedule.Kind) []string {
+	switch kind {
+	case schedule.Sweep:
+		return []string{"cuda", "c"}
+	case schedule.Overlapped:
+		return []string{"cuda"}
+	}
+	return nil
+}
+
+// ghostCodegen reports whether the ghost-zone kind has a code generator
+// for target.
+func ghostCodegen(kind schedule.Kind, target string) bool {
+	return slices.Contains(GhostTargets(kind), target)
+}
+
+// GhostTargetsText names the targets of GhostTargets(kind) for messages:
+// "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane
+// sweep)".
+func GhostTargetsText(kind schedule.Kind) string {
+	var parts []string
+	for _, t := range GhostTargets(kind) {
+		switch t {
+		case "cuda":
+			parts = append(parts, fmt.Sprintf("--target=cuda (the CUDA %s kernel)", kind))
+		case "c":
+			parts = append(parts, "--target=c (the C/OpenMP plane sweep)")
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// sweepCode is the code of a scop under --tile=sweep or overlapped for the
+// CUDA kernels: the original loop nest (the plan reads the stencil form
+// from it and the harness counts instances with it) and the sizes in the
+// note.
 func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
 	orig, err := ast.Generate(s.Scop, OriginalSchedule(s.Scop), ast.Options{Prefix: prefix})
 	if err != nil {
@@ -240,7 +287,7 @@ func sweepCode(s *ScopState, prefix string) (*ast.ScopCode, error) {
 	for _, v := range s.Sched.Sizes {
 		sz = append(sz, fmt.Sprint(v))
 	}
-	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: "sweep tiling with sizes " + strings.Join(sz, ",")}, nil
+	return &ast.ScopCode{Scop: s.Scop, AST: orig, Orig: orig, Note: fmt.Sprintf("%s tiling with sizes %s", s.Sched.Kind, strings.Join(sz, ","))}, nil
 }
 
 // writtenElemSize is the largest element size of the arrays s writes.

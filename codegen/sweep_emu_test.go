@@ -16,11 +16,17 @@ import (
 
 // sweepCompile runs the pipeline for the CUDA sweep kernel.
 func sweepCompile(file string, sizes []int64) (*Compilation, error) {
+	return ghostCompile(file, schedule.Sweep, sizes)
+}
+
+// ghostCompile runs the pipeline for the CUDA kernel of a ghost-zone kind
+// (sweep or overlapped).
+func ghostCompile(file string, kind schedule.Kind, sizes []int64) (*Compilation, error) {
 	fo := frontend.Options{}
 	if strings.Contains(file, "polybench") || strings.Contains(file, "star3d2r") {
 		fo = frontend.Options{Cpp: true, IncludeDirs: []string{filepath.Dir(file)}}
 	}
-	return Run(Request{File: file, Frontend: fo, Tile: schedule.Sweep, Sizes: sizes, Target: "cuda"}, nil, nil)
+	return Run(Request{File: file, Frontend: fo, Tile: kind, Sizes: sizes, Target: "cuda"}, nil, nil)
 }
 
 // sweepCase is one stencil under the sweep kernel: its sizes (nil: the
@@ -67,12 +73,17 @@ var sweepCases = []sweepCase{
 // TestSweepEmu: the sweep kernel is bit-identical to the sequential
 // program and race-free in the emulator.
 func TestSweepEmu(t *testing.T) {
+	ghostEmu(t, schedule.Sweep, sweepCases)
+}
+
+// ghostEmu runs the cases under the kernel of kind in the emulator.
+func ghostEmu(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 	cc := runtime.CC{Opt: "-O1"}
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	for i, tc := range sweepCases {
+	for i, tc := range cases {
 		if tc.long && !testlong.Enabled() {
 			continue
 		}
@@ -80,15 +91,15 @@ func TestSweepEmu(t *testing.T) {
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c, err := sweepCompile(tc.file, tc.sizes)
+			c, err := ghostCompile(tc.file, kind, tc.sizes)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tc.params != nil {
-				emuRunParams(t, cc, dir, "sweep_"+name, c, tc.params, tc.args)
+				emuRunParams(t, cc, dir, string(kind)+"_"+name, c, tc.params, tc.args)
 				return
 			}
-			emuRun(t, cc, dir, "sweep_"+name, c, gpuplan.CUDAOptions{NoReuse: tc.noRegs}, tc.args)
+			emuRun(t, cc, dir, string(kind)+"_"+name, c, gpuplan.CUDAOptions{NoReuse: tc.noRegs}, tc.args)
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hextile/schedule"
 )
 
 // sweepSrc wraps a time-loop body in a file with float A[2][N][N],
@@ -26,36 +28,45 @@ void f(void)
 // file) and the reason's text.
 type sweepRefusal struct {
 	name, src, file, want string
+	wantOverlap           string // the overlapped kernel's reason where it differs
 }
 
 // TestSweepRefusals: scops outside the stencil form, or that the schedule
 // refuses, are refused with the reason (file:line:col: error: ...), the
-// testdata files that must be refused among them, for the CUDA target and
-// the C target (the same plan: sweep_c_test.go) alike.
+// testdata files that must be refused among them, by the CUDA sweep kernel,
+// the C target's plane sweep (the same plan: sweep_c_test.go) and the CUDA
+// overlapped kernel (wantOverlap: its reason where it differs) alike.
 func TestSweepRefusals(t *testing.T) {
 	dir := t.TempDir()
-	for _, target := range []string{"cuda", "c"} {
+	for _, run := range []struct {
+		kind   schedule.Kind
+		target string
+	}{{schedule.Sweep, "cuda"}, {schedule.Sweep, "c"}, {schedule.Overlapped, "cuda"}} {
 		for _, tc := range sweepRefusals {
-			t.Run(target+"_"+tc.name, func(t *testing.T) {
+			t.Run(string(run.kind)+"_"+run.target+"_"+tc.name, func(t *testing.T) {
 				file := tc.file
 				if file == "" {
-					file = filepath.Join(dir, tc.name+".c")
+					file = filepath.Join(dir, string(run.kind)+run.target+tc.name+".c")
 					if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}
+				want := tc.want
+				if run.kind == schedule.Overlapped && tc.wantOverlap != "" {
+					want = tc.wantOverlap
+				}
 				var err error
-				if target == "cuda" {
+				if run.target == "cuda" {
 					var c *Compilation
-					c, err = sweepCompile(file, nil)
+					c, err = ghostCompile(file, run.kind, nil)
 					if err == nil {
 						_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
 					}
 				} else {
 					_, err = sweepCompileC(file, nil)
 				}
-				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), ": error: ") {
-					t.Errorf("err = %v, want a refusal with %q", err, tc.want)
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), ": error: ") {
+					t.Errorf("err = %v, want a refusal with %q", err, want)
 				}
 			})
 		}
@@ -66,7 +77,7 @@ var sweepRefusals = []sweepRefusal{
 	{name: "gaussseidel", file: "../testdata/gaussseidel2d.c", want: "carried by the space loop"},
 	{name: "seidel", file: "../testdata/seidel2d_pb.c", want: "carried by the space loop"},
 	{name: "adi", file: "../testdata/adi_pb.c", want: "carried by the space loop"},
-	{name: "1d", file: "../testdata/jacobi1d_mod2.c", want: "needs at least two space dimensions"},
+	{name: "1d", file: "../testdata/jacobi1d_mod2.c", want: "needs at least two space dimensions", wantOverlap: "the time loop holds 1 space loops"},
 	{name: "fdtd", file: "../testdata/fdtd2d.c", want: "is not the space loop counter j plus a constant (a non-uniform access)"},
 	{name: "compound", src: sweepSrc(`for (int t = 0; t < T; t++)
   for (int i = 1; i < N - 1; i++)

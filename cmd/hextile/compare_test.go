@@ -57,21 +57,24 @@ func TestGhostKindsCheck(t *testing.T) {
 }
 
 // TestGhostKindsNoCodegen: compile and run refuse the kinds without a code
-// generator for the target (exit 2, the reason): overlapped everywhere,
-// sweep but for --target=cuda and --target=c (which generate it: compile
-// and run --device=cpu, emu verify it), and what its plan refuses; compile
-// --dump=schedule prints both maps.
+// generator for the target (exit 2, the reason): overlapped but for
+// --target=cuda, sweep but for --target=cuda and --target=c (which generate
+// them: compile and run --device=cpu, emu verify them), and what the plans
+// refuse; compile --dump=schedule prints both maps.
 func TestGhostKindsNoCodegen(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "--tile=overlapped: code generation exists for --target=cuda (the CUDA overlapped kernel) only, not for --target=c"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=llvm"}, "not for --target=llvm"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=overlapped"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm", "--dump=ast"}, "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm"}, "not for --target=llvm"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=ptx"}, "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--block=32"}, "--block does not apply to --tile=sweep"},
-		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "code generation not implemented yet"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "--target=cuda (the CUDA overlapped kernel) only, not for this command (hextile run takes it with --device=emu and --device=gpu --backend=cuda)"},
 		{[]string{"run", "../../testdata/heat2d.c", "--tile=sweep", "--device=gpu"}, "hextile run takes it with --device=cpu, --device=emu and --device=gpu --backend=cuda"},
 	} {
 		out, errs, code := runCmd(t, "", tc.args...)
@@ -99,6 +102,13 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 	}
 	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=sweep", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
 		t.Errorf("run --tile=sweep --device=emu: exit %d %s%s", code, out, errs)
+	}
+	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
+		t.Errorf("run --tile=overlapped --device=emu: exit %d %s%s", code, out, errs)
+	}
+	// Buffers over 48 KB: refused with the numbers (exit 1, an input error).
+	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,90,90", "--target=cuda", "-o", t.TempDir()); code != 1 || !strings.Contains(errs, "error: --tile=overlapped (CUDA overlapped kernel): the overlapped buffers take 73728 bytes") {
+		t.Errorf("compile --tile=overlapped --sizes=3,90,90: exit %d %s%s", code, out, errs)
 	}
 	out, errs, code := runCmd(t, "", "schedule", "../../testdata/heat2d.c", "--tile=sweep", "--json")
 	var sj scheduleJSON

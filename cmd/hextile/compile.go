@@ -45,7 +45,7 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cpp, "cpp", false, "run the system preprocessor (cc -E) first")
 	fs.StringArrayVarP(&f.includes, "include", "I", nil, "include directory for --cpp")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define NAME=VALUE (overrides a #define or gives a parameter's value)")
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped: check, tiles, compare, schedule and --dump=schedule only; sweep also compile --target=c|cuda and run --device=cpu|emu, --device=gpu --backend=cuda); compile for a GPU and run on one without --tile, --sizes, --block and --shared: the cost model's choice (--model)")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped: code for --target=cuda, its dedicated kernel; sweep: --target=cuda and --target=c, run --device=cpu|emu and --device=gpu --backend=cuda; otherwise check, tiles, compare, schedule and --dump=schedule only); compile for a GPU and run on one without --tile, --sizes, --block and --shared: the cost model's choice (--model)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: the scheduler's)")
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
@@ -207,11 +207,11 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if noCodegen(pf.tile, *target) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile, *target))
 	}
-	if schedule.Kind(pf.tile) == schedule.Sweep && df.on() {
+	if ghostKind(pf.tile) && df.on() {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile, ""))
 	}
-	if schedule.Kind(pf.tile) == schedule.Sweep && len(pf.block) > 0 {
-		return usageFail(stderr, "compile", usagef("--block does not apply to --tile=sweep: its block is the box's face with ghost zones (choose it with --sizes=h,w0,w1[,w2])"))
+	if ghostKind(pf.tile) && len(pf.block) > 0 {
+		return usageFail(stderr, "compile", ghostBlockRefusal(pf.tile))
 	}
 	if df.on() {
 		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
@@ -242,7 +242,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if len(dump) > 0 && *out == "" {
 		return 0
 	}
-	if *target != "c" && schedule.Kind(pf.tile) != schedule.Sweep {
+	if *target != "c" && !ghostKind(pf.tile) {
 		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))
 		}

@@ -1,15 +1,19 @@
 package main
 
-import "hextile/schedule"
+import (
+	"slices"
+
+	"hextile/codegen"
+	"hextile/schedule"
+)
 
 // noCodegen reports whether --tile=kind has no code generator for target
-// (the ghost-zone kinds: overlapped has none yet; sweep has the CUDA sweep
-// kernel, target "cuda", and its C/OpenMP plane sweep, target "c", and no
-// other; check, tiles, compare and compile --dump=scop,deps,schedule take
-// both).
+// (the ghost-zone kinds have theirs for codegen.GhostTargets only: sweep the
+// CUDA sweep kernel, target "cuda", and its C/OpenMP plane sweep, target
+// "c"; overlapped the CUDA overlapped kernel; check, tiles, compare and
+// compile --dump=scop,deps,schedule take both).
 func noCodegen(kind, target string) bool {
-	k := schedule.Kind(kind)
-	return k == schedule.Overlapped || k == schedule.Sweep && target != "cuda" && target != "c"
+	return ghostKind(kind) && !slices.Contains(codegen.GhostTargets(schedule.Kind(kind)), target)
 }
 
 // ghostKind reports whether kind is a ghost-zone kind (its schedule has an
@@ -20,14 +24,54 @@ func ghostKind(kind string) bool {
 
 // codegenRefusal is the usage error of compile and run for those kinds.
 func codegenRefusal(kind, target string) error {
-	if schedule.Kind(kind) == schedule.Sweep {
-		what := "--target=" + target
-		if target == "" {
-			what = "this command (hextile run takes it with --device=cpu, --device=emu and --device=gpu --backend=cuda)"
+	k := schedule.Kind(kind)
+	what := "--target=" + target
+	if target == "" {
+		devs := "--device=emu and --device=gpu --backend=cuda"
+		if slices.Contains(codegen.GhostTargets(k), "c") {
+			devs = "--device=cpu, " + devs
 		}
-		return usagef("--tile=sweep: code generation exists for --target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only, not for %s", what).
-			withNote("hextile compile --target=cuda -o DIR --tile=sweep and compile --target=c --tile=sweep generate it; check, tiles and compare take --tile=sweep, and compile --dump=schedule prints its schedule")
+		what = "this command (hextile run takes it with " + devs + ")"
 	}
-	return usagef("--tile=%s: code generation not implemented yet", kind).
-		withNote("hextile check, tiles and compare take --tile=%s, and compile --dump=schedule prints its schedule", kind)
+	var gens []string
+	for _, t := range codegen.GhostTargets(k) {
+		g := "compile --target=" + t
+		if t == "cuda" {
+			g += " -o DIR"
+		}
+		gens = append(gens, "hextile "+g+" --tile="+kind)
+	}
+	return usagef("--tile=%s: code generation exists for %s only, not for %s", kind, codegen.GhostTargetsText(k), what).
+		withNote("%s generate%s it; check, tiles and compare take --tile=%s, and compile --dump=schedule prints its schedule", joinAnd(gens), plural1(len(gens)), kind)
+}
+
+// joinAnd joins with commas and a final "and".
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	out := xs[0]
+	for _, x := range xs[1 : len(xs)-1] {
+		out += ", " + x
+	}
+	return out + " and " + xs[len(xs)-1]
+}
+
+// plural1 is the verb ending of a third-person verb with n subjects.
+func plural1(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+// ghostBlockRefusal is the usage error of --block with those kinds.
+func ghostBlockRefusal(kind string) error {
+	if schedule.Kind(kind) == schedule.Sweep {
+		return usagef("--block does not apply to --tile=sweep: its block is the box's face with ghost zones (choose it with --sizes=h,w0,w1[,w2])")
+	}
+	return usagef("--block does not apply to --tile=%s: its block covers the box with ghost zones (choose the box with --sizes=h,w0,w1[,w2])", kind)
 }

@@ -13,7 +13,6 @@ import (
 	"hextile/codegen"
 	"hextile/frontend"
 	"hextile/runtime"
-	"hextile/schedule"
 )
 
 func init() {
@@ -101,8 +100,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if noCodegen(pf.tile, req.Target) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
 	}
-	if schedule.Kind(pf.tile) == schedule.Sweep && len(pf.block) > 0 {
-		return usageFail(stderr, "run", usagef("--block does not apply to --tile=sweep: its block is the box's face with ghost zones (choose it with --sizes=h,w0,w1[,w2])"))
+	if ghostKind(pf.tile) && len(pf.block) > 0 {
+		return usageFail(stderr, "run", ghostBlockRefusal(pf.tile))
 	}
 	pf.enableModel(fs, *device != "cpu", *arch)
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
@@ -118,7 +117,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := codegen.CheckAccessBounds(scops, paramValues(c, overrides)); err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
-	if *device != "cpu" && schedule.Kind(pf.tile) != schedule.Sweep {
+	if *device != "cpu" && !ghostKind(pf.tile) {
 		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "run", err, scopPos(c))
 		}

@@ -11,7 +11,10 @@
 // prints in emulation mode (plain C, every thread in turn), which package
 // emu builds on. It imports no other printer. A scop with a sweep plan
 // (gpuplan.SweepPlan, --tile=sweep) gets the sweep kernel and its host
-// function instead (sweep_kernel.go, sweep_host.go).
+// function instead (sweep_kernel.go, sweep_host.go), one with an
+// overlapped plan (gpuplan.OverlapPlan, --tile=overlapped) the overlapped
+// kernel (overlap_kernel.go, built from the sweep kernel's shared pieces,
+// bandGen) and the same host function.
 //
 // # Example
 //

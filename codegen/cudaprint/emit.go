@@ -268,7 +268,7 @@ func hostSig(cs *gpuplan.Scop) string {
 
 // HostFunc prints hx_gpu_K: device buffers, copies, the launches.
 func HostFunc(cs *gpuplan.Scop) string {
-	if cs.Sweep != nil {
+	if cs.Band() != nil {
 		return sweepHostFunc(cs)
 	}
 	var b strings.Builder

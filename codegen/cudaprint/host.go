@@ -139,7 +139,7 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 
 // KernelArgs lists a kernel's arguments (decl: with their types).
 func KernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
-	if cs.Sweep != nil {
+	if cs.Band() != nil {
 		return sweepKernelArgs(cs, decl)
 	}
 	var out []string

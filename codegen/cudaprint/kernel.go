@@ -72,6 +72,9 @@ func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	if cs.Sweep != nil {
 		return printSweepKernel(cs, kn, emu)
 	}
+	if cs.Overlap != nil {
+		return printOverlapKernel(cs, kn, emu)
+	}
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
 }

@@ -10,7 +10,8 @@ import (
 	"hextile/codegen/width"
 )
 
-// sweepHostFunc prints hx_gpu_K of a scop with a sweep plan: two device
+// sweepHostFunc prints hx_gpu_K of a scop with a sweep or overlapped plan
+// (gpuplan.BandPlan): two device
 // copies of every written array (hx_d_X, hx_d2_X, both initialised from
 // the host array), one launch per band of time steps with the copies
 // swapped after each (hx_ping: the copy that holds the state at the band's
@@ -18,10 +19,14 @@ import (
 func sweepHostFunc(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	s := cs.Code.Scop
-	sp := cs.Sweep
+	sp := cs.Band()
 	kn := cs.Kernels[0]
 	it := cs.IntType
-	fmt.Fprintf(&b, "/* scop %d (%s): %s; the sweep kernel, blocks of %dx%dx%d threads, %d levels per band */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, kn.Block[0], kn.Block[1], kn.Block[2], sp.H+1)
+	what := "sweep"
+	if cs.Overlap != nil {
+		what = "overlapped"
+	}
+	fmt.Fprintf(&b, "/* scop %d (%s): %s; the %s kernel, blocks of %dx%dx%d threads, %d levels per band */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, what, kn.Block[0], kn.Block[1], kn.Block[2], sp.H+1)
 	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.Index, hostSig(cs))
 	for _, p := range s.Params {
 		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.Index, p, p, p, p)

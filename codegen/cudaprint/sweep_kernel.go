@@ -32,14 +32,22 @@ import (
 // The emulator prints the same code with the thread work inside loops
 // over the block's threads (no value lives in a thread across a barrier).
 
+// bandGen prints what the ghost-zone kernels (sweep, overlapped) share.
+type bandGen struct {
+	*kernelGen
+	bp *gpuplan.BandPlan
+	// hoisted: in CUDA the column flags (flag) are computed once per box.
+	hoisted bool
+}
+
+func (g *bandGen) it() string { return g.cs.IntType }
+
 // sweepGen prints the sweep kernel of one scop.
 type sweepGen struct {
-	*kernelGen
+	bandGen
 	sp   *gpuplan.SweepPlan
 	face int64
 }
-
-func (g *sweepGen) it() string { return g.cs.IntType }
 
 // sweepKernelArgs lists the sweep kernel's arguments (decl: with types):
 // the parameters, the arrays (a written array as its band-start copy X and
@@ -83,21 +91,34 @@ func sweepKernelArgs(cs *gpuplan.Scop, decl bool) []string {
 // emulation its launcher).
 func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	sp := cs.Sweep
-	g := &sweepGen{kernelGen: kernelGenFor(cs, kn, emu), sp: sp, face: 1}
+	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true}, sp: sp, face: 1}
 	for _, f := range sp.Face {
 		g.face *= f
 	}
+	g.kernel(int64(sp.NBuf)*sp.NB*g.face, "sweep buffers", func() {
+		g.regDecls()
+		g.body()
+	})
+	return g.b.String()
+}
+
+// kernel prints a ghost-zone kernel's definition around body: its
+// arguments (sweepKernelArgs), nsb elements of shared buffers hx_sb
+// (named what for the emulator's checks), the parameters; in emulation a
+// function of the block index and its launcher, which runs the blocks in
+// turn.
+func (g *bandGen) kernel(nsb int64, what string, body func()) {
+	cs, kn, emu := g.cs, g.kn, g.emu
 	args := strings.Join(sweepKernelArgs(cs, true), ", ")
 	nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
-	nsb := int64(sp.NBuf) * sp.NB * g.face
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
 		g.line(0, "{")
 		g.line(1, "int hx_tx, hx_ty, hx_tz;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz; (void)gridDim; (void)blockIdx;")
 		if nsb > 0 {
-			g.line(1, fmt.Sprintf("static %s hx_sb[%d];", sp.Elem, nsb))
-			g.line(1, fmt.Sprintf("hx_emu_shared(hx_sb, \"sweep buffers\", sizeof(%s), %d);", sp.Elem, nsb))
+			g.line(1, fmt.Sprintf("static %s hx_sb[%d];", g.bp.Elem, nsb))
+			g.line(1, fmt.Sprintf("hx_emu_shared(hx_sb, \"%s\", sizeof(%s), %d);", what, g.bp.Elem, nsb))
 		}
 	} else {
 		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
@@ -108,7 +129,7 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 		if nsb > 0 {
-			g.line(1, fmt.Sprintf("__shared__ %s hx_sb[%d];", sp.Elem, nsb))
+			g.line(1, fmt.Sprintf("__shared__ %s hx_sb[%d];", g.bp.Elem, nsb))
 		}
 	}
 	for _, p := range cs.Code.Scop.Params {
@@ -118,8 +139,7 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
 		g.line(0, "#endif")
 	}
-	g.regDecls()
-	g.body()
+	body()
 	g.line(0, "}")
 	if emu {
 		g.line(0, fmt.Sprintf("static void hx_emu_launch_%s(dim3 hx_grid, dim3 hx_block, %s)", kn.Name, args))
@@ -138,20 +158,19 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.line(3, "}")
 		g.line(0, "}")
 	}
-	return g.b.String()
 }
 
 // gridAxis is the block index axis of space dimension i (the innermost on
 // x).
-func (g *sweepGen) gridAxis(i int) string {
-	return []string{"x", "y", "z"}[g.sp.Form.NS-1-i]
+func (g *bandGen) gridAxis(i int) string {
+	return []string{"x", "y", "z"}[g.bp.Form.NS-1-i]
 }
 
 // SweepBoxes prints the first box index and the number of boxes of space
 // dimension i (host and kernel share the text): the boxes
 // S = floor((s + o)/w) that meet the domain [lo, hi].
 func SweepBoxes(cs *gpuplan.Scop, i int) (first, count string) {
-	sp := cs.Sweep
+	sp := cs.Band()
 	st := sp.Form.Stmts[0]
 	lo, hi := ast.BoundString(st.Lo[i], true), ast.BoundString(st.Hi[i], false)
 	first = fmt.Sprintf("hx_floord((%s) + %d, %d)", lo, sp.Off[i], sp.W[i])
@@ -161,27 +180,52 @@ func SweepBoxes(cs *gpuplan.Scop, i int) (first, count string) {
 
 func (g *sweepGen) body() {
 	sp, it := g.sp, g.it()
-	ns := sp.Form.NS
-	st := sp.Form.Stmts[0]
-	d := 1
+	g.boxes(1, func(d int) {
+		g.line(d, fmt.Sprintf("%s hx_zext = 0;", it))
+		for a := range sp.Levels {
+			g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.Lag*int64(a), sp.GR[a][0]+sp.Lag*int64(a)))
+		}
+	}, func(d int) {
+		g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
+		g.hoistColumn(d)
+		g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
+		g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
+		for a := range sp.Levels {
+			g.level(a, d+1)
+		}
+		g.shiftRegs(d + 1)
+		g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
+		g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
+		g.line(d, "}")
+		g.copyUnwritten(d, g.ownedColumns)
+	})
+}
+
+// boxes prints, at depth d, the domain's bounds hx_lo_i, hx_hi_i, the
+// boxes that meet it (SweepBoxes), the last-writer flags hx_last<a> of the
+// launch (a band of hx_nlev levels) and the block's loops over its boxes
+// (cyclically, by the grid) with the box's first cell hx_bl_i, around
+// inner; uniform (when not nil) prints more of the launch's uniform values
+// before the loops.
+func (g *bandGen) boxes(d int, uniform, inner func(d int)) {
+	bp, it := g.bp, g.it()
+	ns := bp.Form.NS
+	st := bp.Form.Stmts[0]
 	for i := 0; i < ns; i++ {
 		first, count := SweepBoxes(g.cs, i)
 		g.line(d, fmt.Sprintf("const %s hx_lo%d = %s, hx_hi%d = %s;", it, i, ast.BoundString(st.Lo[i], true), i, ast.BoundString(st.Hi[i], false)))
 		g.line(d, fmt.Sprintf("const %s hx_S%d = %s, hx_nb%d = %s;", it, i, first, i, count))
 		g.line(d, fmt.Sprintf("(void)hx_lo%d; (void)hx_hi%d;", i, i))
 	}
-	// Uniform per launch: the last writer flags and the sweep's extent.
-	for a, lv := range sp.Levels {
-		if nx := sp.Next[a]; nx >= 0 {
+	for a := range bp.Levels {
+		if nx := bp.Next[a]; nx >= 0 {
 			g.line(d, fmt.Sprintf("const int hx_last%d = hx_nlev <= %d;", a, nx))
 		} else {
 			g.line(d, fmt.Sprintf("const int hx_last%d = 1;", a))
 		}
-		_ = lv
 	}
-	g.line(d, fmt.Sprintf("%s hx_zext = 0;", it))
-	for a := range sp.Levels {
-		g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.Lag*int64(a), sp.GR[a][0]+sp.Lag*int64(a)))
+	if uniform != nil {
+		uniform(d)
 	}
 	for i := 0; i < ns; i++ {
 		ax := g.gridAxis(i)
@@ -189,20 +233,9 @@ func (g *sweepGen) body() {
 		d++
 	}
 	for i := 0; i < ns; i++ {
-		g.line(d, fmt.Sprintf("const %s hx_bl%d = %d * (hx_S%d + hx_B%d) - %d;", it, i, sp.W[i], i, i, sp.Off[i]))
+		g.line(d, fmt.Sprintf("const %s hx_bl%d = %d * (hx_S%d + hx_B%d) - %d;", it, i, bp.W[i], i, i, bp.Off[i]))
 	}
-	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
-	g.hoistColumn(d)
-	g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
-	g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
-	for a := range sp.Levels {
-		g.level(a, d+1)
-	}
-	g.shiftRegs(d + 1)
-	g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
-	g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
-	g.line(d, "}")
-	g.copyUnwritten(d)
+	inner(d)
 	for i := 0; i < ns; i++ {
 		d--
 		g.line(d, "}")
@@ -243,7 +276,7 @@ func (g *sweepGen) slot(b, a int, rel0 int64, rf string) string {
 	return idx
 }
 
-func (g *sweepGen) sb(idx string, mode int) string {
+func (g *bandGen) sb(idx string, mode int) string {
 	if g.emu {
 		return fmt.Sprintf("hx_sb[hx_chk(hx_sb, %s, %d)]", idx, mode)
 	}
@@ -264,7 +297,7 @@ func (g *sweepGen) faceOff(rel []int64) string {
 }
 
 // subst binds the statement's iterators for level lv.
-func (g *sweepGen) subst(lv gpuplan.SweepLevel) map[string]string {
+func (g *bandGen) subst(lv gpuplan.SweepLevel) map[string]string {
 	st := lv.Stmt.Stmt
 	m := map[string]string{st.Iters[0]: "hx_tb"}
 	if lv.TOff != 0 {
@@ -287,7 +320,7 @@ func elemIdx(r *frontend.ArrayRef, subst map[string]string) string {
 	return fmt.Sprintf("HX_IDX_%s(%s)", r.Name, strings.Join(ix, ", "))
 }
 
-func (g *sweepGen) global(ptr, idx string, mode int) string {
+func (g *bandGen) global(ptr, idx string, mode int) string {
 	if g.emu {
 		return fmt.Sprintf("%s[hx_chk(%s, %s, %d)]", ptr, ptr, idx, mode)
 	}
@@ -309,53 +342,71 @@ func (g *sweepGen) level(a int, d int) {
 		}
 		c := g.colConds(a)
 		g.line(d, "if ("+g.flag(fmt.Sprintf("hx_rg%d", a), c.region)+") {")
-		subst := g.subst(lv)
-		wins := map[*frontend.ArrayRef]string{}
-		for k, rd := range lv.Reads {
-			switch {
-			case rd.From < 0:
-			case rd.Reg >= 0:
-				wins[fs.Reads[k].Ref] = g.reg(rd.From, fmt.Sprint(rd.Reg))
-			default:
-				wins[fs.Reads[k].Ref] = g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
+		var keep []string
+		if lv.Buf >= 0 {
+			keep = append(keep, g.sb(g.slot(a, a, 0, ""), 1))
+		}
+		if lv.Regs > 0 {
+			keep = append(keep, g.reg(a, "n"))
+		}
+		g.cell(d+1, a, c, func(k int, rd gpuplan.SweepRead) string {
+			if rd.Reg >= 0 {
+				return g.reg(rd.From, fmt.Sprint(rd.Reg))
 			}
-		}
-		p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
-		for _, arr := range g.cs.Code.Scop.Arrays {
-			p.arrays[arr.Name] = arr
-		}
-		rhs := p.expr(fs.Stmt.Body.RHS, false, false)
-		widx := elemIdx(fs.Write.Ref, subst)
-		mine := g.sb(g.slot(a, a, 0, ""), 1)
-		g.line(d+1, "if ("+c.domPlane+" && "+g.flag("hx_dc", c.domCol)+") {")
-		g.line(d+2, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
-		keep := func(d int) {
-			if lv.Buf >= 0 {
-				g.line(d, mine+" = hx_v;")
-			}
-			if lv.Regs > 0 {
-				g.line(d, g.reg(a, "n")+" = hx_v;")
-			}
-		}
-		keep(d + 2)
-		g.line(d+2, fmt.Sprintf("if (hx_last%d && %s && %s) %s = hx_v;", a, c.ownPlane, g.flag("hx_oc", c.ownCol), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
-		if lv.Buf >= 0 || lv.Regs > 0 {
-			g.line(d+1, "} else if ("+c.inArrPlane+" && "+g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol)+") {")
-			g.line(d+2, fmt.Sprintf("const %s hx_v = %s; /* outside the domain: the band-start value */", fs.Write.Array.Elem, g.global(fs.Write.Array.Name, widx, 0)))
-			keep(d + 2)
-		}
-		g.line(d+1, "}")
+			return g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
+		}, keep)
 		g.line(d, "}")
 	})
 	g.line(d+1, "}")
 	g.line(d, "}")
 }
 
+// cell prints level a's work on the thread's cell (hx_p, hx_x1..) of its
+// region, with conditions c: in the statement's domain it computes the
+// value, reading read(k, rd) for every read k routed to a level (the
+// others from the band-start state in global memory), stores it into the
+// lvalues keep and, where the level is its field's last writer and the
+// cell is owned, into the band's output copy; outside the domain it stores
+// the band-start value of the element into keep.
+func (g *bandGen) cell(d, a int, c colConds, read func(k int, rd gpuplan.SweepRead) string, keep []string) {
+	lv := g.bp.Levels[a]
+	fs := lv.Stmt
+	subst := g.subst(lv)
+	wins := map[*frontend.ArrayRef]string{}
+	for k, rd := range lv.Reads {
+		if rd.From >= 0 {
+			wins[fs.Reads[k].Ref] = read(k, rd)
+		}
+	}
+	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
+	for _, arr := range g.cs.Code.Scop.Arrays {
+		p.arrays[arr.Name] = arr
+	}
+	rhs := p.expr(fs.Stmt.Body.RHS, false, false)
+	widx := elemIdx(fs.Write.Ref, subst)
+	g.line(d, "if ("+c.domPlane+" && "+g.flag("hx_dc", c.domCol)+") {")
+	g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
+	for _, k := range keep {
+		g.line(d+1, k+" = hx_v;")
+	}
+	g.line(d+1, fmt.Sprintf("if (hx_last%d && %s && %s) %s = hx_v;", a, c.ownPlane, g.flag("hx_oc", c.ownCol), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
+	if len(keep) > 0 {
+		g.line(d, "} else if ("+c.inArrPlane+" && "+g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol)+") {")
+		g.line(d+1, fmt.Sprintf("const %s hx_v = %s; /* outside the domain: the band-start value */", fs.Write.Array.Elem, g.global(fs.Write.Array.Name, widx, 0)))
+		for _, k := range keep {
+			g.line(d+1, k+" = hx_v;")
+		}
+	}
+	g.line(d, "}")
+}
+
 // copyUnwritten prints the copy of the owned cells of every field of a
 // time-modular written array that this band does not write (the band's
 // fields come from their last writers), so that both copies stay exact.
-func (g *sweepGen) copyUnwritten(d int) {
-	sp, it := g.sp, g.it()
+// owned prints the block's loops over the owned cells in the domain (the
+// box's cells hx_p, hx_x1.. in [lo, hi]) around body.
+func (g *bandGen) copyUnwritten(d int, owned func(d int, body func(d int))) {
+	sp, it := g.bp, g.it()
 	ns := sp.Form.NS
 	for _, name := range sp.Written {
 		var fs *gpuplan.FormStmt
@@ -411,14 +462,7 @@ func (g *sweepGen) copyUnwritten(d int) {
 			written = append(written, "("+strings.Join(c, " && ")+")")
 		}
 		g.line(dd, "if (!("+strings.Join(written, " || ")+")) {")
-		g.threadsRaw(dd+1, func(d int) {
-			g.column(d)
-			var own []string
-			for i := 1; i < ns; i++ {
-				own = append(own, fmt.Sprintf("hx_x%d >= hx_max(hx_bl%d, hx_lo%d) && hx_x%d <= hx_min(hx_bl%d + %d, hx_hi%d)", i, i, i, i, i, sp.W[i]-1, i))
-			}
-			g.line(d, "if ("+strings.Join(own, " && ")+")")
-			g.line(d+1, fmt.Sprintf("for (%s hx_p = hx_max(hx_bl0, hx_lo0); hx_p <= hx_min(hx_bl0 + %d, hx_hi0); hx_p++) {", it, sp.W[0]-1))
+		owned(dd+1, func(d int) {
 			var ix []string
 			ix = append(ix, vs...)
 			ix = append(ix, fmt.Sprintf("hx_p + %d", fs.Write.Off[0]))
@@ -426,8 +470,7 @@ func (g *sweepGen) copyUnwritten(d int) {
 				ix = append(ix, fmt.Sprintf("hx_x%d + %d", i, fs.Write.Off[i]))
 			}
 			idx := fmt.Sprintf("HX_IDX_%s(%s)", name, strings.Join(ix, ", "))
-			g.line(d+2, fmt.Sprintf("%s = %s;", g.global("hx_o_"+name, idx, 1), g.global(name, idx, 0)))
-			g.line(d+1, "}")
+			g.line(d, fmt.Sprintf("%s = %s;", g.global("hx_o_"+name, idx, 1), g.global(name, idx, 0)))
 		})
 		g.line(dd, "}")
 		for j := 0; j < nl; j++ {
@@ -435,6 +478,23 @@ func (g *sweepGen) copyUnwritten(d int) {
 			g.line(dd, "}")
 		}
 	}
+}
+
+// ownedColumns prints the sweep block's loops over its box's cells in the
+// domain: each thread its column, along s0.
+func (g *sweepGen) ownedColumns(d int, body func(d int)) {
+	sp, it := g.sp, g.it()
+	g.threadsRaw(d, func(d int) {
+		g.column(d)
+		var own []string
+		for i := 1; i < sp.Form.NS; i++ {
+			own = append(own, fmt.Sprintf("hx_x%d >= hx_max(hx_bl%d, hx_lo%d) && hx_x%d <= hx_min(hx_bl%d + %d, hx_hi%d)", i, i, i, i, i, sp.W[i]-1, i))
+		}
+		g.line(d, "if ("+strings.Join(own, " && ")+")")
+		g.line(d+1, fmt.Sprintf("for (%s hx_p = hx_max(hx_bl0, hx_lo0); hx_p <= hx_min(hx_bl0 + %d, hx_hi0); hx_p++) {", it, sp.W[0]-1))
+		body(d + 2)
+		g.line(d+1, "}")
+	})
 }
 
 // reg is column register j ("n": the value of this step) of level b: a
@@ -503,8 +563,8 @@ type colConds struct {
 	domPlane, ownPlane, inArrPlane   string
 }
 
-func (g *sweepGen) colConds(a int) colConds {
-	sp := g.sp
+func (g *bandGen) colConds(a int) colConds {
+	sp := g.bp
 	ns := sp.Form.NS
 	fs := sp.Levels[a].Stmt
 	var region, dom, own, inArr [2][]string // plane part, column part
@@ -529,8 +589,8 @@ func (g *sweepGen) colConds(a int) colConds {
 // flag is a column condition: in CUDA the thread's flag computed once
 // before the sweep (hoistColumn), in emulation the condition itself (a
 // thread's values do not live across barriers there).
-func (g *sweepGen) flag(name, cond string) string {
-	if g.emu {
+func (g *bandGen) flag(name, cond string) string {
+	if g.emu || !g.hoisted {
 		return "(" + cond + ")"
 	}
 	return name

@@ -49,7 +49,11 @@
 // Under --tile=sweep a scop in stencil form (stencil_form.go) gets no
 // kernels from its AST but one dedicated streaming kernel (SweepPlan,
 // sweep.go: levels, read routing, plane buffers, column registers,
-// ping-pong copies), which cudaprint prints and the emulator runs.
+// ping-pong copies), which cudaprint prints and the emulator runs. Under
+// --tile=overlapped it gets the overlapped kernel (OverlapPlan,
+// overlap.go: one block per box, each level's region with its ghost zone
+// in shared memory), the sweep's machinery without the plane sweep; the
+// two share BandPlan (band.go: levels, ghost zones, read routing, fields).
 //
 // A new kernel strategy is a new decision here (a field of Kernel or a
 // plan type beside StagePlan/StreamPlan) and its lowering in the printers.

@@ -23,6 +23,10 @@ func (cs *Scop) Dump(w io.Writer) {
 		cs.Sweep.Dump(w, cs.Kernels[0].Name)
 		return
 	}
+	if cs.Overlap != nil {
+		cs.Overlap.Dump(w, cs.Kernels[0].Name)
+		return
+	}
 	fmt.Fprintln(w, "host:")
 	h := &hostDump{cs: cs, w: w}
 	h.node(cs.Code.AST.Root, 1)

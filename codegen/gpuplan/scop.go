@@ -79,6 +79,9 @@ type Scop struct {
 	// Sweep is the plan of the streaming sweep kernel (--tile=sweep,
 	// sweep.go); Kernels then holds its one kernel.
 	Sweep *SweepPlan
+	// Overlap is the plan of the overlapped kernel (--tile=overlapped,
+	// overlap.go); Kernels then holds its one kernel.
+	Overlap *OverlapPlan
 	// plans memoises planShared per full-tile node and printing context
 	// (the plan is a pure function of them; the CUDA, emulator and LLVM
 	// printers ask for the same tiles).
@@ -212,11 +215,21 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 	if sched.Kind == schedule.Sweep {
 		sp, err := planSweep(cs, sched, !opt.NoReuse)
 		if err != nil {
-			return nil, atScopPos(sc.Scop, err)
+			return nil, atScopPos(sc.Scop, "sweep", err)
 		}
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}}
+		return cs, nil
+	}
+	if sched.Kind == schedule.Overlapped {
+		op, err := planOverlap(cs, sched)
+		if err != nil {
+			return nil, atScopPos(sc.Scop, "overlapped", err)
+		}
+		cs.Overlap = op
+		cs.Threads = op.Block
+		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_overlap%d", k), Block: op.Block}}
 		return cs, nil
 	}
 	// The point space levels mapped to threads: the last three.
@@ -270,15 +283,16 @@ func WideIndex(css []*Scop) bool {
 	return len(css) > 0 && css[0].WideIdx
 }
 
-// atScopPos puts a sweep refusal in the diagnostic format
-// "FILE:LINE:COL: error: --tile=sweep: ...", at the position the message
-// starts with or else at the scop.
-func atScopPos(s *frontend.Scop, err error) error {
+// atScopPos puts a refusal of a ghost-zone kernel (kind sweep or
+// overlapped) in the diagnostic format "FILE:LINE:COL: error: --tile=sweep
+// (CUDA sweep kernel): ...", at the position the message starts with or
+// else at the scop.
+func atScopPos(s *frontend.Scop, kind string, err error) error {
 	msg := err.Error()
 	if m := posPrefix.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("%s: error: --tile=sweep (CUDA sweep kernel): %s", m[1], m[2])
+		return fmt.Errorf("%s: error: --tile=%s (CUDA %s kernel): %s", m[1], kind, kind, m[2])
 	}
-	return fmt.Errorf("%s: error: --tile=sweep (CUDA sweep kernel): %s", ast.PosString(s.Pos), msg)
+	return fmt.Errorf("%s: error: --tile=%s (CUDA %s kernel): %s", ast.PosString(s.Pos), kind, kind, msg)
 }
 
 var posPrefix = regexp.MustCompile(`^([^\s:]+:\d+:\d+): (.*)$`)

@@ -138,7 +138,7 @@ func AnalyseStencil(sc *ast.ScopCode) (*StencilForm, error) {
 		return nil, fmt.Errorf("the time loop is not a stride-one loop with bounds in the parameters")
 	}
 	if f.NS < 2 || f.NS > 3 {
-		return nil, fmt.Errorf("the time loop holds %d space loops; the sweep kernel takes 2 or 3 (a block of threads across the inner dimensions sweeps the outer one)", f.NS)
+		return nil, fmt.Errorf("the time loop holds %d space loops; the ghost-zone kernels (sweep, overlapped) take 2 or 3", f.NS)
 	}
 	f.TIter, f.TLo, f.THi = f.Stmts[0].Stmt.Iters[0], tloop.Lower, tloop.Upper
 	return f, nil
@@ -232,7 +232,7 @@ func fieldRef(r *frontend.ArrayRef, arrays map[string]*frontend.Array, st *front
 				}
 			}
 			if mod == 0 && write && co[t] != 0 {
-				return FieldRef{}, fmt.Errorf("%s: %s is written with a time-index subscript without modulus (a new array plane per time step): the sweep kernel takes modular buffers such as A[(t+1)%%2]", at, r.Name)
+				return FieldRef{}, fmt.Errorf("%s: %s is written with a time-index subscript without modulus (a new array plane per time step): the ghost-zone kernels take modular buffers such as A[(t+1)%%2]", at, r.Name)
 			}
 			fr.Lead = append(fr.Lead, Lead{Coef: co[t], Const: c, Mod: mod})
 			continue

@@ -74,28 +74,14 @@ import (
 
 // SweepPlan is the plan of the sweep kernel of one scop.
 type SweepPlan struct {
-	Form   *StencilForm
-	K      int     // statements per time step (levels per time step)
-	H      int64   // h: H+1 levels per band
-	W      []int64 // box widths per space dimension
-	Off    []int64 // box offsets (schedule.Offsets)
-	C      int64   // the schedule's skew c = ceil(delta1_0): how far along s0 a level reads the one before
-	Lag    int64   // the kernel's plane lag per level, c + 1 (one barrier per sweep step)
-	GL, GR [][]int64
-	Face   []int64 // threads per space dimension 1..n-1 (Face[0] is dimension 1)
-	Block  [3]int  // x: the innermost dimension
-	NB     int64   // planes per circular buffer
-	Levels []SweepLevel
-	NBuf   int   // buffered levels
-	Smem   int64 // static shared memory per block (bytes)
-	// Classes are the fields written in a band: the levels that write each
-	// (ascending); Next[a] is the next level of a's class (-1: none).
-	Classes [][]int
-	Next    []int
-	// ModArrays are the written arrays (ping-pong copies).
-	Written []string
-	Elem    string // the element type of the buffers (all written arrays share it)
-	ElemSz  int64
+	BandPlan
+	C     int64   // the schedule's skew c = ceil(delta1_0): how far along s0 a level reads the one before
+	Lag   int64   // the kernel's plane lag per level, c + 1 (one barrier per sweep step)
+	Face  []int64 // threads per space dimension 1..n-1 (Face[0] is dimension 1)
+	Block [3]int  // x: the innermost dimension
+	NB    int64   // planes per circular buffer
+	NBuf  int     // buffered levels
+	Smem  int64   // static shared memory per block (bytes)
 }
 
 // SweepLevel is one level of a band.
@@ -190,36 +176,28 @@ func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64, extent []int64
 	return []int64{h, pickW0(extent[0], across, 264, 16, 64), w1, w2}
 }
 
-// planSweep builds the sweep plan of cs.
-//
-// With regs, reads in the thread's own column come from column registers
-// (SweepRead.Reg; CUDAOptions.NoReuse turns them off).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error) {
+// planBand builds the part of a ghost-zone kernel's plan that the sweep
+// and the overlapped kernels share (kernel names the kernel in messages):
+// the stencil form, the bands' levels, their ghost zones, the routing of
+// every read to its writer level (checked to lie in the writer's region)
+// and the classes of written fields.
+func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, error) {
 	form, err := AnalyseStencil(cs.Code)
 	if err != nil {
 		return nil, err
 	}
-	sp := &SweepPlan{Form: form, K: len(form.Stmts)}
+	sp := &BandPlan{Form: form, K: len(form.Stmts)}
 	if int64(sp.K) != sched.K {
-		return nil, fmt.Errorf("the schedule puts %d statements in %d slots of a time step; the sweep kernel needs one slot per statement", sp.K, sched.K)
+		return nil, fmt.Errorf("the schedule puts %d statements in %d slots of a time step; the %s kernel needs one slot per statement", sp.K, sched.K, kernel)
 	}
 	ns := form.NS
 	if len(sched.Sizes) != ns+1 {
-		return nil, fmt.Errorf("the sweep schedule has %d sizes, want h and %d widths", len(sched.Sizes), ns)
+		return nil, fmt.Errorf("the %s schedule has %d sizes, want h and %d widths", kernel, len(sched.Sizes), ns)
 	}
 	sp.H = sched.Sizes[0]
 	sp.W = append([]int64(nil), sched.Sizes[1:]...)
 	sp.Off = make([]int64, ns)
 	copy(sp.Off, sched.Offsets)
-	if len(sched.Slopes) > 0 && sched.Slopes[0][1] != nil {
-		r := sched.Slopes[0][1]
-		n, d := r.Num().Int64(), r.Denom().Int64()
-		sp.C = (n + d - 1) / d
-		if n <= 0 {
-			sp.C = 0
-		}
-	}
-	sp.Lag = sp.C + 1
 	nlev := int(sp.H + 1)
 	for a := 0; a < nlev; a++ {
 		var gl, gr []int64
@@ -237,7 +215,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 	for _, st := range form.Stmts[1:] {
 		for i := 0; i < ns; i++ {
 			if boundKey(st.Lo[i]) != boundKey(s0.Lo[i]) || boundKey(st.Hi[i]) != boundKey(s0.Hi[i]) {
-				return nil, fmt.Errorf("%s: statement %s runs over another box than %s: the sweep kernel takes statements over one box", posOf(st), st.Stmt.Name, s0.Stmt.Name)
+				return nil, fmt.Errorf("%s: statement %s runs over another box than %s: the %s kernel takes statements over one box", posOf(st), st.Stmt.Name, s0.Stmt.Name, kernel)
 			}
 		}
 	}
@@ -274,7 +252,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 				return nil, fmt.Errorf("%s: whether %s reads the array plane it writes depends on t", posOfRef(r), st.Stmt.Name)
 			case 1:
 				if !zero(relOff(r.Off, st.Write.Off)) {
-					return nil, fmt.Errorf("%s: %s reads the array plane it writes at another element (an in-place update, as Gauss-Seidel): the sweep kernel takes out-of-place stencils", posOfRef(r), st.Stmt.Name)
+					return nil, fmt.Errorf("%s: %s reads the array plane it writes at another element (an in-place update, as Gauss-Seidel): the %s kernel takes out-of-place stencils", posOfRef(r), st.Stmt.Name, kernel)
 				}
 			}
 			rd := SweepRead{From: -1, Reg: -1}
@@ -300,39 +278,18 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 		}
 		sp.Levels = append(sp.Levels, lv)
 	}
-	// Checks of the routed reads, buffer sizes.
-	sp.NB = 1
+	// Every routed read lies in its writer's region.
 	for a := range sp.Levels {
-		for k, rd := range sp.Levels[a].Reads {
+		for _, rd := range sp.Levels[a].Reads {
 			if rd.From < 0 {
 				continue
 			}
 			b := rd.From
-			da := int64(a - b)
-			if rd.Rel[0] > sp.Lag*da-1 {
-				return nil, fmt.Errorf("internal error: level %d reads plane %+d of level %d, beyond what the previous sweep steps computed (%d)", a, rd.Rel[0], b, sp.Lag*da-1)
-			}
 			for i := 0; i < ns; i++ {
 				if sp.GL[b][i] < sp.GL[a][i]-rd.Rel[i] || sp.GR[b][i] < sp.GR[a][i]+rd.Rel[i] {
 					return nil, fmt.Errorf("internal error: level %d reads cells of level %d outside its ghost zone (dimension %d)", a, b, i)
 				}
 			}
-			if regs && zero(rd.Rel[1:]) {
-				r := int(sp.Lag*da - rd.Rel[0] - 1)
-				sp.Levels[a].Reads[k].Reg = r
-				sp.Levels[b].Regs = max(sp.Levels[b].Regs, r+1)
-				continue
-			}
-			sp.NB = max(sp.NB, sp.Lag*da-rd.Rel[0]+1)
-			if sp.Levels[b].Buf < 0 {
-				sp.Levels[b].Buf = 0 // numbered below
-			}
-		}
-	}
-	for a := range sp.Levels {
-		if sp.Levels[a].Buf >= 0 {
-			sp.Levels[a].Buf = sp.NBuf
-			sp.NBuf++
 		}
 	}
 	// Classes of written fields.
@@ -360,6 +317,59 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 			sp.Next[c[len(c)-1]] = a
 		}
 		sp.Classes[cls[a]] = append(c, a)
+	}
+	return sp, nil
+}
+
+// planSweep builds the sweep plan of cs.
+//
+// With regs, reads in the thread's own column come from column registers
+// (SweepRead.Reg; CUDAOptions.NoReuse turns them off).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error) {
+	bp, err := planBand(cs, sched, "sweep")
+	if err != nil {
+		return nil, err
+	}
+	sp := &SweepPlan{BandPlan: *bp}
+	ns := sp.Form.NS
+	if len(sched.Slopes) > 0 && sched.Slopes[0][1] != nil {
+		r := sched.Slopes[0][1]
+		n, d := r.Num().Int64(), r.Denom().Int64()
+		sp.C = (n + d - 1) / d
+		if n <= 0 {
+			sp.C = 0
+		}
+	}
+	sp.Lag = sp.C + 1
+	// Checks of the routed reads, buffer sizes.
+	sp.NB = 1
+	for a := range sp.Levels {
+		for k, rd := range sp.Levels[a].Reads {
+			if rd.From < 0 {
+				continue
+			}
+			b := rd.From
+			da := int64(a - b)
+			if rd.Rel[0] > sp.Lag*da-1 {
+				return nil, fmt.Errorf("internal error: level %d reads plane %+d of level %d, beyond what the previous sweep steps computed (%d)", a, rd.Rel[0], b, sp.Lag*da-1)
+			}
+			if regs && zero(rd.Rel[1:]) {
+				r := int(sp.Lag*da - rd.Rel[0] - 1)
+				sp.Levels[a].Reads[k].Reg = r
+				sp.Levels[b].Regs = max(sp.Levels[b].Regs, r+1)
+				continue
+			}
+			sp.NB = max(sp.NB, sp.Lag*da-rd.Rel[0]+1)
+			if sp.Levels[b].Buf < 0 {
+				sp.Levels[b].Buf = 0 // numbered below
+			}
+		}
+	}
+	for a := range sp.Levels {
+		if sp.Levels[a].Buf >= 0 {
+			sp.Levels[a].Buf = sp.NBuf
+			sp.NBuf++
+		}
 	}
 	// Threads.
 	face := int64(1)

@@ -15,25 +15,40 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	fmt.Fprintf(w, "  boxes %s (offsets %s), skew c = %d, plane lag per level %d (one barrier per sweep step)\n", ints(sp.W), ints(sp.Off), sp.C, sp.Lag)
 	fmt.Fprintf(w, "  block %dx%dx%d threads: the face of s1..s%d with the level-0 ghost zone (%s)\n", sp.Block[0], sp.Block[1], sp.Block[2], sp.Form.NS-1, ints(sp.Face))
 	fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem)
-	fmt.Fprintf(w, "  ping-pong copies of: %s\n", strings.Join(sp.Written, ", "))
-	for _, lv := range sp.Levels {
+	sp.dumpLevels(w, func(lv SweepLevel) string {
 		buf := "not buffered (no later level reads it)"
 		if lv.Buf >= 0 {
 			buf = fmt.Sprintf("buffer %d", lv.Buf)
 		}
-		last := "its field's last writer"
-		if sp.Next[lv.A] >= 0 {
-			last = fmt.Sprintf("its field's last writer when the band has at most %d levels", sp.Next[lv.A])
+		return fmt.Sprintf("%s, %d column register(s)", buf, lv.Regs)
+	}, func(rd SweepRead) string {
+		if rd.Reg >= 0 {
+			return fmt.Sprintf(", column register %d", rd.Reg)
 		}
-		fmt.Fprintf(w, "  level %d: %s at t = tb + %d, ghost left %s right %s, %s, %d column register(s), %s\n", lv.A, lv.Stmt.Stmt.Name, lv.TOff, ints(sp.GL[lv.A]), ints(sp.GR[lv.A]), buf, lv.Regs, last)
+		return ""
+	})
+}
+
+// dumpLevels prints the lines of a band plan's dump that the ghost-zone
+// kernels share: the ping-pong copies and, per level, its statement, time
+// step, ghost zones, storage (buf) and the source of every read (with
+// read's addition, when not nil).
+func (bp *BandPlan) dumpLevels(w io.Writer, buf func(SweepLevel) string, read func(SweepRead) string) {
+	fmt.Fprintf(w, "  ping-pong copies of: %s\n", strings.Join(bp.Written, ", "))
+	for _, lv := range bp.Levels {
+		last := "its field's last writer"
+		if bp.Next[lv.A] >= 0 {
+			last = fmt.Sprintf("its field's last writer when the band has at most %d levels", bp.Next[lv.A])
+		}
+		fmt.Fprintf(w, "  level %d: %s at t = tb + %d, ghost left %s right %s, %s, %s\n", lv.A, lv.Stmt.Stmt.Name, lv.TOff, ints(bp.GL[lv.A]), ints(bp.GR[lv.A]), buf(lv), last)
 		for k, rd := range lv.Reads {
 			r := lv.Stmt.Reads[k]
 			src := "global memory (the band-start state)"
 			if rd.From >= 0 {
 				src = fmt.Sprintf("level %d at %s", rd.From, ints(rd.Rel))
 			}
-			if rd.Reg >= 0 {
-				src += fmt.Sprintf(", column register %d", rd.Reg)
+			if read != nil {
+				src += read(rd)
 			}
 			fmt.Fprintf(w, "    read %s%s: %s\n", r.Array.Name, ints(r.Off), src)
 		}

@@ -17,8 +17,15 @@ import (
 // (the original loop nest as its code, as codegen's ast stage gives it).
 func sweepPlanOf(t *testing.T, file string, sizes []int64) (*Scop, error) {
 	t.Helper()
+	return ghostPlanOf(t, schedule.Sweep, file, sizes)
+}
+
+// ghostPlanOf plans the first scop of a testdata file for the kernel of
+// the ghost-zone kind (sweep or overlapped).
+func ghostPlanOf(t *testing.T, kind schedule.Kind, file string, sizes []int64) (*Scop, error) {
+	t.Helper()
 	_, sc, deps := testsched.LoadScop(t, "../../testdata/"+file)
-	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: schedule.Sweep, Sizes: sizes})
+	sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: kind, Sizes: sizes})
 	if err != nil {
 		t.Fatal(err)
 	}
