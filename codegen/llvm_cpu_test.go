@@ -239,14 +239,32 @@ func runIROnCPUAt(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag str
 
 // runIROnCPUEdit is runIROnCPUAt with the IR text edited by edit first.
 func runIROnCPUEdit(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string, edit func(string) string) error {
+	return runIROnCPUWith(c, opt, llc, cc, dir, tag, runs, irRunEdits{ir: edit})
+}
+
+// irRunEdits are the changes of runIROnCPUWith: the IR text edited by
+// ir, the emulation program's parameter defaults defines (nil: the
+// file's), its source edited by src after the IR launchers are in.
+type irRunEdits struct {
+	ir      func(string) string
+	defines map[string]int64
+	src     func(src string, css []*gpuplan.Scop) (string, error)
+}
+
+// runIROnCPUWith is runIROnCPUAt with the edits ed.
+func runIROnCPUWith(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string, ed irRunEdits) error {
 	ll, err := EmitLLVM(c, opt)
 	if err != nil {
 		return err
 	}
-	if edit != nil {
-		ll = edit(ll)
+	if ed.ir != nil {
+		ll = ed.ir(ll)
 	}
-	src, err := EmuProgram(c, c.Scops[0].Scop.Defines, opt)
+	defines := ed.defines
+	if defines == nil {
+		defines = c.Scops[0].Scop.Defines
+	}
+	src, err := EmuProgram(c, defines, opt)
 	if err != nil {
 		return err
 	}
@@ -270,6 +288,11 @@ func runIROnCPUEdit(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag s
 		return fmt.Errorf("host function not found in the emulation program")
 	}
 	src = src[:i] + launch.String() + src[i:]
+	if ed.src != nil {
+		if src, err = ed.src(src, css); err != nil {
+			return err
+		}
+	}
 	llFile := filepath.Join(dir, tag+".ll")
 	obj := filepath.Join(dir, tag+".o")
 	cfile := filepath.Join(dir, tag+".c")

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
+	"hextile/codegen/harness"
 	"hextile/internal/testlong"
 	"hextile/schedule"
 )
@@ -20,8 +22,11 @@ import (
 // copies, final copy back), gives the sequential program's result bit for
 // bit on the sweep emulator's stencils (sweepCases: 2-D and 3-D, the %2
 // buffers, two statements, radius 2, a short last band, boxes wider than
-// the grid, with and without column registers). By default the cases of
-// TestSweepEmu's default run; the rest with HEXTILE_LONG=1.
+// the grid, with and without column registers), each with the emulation
+// program's CUDA host code and with the Go host schedule of hextile run
+// --device=gpu (goHostProgram). By default the cases of TestSweepEmu's
+// default run with column registers (the Go host schedule on the first);
+// all with HEXTILE_LONG=1.
 func TestLLVMSweepRunsOnCPU(t *testing.T) {
 	llvmGhostOnCPU(t, schedule.Sweep, sweepCases)
 }
@@ -40,9 +45,13 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 	}
 	dir := t.TempDir()
 	for i, tc := range cases {
-		if (tc.long || tc.params != nil) && !testlong.Enabled() {
+		// By default the cases of TestSweepEmu's default run with column
+		// registers, the Go host schedule on the first.
+		long := testlong.Enabled()
+		if (tc.long || tc.noRegs) && !long {
 			continue
 		}
+		goHost := long || i == 0
 		tc := tc
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
@@ -52,6 +61,17 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 				t.Fatal(err)
 			}
 			opt := gpuplan.CUDAOptions{NoReuse: tc.noRegs}
+			ed := irRunEdits{}
+			if tc.params != nil {
+				ed.defines = map[string]int64{}
+				for k, v := range c.Scops[0].Scop.Defines {
+					ed.defines[k] = v
+				}
+				for k, v := range tc.params {
+					ed.defines[k] = v
+				}
+				opt.Params = ed.defines // the sizes the width is decided for (run --device=gpu passes its -D values)
+			}
 			ll, err := EmitLLVM(c, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -59,18 +79,130 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 			if _, err := LLVMToPTX(ll, llc, "sm_80"); err != nil {
 				t.Fatalf("llc -march=nvptx64 -mcpu=sm_80: %v", err)
 			}
-			if tc.params != nil {
-				return // TODO: parameters of functions' arguments (emuRunParams)
-			}
-			var runs [][]string
-			for _, a := range tc.args {
-				if a != nil {
-					runs = append(runs, a)
+			for j, args := range tc.args {
+				args := append([]string{}, args...)
+				if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("%s_ir_%s_%d", kind, name, j), [][]string{args}, ed); err != nil {
+					t.Error(err)
 				}
-			}
-			if err := runIROnCPUAt(c, opt, llc, cc, dir, string(kind)+"_ir_"+name, runs); err != nil {
-				t.Error(err)
+				if !goHost {
+					continue
+				}
+				// The Go host schedule of hextile run --device=gpu.
+				gh := ed
+				gh.src = func(src string, css []*gpuplan.Scop) (string, error) {
+					return goHostProgram(src, css[0], ed.defines, args)
+				}
+				if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("%s_irgo_%s_%d", kind, name, j), [][]string{args}, gh); err != nil {
+					t.Errorf("the Go host schedule: %v", err)
+				}
 			}
 		})
 	}
+}
+
+// goHostProgram replaces the CUDA host function of cs in the emulation
+// program src by the launches of the Go host schedule
+// (gpuplan.GPUScop.Launches, as hextile run --device=gpu walks it) for the
+// problem sizes args over defines (nil: the file's): two copies of every
+// written array of a ghost-zone kernel, each launch's arguments in the
+// order of its Ping, the final state from copy (launches mod 2), as
+// cmd/hextile's launchArgs and gpuOnce bind them.
+func goHostProgram(src string, cs *gpuplan.Scop, defines map[string]int64, args []string) (string, error) {
+	s := cs.Code.Scop
+	vals := map[string]int64{}
+	for k, v := range s.Defines {
+		vals[k] = v
+	}
+	for k, v := range defines {
+		vals[k] = v
+	}
+	for _, a := range args {
+		var k string
+		var v int64
+		if _, err := fmt.Sscanf(strings.Replace(a, "=", " ", 1), "%s %d", &k, &v); err != nil {
+			return "", fmt.Errorf("argument %q: %v", a, err)
+		}
+		vals[k] = v
+	}
+	params := map[string]int64{}
+	for _, p := range s.Params {
+		params[p] = vals[p]
+	}
+	g := gpuplan.GPUScops([]*gpuplan.Scop{cs})[0]
+	var b strings.Builder
+	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.Index, cudaprintHostSig(cs))
+	cp := func(name string, c int) string { return fmt.Sprintf("hx_k%d_%s", c, name) }
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			continue
+		}
+		for c := 0; c < g.Copies(a.Name); c++ {
+			fmt.Fprintf(&b, "  %s *%s = malloc(sizeof(%s) * (%s));\n  memcpy(%s, hx_h_%s, sizeof(%s) * (%s));\n", a.Elem, cp(a.Name, c), a.Elem, harness.ArraySize(a), cp(a.Name, c), a.Name, a.Elem, harness.ArraySize(a))
+		}
+	}
+	n := 0
+	err := g.Launches(params, func(l gpuplan.GPULaunch) error {
+		kn := g.Kernels[l.Kernel]
+		var as []string
+		for _, p := range s.Params {
+			as = append(as, fmt.Sprint(params[p]))
+		}
+		for _, a := range s.Arrays {
+			switch {
+			case len(a.Extents) == 0:
+				as = append(as, a.Name)
+			case g.Copies(a.Name) == 2 && l.Ping:
+				as = append(as, cp(a.Name, 1), cp(a.Name, 0))
+			case g.Copies(a.Name) == 2:
+				as = append(as, cp(a.Name, 0), cp(a.Name, 1))
+			default:
+				as = append(as, cp(a.Name, 0))
+			}
+		}
+		for _, h := range l.Host {
+			as = append(as, fmt.Sprint(h))
+		}
+		fmt.Fprintf(&b, "  hx_ir_launch_%s(hx_dim3(%d, %d, %d), hx_dim3(%d, %d, %d), %s);\n", kn.Name, l.Grid[0], l.Grid[1], l.Grid[2], kn.Block[0], kn.Block[1], kn.Block[2], strings.Join(as, ", "))
+		n++
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			continue
+		}
+		if g.Written(a.Name) {
+			fmt.Fprintf(&b, "  memcpy(hx_h_%s, %s, sizeof(%s) * (%s));\n", a.Name, cp(a.Name, n%g.Copies(a.Name)), a.Elem, harness.ArraySize(a))
+		}
+		for c := 0; c < g.Copies(a.Name); c++ {
+			fmt.Fprintf(&b, "  free(%s);\n", cp(a.Name, c))
+		}
+	}
+	b.WriteString("  if (hx_kernel_s) *hx_kernel_s = 0;\n}\n\n")
+	host := cudaprint.HostFunc(cs)
+	i := strings.Index(src, host)
+	if i < 0 {
+		return "", fmt.Errorf("host function not found in the emulation program")
+	}
+	// The CUDA host function's comment line stays (it precedes hx_gpu_K).
+	return src[:i] + hostComment(host) + b.String() + src[i+len(host):], nil
+}
+
+// hostComment is the first line of a printed host function (its comment).
+func hostComment(host string) string {
+	if strings.HasPrefix(host, "/*") {
+		return host[:strings.Index(host, "\n")+1]
+	}
+	return ""
+}
+
+// cudaprintHostSig is the parameter list of hx_gpu_K (cudaprint's
+// hostSig): the parameters, the arrays as hx_h_X, the kernel time.
+func cudaprintHostSig(cs *gpuplan.Scop) string {
+	host := cudaprint.HostFunc(cs)
+	i := strings.Index(host, fmt.Sprintf("hx_gpu_%d(", cs.Index))
+	j := strings.Index(host[i:], ")\n")
+	return host[i+len(fmt.Sprintf("hx_gpu_%d(", cs.Index)) : i+j]
 }

@@ -190,11 +190,17 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		bufIndex := map[string]int{}
 		for _, a := range g.Scop.Arrays {
 			if len(a.Extents) > 0 {
-				bufIndex[a.Name] = len(arrays)
-				arrays = append(arrays, a.Name)
+				// Two copies of the written arrays of a ghost-zone kernel
+				// (ping-pong, gpuplan's band_host.go), both from the inputs.
+				for cp := 0; cp < g.Copies(a.Name); cp++ {
+					bufIndex[copyKey(a.Name, cp)] = len(arrays)
+					arrays = append(arrays, a.Name)
+				}
 			}
 		}
+		final := 0 // the copy that holds the final state (ping-pong)
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
+			final = 1 - final
 			kn := g.Kernels[l.Kernel]
 			args, err := launchArgs(g, l, params, inputs, bufIndex)
 			if err != nil {
@@ -213,10 +219,16 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		if err != nil {
 			return fail(err)
 		}
+		// The buffers copied back: the written arrays, from the copy that
+		// holds the final state.
+		back := make([]bool, len(arrays))
+		for name, i := range bufIndex {
+			back[i] = g.Written(arrays[i]) && (g.Copies(arrays[i]) == 1 || name == copyKey(arrays[i], final))
+		}
 		var ks, ws []float64
 		for r := 0; r <= reps; r++ {
 			arrs := clone() // fresh inputs (the harness's memcpy), not timed
-			kS, wS, err := gpuOnce(ctx, batch, bls, gr.oneByOne, g, arrays, arrs)
+			kS, wS, err := gpuOnce(ctx, batch, bls, gr.oneByOne, arrays, back, arrs)
 			if err != nil {
 				batch.Release()
 				return fail(err)
@@ -271,7 +283,10 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 // gpuOnce is one timed run (hx_gpu_K of the CUDA host code): allocation
 // and copies in, the launches between two events, copies back of the
 // written arrays, frees. It returns the kernel and the total seconds.
-func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, bls []runtime.BatchLaunch, oneByOne bool, g *codegen.GPUScop, arrays []string, arrs map[string]*codegen.HostArray) (kernelS, totalS float64, err error) {
+//
+// arrays names the array of every device buffer (a ghost-zone kernel's
+// written arrays twice: two copies); back marks the buffers copied back.
+func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, bls []runtime.BatchLaunch, oneByOne bool, arrays []string, back []bool, arrs map[string]*codegen.HostArray) (kernelS, totalS float64, err error) {
 	t0 := time.Now()
 	bufs := make([]runtime.DevPtr, len(arrays))
 	defer func() {
@@ -330,7 +345,7 @@ func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, bls []runtime.BatchLaun
 		return 0, 0, err
 	}
 	for i, name := range arrays {
-		if !g.Written(name) {
+		if !back[i] {
 			continue
 		}
 		h := arrs[name]
@@ -415,6 +430,16 @@ func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64
 		args = append(args, v)
 	}
 	for _, a := range g.Scop.Arrays {
+		if len(a.Extents) > 0 && g.Copies(a.Name) == 2 {
+			// A ghost-zone kernel's written array: the band-start copy X,
+			// then the copy hx_o_X the band writes.
+			in, out := bufIndex[copyKey(a.Name, 0)], bufIndex[copyKey(a.Name, 1)]
+			if l.Ping {
+				in, out = out, in
+			}
+			args = append(args, runtime.BufArg(in), runtime.BufArg(out))
+			continue
+		}
 		if len(a.Extents) > 0 {
 			args = append(args, runtime.BufArg(bufIndex[a.Name]))
 			continue
@@ -439,6 +464,16 @@ func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64
 	return args, nil
 }
 
+// copyKey is the key of copy cp of array name in launchArgs's bufIndex:
+// the name for copy 0, "name#1" for the second copy of a ghost-zone
+// kernel's written array ('#' is no C identifier character).
+func copyKey(name string, cp int) string {
+	if cp == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s#%d", name, cp)
+}
+
 // ptxIntWidths checks that the PTX kernels take their integer parameters
 // and host counters in the width the launch arguments will have (int64
 // for kernels with 64-bit loops, GPUKernel.Int64): PTX from --ptx may
@@ -453,6 +488,9 @@ func ptxIntWidths(ptx string, gs []*codegen.GPUScop) error {
 					continue
 				}
 				idx = len(g.Scop.Arrays)
+				for _, a := range g.Scop.Arrays {
+					idx += g.Copies(a.Name) - 1 // hx_o_X after X
+				}
 			}
 			m := regexp.MustCompile(`\.param \.([us](?:32|64)) ` + regexp.QuoteMeta(k.Name) + `_param_` + strconv.Itoa(idx) + `\b`).FindStringSubmatch(ptx)
 			if m == nil {

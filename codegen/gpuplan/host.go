@@ -58,6 +58,10 @@ type GPULaunch struct {
 	Kernel int      // index into Kernels
 	Grid   [3]int64 // blocks on x, y, z
 	Host   []int64  // values of Kernels[Kernel].Host
+	// Ping (ghost-zone kernels, band_host.go): the band-start state of the
+	// written arrays is in their second copy, so the kernel takes copy 1 as
+	// X and copy 0 as hx_o_X (else copy 0 and copy 1).
+	Ping bool
 }
 
 // gpuScops is the GPU form of the planned scops css (the kernels of the
@@ -67,7 +71,11 @@ func GPUScops(css []*Scop) []*GPUScop {
 	for _, cs := range css {
 		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}}
 		for i, kn := range cs.Kernels {
-			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: kn.Host, Int64: cs.IntType != "int"})
+			host := kn.Host
+			if cs.Band() != nil {
+				host = bandHostArgs // band_host.go
+			}
+			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: host, Int64: cs.IntType != "int"})
 			if len(kn.Grid) > 0 {
 				g.site[kn.Grid[0]] = i
 			} else {
@@ -96,6 +104,9 @@ func (g *GPUScop) Launches(params map[string]int64, f func(GPULaunch) error) err
 		}
 	}
 	w := &hostWalk{g: g, env: env, f: f}
+	if bp := g.cs.Band(); bp != nil {
+		return w.bandLaunches(bp) // band_host.go
+	}
 	return w.node(g.cs.Code.AST.Root)
 }
 
