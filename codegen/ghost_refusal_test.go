@@ -12,9 +12,10 @@ import (
 // one-to-one: scanning it would compute instances twice), whatever calls
 // it: overlapped for every target but CUDA (its kernel,
 // overlap_emu_test.go), sweep for every target but CUDA (the sweep kernel,
-// sweep_emu_test.go) and C (its plane sweep, sweep_c_test.go).
+// sweep_emu_test.go), LLVM and PTX (the same kernel in LLVM IR,
+// llvm_sweep_test.go) and C (its plane sweep, sweep_c_test.go).
 func TestGhostKindsRefused(t *testing.T) {
-	const sweepTargets = "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only"
+	const sweepTargets = "--target=cuda (the CUDA sweep kernel), --target=llvm and --target=ptx (the sweep kernel in LLVM IR for NVPTX) and --target=c (the C/OpenMP plane sweep) only"
 	for _, tc := range []struct {
 		kind   schedule.Kind
 		target string
@@ -24,7 +25,7 @@ func TestGhostKindsRefused(t *testing.T) {
 		{schedule.Overlapped, "c", "--target=cuda (the CUDA overlapped kernel) only"},
 		{schedule.Overlapped, "llvm", "--target=cuda (the CUDA overlapped kernel) only"},
 		{schedule.Sweep, "", sweepTargets},
-		{schedule.Sweep, "llvm", sweepTargets},
+		{schedule.Overlapped, "ptx", "--target=cuda (the CUDA overlapped kernel) only"},
 	} {
 		_, err := Run(Request{File: "../testdata/heat2d.c", Tile: tc.kind, Target: tc.target}, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -34,7 +35,7 @@ func TestGhostKindsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		kind   schedule.Kind
 		target string
-	}{{schedule.Sweep, "cuda"}, {schedule.Sweep, "c"}, {schedule.Overlapped, "cuda"}} {
+	}{{schedule.Sweep, "cuda"}, {schedule.Sweep, "llvm"}, {schedule.Sweep, "ptx"}, {schedule.Sweep, "c"}, {schedule.Overlapped, "cuda"}} {
 		if _, err := Run(Request{File: "../testdata/heat2d.c", Tile: tc.kind, Target: tc.target}, nil, nil); err != nil {
 			t.Errorf("%s for %s: %v", tc.kind, tc.target, err)
 		}

@@ -29,9 +29,10 @@ type Request struct {
 	// Target is the output the request is for ("cuda", "c", "llvm", ...;
 	// "" unknown): the ghost-zone kinds have code generators for the
 	// targets of GhostTargets only: sweep for "cuda" (the sweep kernel,
-	// gpuplan.SweepPlan) and "c" (its plane sweep printed as C, cprint's
+	// gpuplan.SweepPlan), "llvm" and "ptx" (the same kernel in LLVM IR,
+	// llvmprint's sweep.go) and "c" (its plane sweep printed as C, cprint's
 	// sweep.go), overlapped for "cuda" (gpuplan.OverlapPlan); their default
-	// sizes for "cuda" are those kernels' (gpuplan.DefaultSweepSizes,
+	// sizes for the GPU targets are those kernels' (gpuplan.DefaultSweepSizes,
 	// gpuplan.DefaultOverlapSizes).
 	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
@@ -232,20 +233,23 @@ func stageAST(c *Compilation) error {
 	return nil
 }
 
-// ghostCUDA reports whether kind has a dedicated CUDA kernel on target:
-// sweep and overlapped on "cuda".
+// ghostCUDA reports whether kind has a dedicated GPU kernel on target
+// (with the kernel's default sizes): sweep and overlapped on the GPU
+// targets of GhostTargets ("cuda"; the sweep also on "llvm" and "ptx",
+// the same kernel in LLVM IR).
 func ghostCUDA(kind schedule.Kind, target string) bool {
-	return (kind == schedule.Sweep || kind == schedule.Overlapped) && target == "cuda"
+	return (kind == schedule.Sweep || kind == schedule.Overlapped) && target != "c" && ghostCodegen(kind, target)
 }
 
 // GhostTargets lists the targets with a code generator for a ghost-zone
-// kind (sweep: the CUDA sweep kernel and the C/OpenMP plane sweep;
-// overlapped: the CUDA overlapped kernel); nil for the other kinds, which
-// every target takes.
+// kind (sweep: the CUDA sweep kernel, the same kernel in LLVM IR for
+// NVPTX (llvmprint/sweep.go; "ptx" through llc) and the C/OpenMP plane
+// sweep; overlapped: the CUDA overlapped kernel); nil for the other kinds,
+// which every target takes.
 func GhostTargets(kind schedule.Kind) []string {
 	switch kind {
 	case schedule.Sweep:
-		return []string{"cuda", "c"}
+		return []string{"cuda", "llvm", "ptx", "c"}
 	case schedule.Overlapped:
 		return []string{"cuda"}
 	}
@@ -259,19 +263,25 @@ func ghostCodegen(kind schedule.Kind, target string) bool {
 }
 
 // GhostTargetsText names the targets of GhostTargets(kind) for messages:
-// "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane
-// sweep)".
+// "--target=cuda (the CUDA sweep kernel), --target=llvm and --target=ptx
+// (the sweep kernel in LLVM IR for NVPTX) and --target=c (the C/OpenMP
+// plane sweep)" ("ptx" goes with "llvm").
 func GhostTargetsText(kind schedule.Kind) string {
 	var parts []string
 	for _, t := range GhostTargets(kind) {
 		switch t {
 		case "cuda":
 			parts = append(parts, fmt.Sprintf("--target=cuda (the CUDA %s kernel)", kind))
+		case "llvm":
+			parts = append(parts, fmt.Sprintf("--target=llvm and --target=ptx (the %s kernel in LLVM IR for NVPTX)", kind))
 		case "c":
 			parts = append(parts, "--target=c (the C/OpenMP plane sweep)")
 		}
 	}
-	return strings.Join(parts, " and ")
+	if len(parts) <= 2 {
+		return strings.Join(parts, " and ")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // sweepCode is the code of a scop under --tile=sweep or overlapped for the

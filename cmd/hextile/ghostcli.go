@@ -9,8 +9,9 @@ import (
 
 // noCodegen reports whether --tile=kind has no code generator for target
 // (the ghost-zone kinds have theirs for codegen.GhostTargets only: sweep the
-// CUDA sweep kernel, target "cuda", and its C/OpenMP plane sweep, target
-// "c"; overlapped the CUDA overlapped kernel; check, tiles, compare and
+// CUDA sweep kernel, target "cuda", the same kernel in LLVM IR, targets
+// "llvm" and "ptx", and its C/OpenMP plane sweep, target "c"; overlapped
+// the CUDA overlapped kernel; check, tiles, compare and
 // compile --dump=scop,deps,schedule take both).
 func noCodegen(kind, target string) bool {
 	return ghostKind(kind) && !slices.Contains(codegen.GhostTargets(schedule.Kind(kind)), target)
@@ -28,6 +29,9 @@ func codegenRefusal(kind, target string) error {
 	what := "--target=" + target
 	if target == "" {
 		devs := "--device=emu and --device=gpu --backend=cuda"
+		if slices.Contains(codegen.GhostTargets(k), "llvm") {
+			devs = "--device=emu, --device=gpu --backend=cuda and --device=gpu --backend=ptx"
+		}
 		if slices.Contains(codegen.GhostTargets(k), "c") {
 			devs = "--device=cpu, " + devs
 		}

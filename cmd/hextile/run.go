@@ -89,13 +89,17 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "run", err)
 	}
-	// The CUDA code runs in the emulator and with --backend=cuda (the
-	// target that --tile=sweep has a code generator for).
+	// The CUDA code runs in the emulator and with --backend=cuda, the LLVM
+	// IR with --backend=ptx, the C code on the CPU (the targets of the
+	// ghost-zone kinds' code generators, codegen.GhostTargets).
 	if *device == "emu" || *device == "gpu" && *backend == "cuda" {
 		req.Target = "cuda"
 	}
 	if *device == "cpu" {
 		req.Target = "c" // the C/OpenMP code (--tile=sweep: its plane sweep)
+	}
+	if *device == "gpu" && *backend == "ptx" {
+		req.Target = "llvm" // the kernels in LLVM IR (--tile=sweep: llvmprint's sweep kernel)
 	}
 	if noCodegen(pf.tile, req.Target) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
