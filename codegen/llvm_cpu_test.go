@@ -47,7 +47,8 @@ func hostIR(ll string) string {
 	s = sregRE.ReplaceAllString(s, "@hx_sreg_${1}_$2")
 	s = strings.ReplaceAll(s, "@llvm.nvvm.barrier0", "@hx_barrier0")
 	s = strings.ReplaceAll(s, "@hx_kernel", "@ir_hx_kernel")
-	s = strings.ReplaceAll(s, "@hx_sweep", "@ir_hx_sweep") // the sweep kernel (llvmprint/sweep.go)
+	s = strings.ReplaceAll(s, "@hx_sweep", "@ir_hx_sweep")     // the sweep kernel (llvmprint/sweep.go)
+	s = strings.ReplaceAll(s, "@hx_overlap", "@ir_hx_overlap") // the overlapped kernel (llvmprint/overlap.go)
 	return s
 }
 

@@ -28,10 +28,13 @@ import (
 // default run with column registers (the Go host schedule on the first);
 // all with HEXTILE_LONG=1.
 func TestLLVMSweepRunsOnCPU(t *testing.T) {
-	llvmGhostOnCPU(t, schedule.Sweep, sweepCases)
+	llvmGhostOnCPU(t, schedule.Sweep, sweepCases, func(i int, tc sweepCase) bool { return !tc.long && !tc.noRegs })
 }
 
-func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase) {
+// llvmGhostOnCPU runs the cases under the LLVM kernel of kind on the CPU;
+// by default those that dflt takes (all with HEXTILE_LONG=1), the Go host
+// schedule on the first.
+func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt func(i int, tc sweepCase) bool) {
 	llc, err := exec.LookPath("llc")
 	if err != nil {
 		t.Skip("llc not found on PATH (Debian package llvm)")
@@ -45,10 +48,8 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 	}
 	dir := t.TempDir()
 	for i, tc := range cases {
-		// By default the cases of TestSweepEmu's default run with column
-		// registers, the Go host schedule on the first.
 		long := testlong.Enabled()
-		if (tc.long || tc.noRegs) && !long {
+		if !long && !dflt(i, tc) {
 			continue
 		}
 		goHost := long || i == 0
@@ -205,4 +206,13 @@ func cudaprintHostSig(cs *gpuplan.Scop) string {
 	i := strings.Index(host, fmt.Sprintf("hx_gpu_%d(", cs.Index))
 	j := strings.Index(host[i:], ")\n")
 	return host[i+len(fmt.Sprintf("hx_gpu_%d(", cs.Index)) : i+j]
+}
+
+// TestLLVMOverlappedRunsOnCPU: TestLLVMSweepRunsOnCPU for the overlapped
+// kernel (llvmprint/overlap.go) on the overlapped emulator's stencils; by
+// default the 2-D %2 stencil with a short last band and the 3-D one.
+func TestLLVMOverlappedRunsOnCPU(t *testing.T) {
+	llvmGhostOnCPU(t, schedule.Overlapped, overlapCases, func(i int, tc sweepCase) bool {
+		return i == 0 || strings.Contains(tc.file, "jacobi3d_mod2")
+	})
 }

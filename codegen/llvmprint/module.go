@@ -192,7 +192,7 @@ func (lm *llvmModule) Kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	case cs.Sweep != nil:
 		return lm.sweepKernel(cs, kn) // sweep.go
 	case cs.Overlap != nil:
-		return fmt.Errorf("%s: error: --tile=overlapped: the LLVM target has no overlapped kernel yet (--target=cuda takes it)", ast.PosString(s.Pos))
+		return lm.overlapKernel(cs, kn) // overlap.go
 	}
 	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
 	if k.wide() {

@@ -1,0 +1,403 @@
+package llvmprint
+
+import (
+	"fmt"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"hextile/codegen/ast"
+	"hextile/codegen/gpuplan"
+	"hextile/frontend"
+)
+
+// What the two ghost-zone kernels (the sweep kernel, sweep.go, and the
+// overlapped kernel, overlap.go) share in LLVM IR, as cudaprint's bandGen
+// shares it in CUDA: the arguments (those of the CUDA kernel,
+// cudaprint.KernelArgs: the parameters, the arrays, a written array X as
+// its band-start copy and the copy hx_o_X the band writes, hx_tb and
+// hx_nlev), the shared buffers (one static addrspace(3) array
+// @hx_sb_<kernel>), the block's loops over its boxes, a level's work on
+// one cell (the value from the routed reads, kept for later levels and
+// written back where owned, or the band-start value outside the domain)
+// and the copies of the fields the band does not write. Both compute in
+// i32: a scop whose width decision asks for 64-bit loops or indices is
+// refused (--target=cuda takes it).
+
+// bandIR is the lowering of one ghost-zone kernel.
+type bandIR struct {
+	*llvmKernel
+	bp       *gpuplan.BandPlan
+	elem     types.Type
+	outs     map[string]value.Value // written array -> hx_o_X
+	tb, nlev value.Value
+	sb       *ir.Global // the shared buffers (nil: none)
+	sbType   *types.ArrayType
+	// Per launch and box: the domain, the box's first cell, the last-writer
+	// flags of the levels.
+	lo, hi, bl []value.Value
+	last       []value.Value
+}
+
+// newBandIR starts the kernel kn of cs (what names it in messages) with
+// nsb elements of shared buffers.
+func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, what string, nsb int64) (*bandIR, error) {
+	s := cs.Code.Scop
+	if cs.IntType != "int" || cs.WideIdx {
+		return nil, fmt.Errorf("%s: error: the LLVM %s kernel computes in 32-bit integers and this scop needs 64-bit loops or indices at these sizes (package width); --target=cuda takes it", ast.PosString(s.Pos), what)
+	}
+	bp := cs.Band()
+	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	g := &bandIR{llvmKernel: k, bp: bp, outs: map[string]value.Value{}, elem: llvmType(frontend.Type(bp.Elem))}
+	var params []*ir.Param
+	for _, p := range s.Params {
+		params = append(params, ir.NewParam(p, types.I32))
+	}
+	for _, a := range s.Arrays {
+		k.arrs[a.Name] = a
+		if len(a.Extents) == 0 {
+			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
+			continue
+		}
+		p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
+		p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias, enum.ParamAttrReadOnly)
+		params = append(params, p)
+		if cs.Written[a.Name] {
+			o := ir.NewParam("hx_o_"+a.Name, globalPtr(llvmType(a.Elem)))
+			o.Attrs = append(o.Attrs, enum.ParamAttrNoAlias)
+			params = append(params, o)
+		}
+	}
+	params = append(params, ir.NewParam("hx_tb", types.I32), ir.NewParam("hx_nlev", types.I32))
+	k.f = lm.m.NewFunc(kn.Name, types.Void, params...)
+	i := 0
+	for _, p := range s.Params {
+		k.env[p] = k.f.Params[i]
+		i++
+	}
+	for _, a := range s.Arrays {
+		switch {
+		case len(a.Extents) == 0:
+			k.env[a.Name] = k.f.Params[i]
+		case cs.Written[a.Name]:
+			k.ptrs[a.Name], g.outs[a.Name] = k.f.Params[i], k.f.Params[i+1]
+			i++
+		default:
+			k.ptrs[a.Name] = k.f.Params[i]
+		}
+		i++
+	}
+	g.tb, g.nlev = k.f.Params[i], k.f.Params[i+1]
+	k.cur = k.f.NewBlock("entry")
+	if lm.pdl {
+		k.pdlWait()
+	}
+	k.entry = k.cur
+	k.tid[0], k.tid[1], k.tid[2] = k.sreg("tid", "x"), k.sreg("tid", "y"), k.sreg("tid", "z")
+	if nsb > 0 {
+		at := types.NewArray(uint64(nsb), g.elem)
+		gv := lm.m.NewGlobalDef("hx_sb_"+kn.Name, constant.NewUndef(at))
+		gv.AddrSpace = 3
+		gv.Typ = sharedPtr(at)
+		gv.Linkage = enum.LinkageInternal
+		gv.Align = 8
+		g.sb, g.sbType = gv, at
+	}
+	return g, nil
+}
+
+// finish ends the kernel and annotates it.
+func (g *bandIR) finish() error {
+	g.cur.NewRet(nil)
+	if g.err != nil {
+		return g.err
+	}
+	lm, kn := g.lm, g.kn
+	lm.annotate(g.f, "kernel", 1)
+	lm.annotate(g.f, "maxntidx", int64(kn.Block[0]))
+	lm.annotate(g.f, "maxntidy", int64(kn.Block[1]))
+	lm.annotate(g.f, "maxntidz", int64(kn.Block[2]))
+	return nil
+}
+
+func zeroElem(t types.Type) constant.Constant {
+	return constant.NewFloat(t.(*types.FloatType), 0)
+}
+
+func (g *bandIR) and(xs ...value.Value) value.Value {
+	var acc value.Value
+	for _, x := range xs {
+		if acc == nil {
+			acc = x
+		} else {
+			acc = g.cur.NewAnd(acc, x)
+		}
+	}
+	if acc == nil {
+		return constant.True
+	}
+	return acc
+}
+
+func (g *bandIR) sge(x, y value.Value) value.Value { return g.cur.NewICmp(enum.IPredSGE, x, y) }
+func (g *bandIR) sle(x, y value.Value) value.Value { return g.cur.NewICmp(enum.IPredSLE, x, y) }
+
+// add is x + c in C's int (nsw).
+func (g *bandIR) add(x value.Value, c int64) value.Value {
+	if c == 0 {
+		return x
+	}
+	return nsw(g.cur.NewAdd(x, i32(c)))
+}
+
+// smax and smin are hx_max and hx_min.
+func (g *bandIR) smax(x, y value.Value) value.Value {
+	return g.cur.NewSelect(g.cur.NewICmp(enum.IPredSGT, x, y), x, y)
+}
+func (g *bandIR) smin(x, y value.Value) value.Value {
+	return g.cur.NewSelect(g.cur.NewICmp(enum.IPredSLT, x, y), x, y)
+}
+
+// sbPtr is the address of element idx of the shared buffers.
+func (g *bandIR) sbPtr(idx value.Value) value.Value {
+	gep := g.cur.NewGetElementPtr(g.sbType, g.sb, constant.NewInt(types.I64, 0), g.cur.NewSExt(idx, types.I64))
+	gep.InBounds = true
+	return gep
+}
+
+// boxes mirrors cudaprint's bandGen.boxes: the domain's bounds, the boxes
+// that meet it, the last-writer flags of the launch, then (after uniform,
+// when not nil) the block's loops over its boxes (cyclically, by the grid)
+// with the box's first cell g.bl around inner.
+func (g *bandIR) boxes(uniform, inner func()) {
+	bp := g.bp
+	ns := bp.Form.NS
+	st := bp.Form.Stmts[0]
+	var S, nb []value.Value
+	g.lo, g.hi = nil, nil
+	for i := 0; i < ns; i++ {
+		lo, hi := g.bound(st.Lo[i], true), g.bound(st.Hi[i], false)
+		s := g.floorDivIR(g.add(lo, bp.Off[i]), bp.W[i])
+		n := nsw(g.cur.NewAdd(nsw(g.cur.NewSub(g.floorDivIR(g.add(hi, bp.Off[i]), bp.W[i]), s)), i32(1)))
+		n = g.cur.NewSelect(g.sge(hi, lo), n, i32(0))
+		g.lo, g.hi, S, nb = append(g.lo, lo), append(g.hi, hi), append(S, s), append(nb, n)
+	}
+	g.last = nil
+	for a := range bp.Levels {
+		if nx := bp.Next[a]; nx >= 0 {
+			g.last = append(g.last, g.sle(g.nlev, i32(int64(nx))))
+		} else {
+			g.last = append(g.last, constant.True)
+		}
+	}
+	if uniform != nil {
+		uniform()
+	}
+	axes := []string{"x", "y", "z"}
+	var exits []func()
+	var B []value.Value
+	for i := 0; i < ns; i++ {
+		ax := axes[ns-1-i]
+		v := fmt.Sprintf("hx_B%d", i)
+		exits = append(exits, g.loopOpen(v, g.sreg("ctaid", ax), g.cur.NewSub(nb[i], i32(1)), g.sreg("nctaid", ax)))
+		B = append(B, g.env[v])
+	}
+	g.bl = nil
+	for i := 0; i < ns; i++ {
+		g.bl = append(g.bl, g.add(nsw(g.cur.NewMul(i32(bp.W[i]), nsw(g.cur.NewAdd(S[i], B[i])))), -bp.Off[i]))
+	}
+	inner()
+	for i := ns - 1; i >= 0; i-- {
+		exits[i]()
+	}
+}
+
+// bind binds the statement's iterators for level lv at the cell with
+// coordinates x (space dimensions 0..); the returned function unbinds them.
+func (g *bandIR) bind(lv gpuplan.SweepLevel, x []value.Value) func() {
+	st := lv.Stmt.Stmt
+	vals := append([]value.Value{g.add(g.tb, lv.TOff)}, x...)
+	type old struct {
+		v   value.Value
+		had bool
+	}
+	saved := map[string]old{}
+	for i, it := range st.Iters {
+		v, had := g.env[it]
+		saved[it] = old{v, had}
+		g.env[it] = vals[i]
+	}
+	return func() {
+		for it, o := range saved {
+			if o.had {
+				g.env[it] = o.v
+			} else {
+				delete(g.env, it)
+			}
+		}
+	}
+}
+
+// cell mirrors cudaprint's bandGen.cell: level a's work on the cell x of
+// its region. In the statement's domain it computes the value, reading
+// *read(k, rd) for every read k routed to a level (the others from the
+// band-start state in global memory), stores it into the addresses of
+// keep and, where the level is its field's last writer and the cell is
+// owned, into the band's output copy; outside the domain (and in the
+// array) it stores the band-start value of the element into keep.
+func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepRead) value.Value, keep func() []value.Value) {
+	bp := g.bp
+	lv := bp.Levels[a]
+	fs := lv.Stmt
+	ns := bp.Form.NS
+	unbind := g.bind(lv, x)
+	defer unbind()
+	var dom, own, inArr []value.Value
+	for i := 0; i < ns; i++ {
+		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
+		own = append(own, g.sge(x[i], g.bl[i]), g.sle(x[i], g.add(g.bl[i], bp.W[i]-1)))
+		ext, _ := g.llvmKernel.body(fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i])
+		xo := g.add(x[i], fs.Write.Off[i])
+		inArr = append(inArr, g.sge(xo, i32(0)), g.cur.NewICmp(enum.IPredSLT, xo, ext))
+	}
+	store := func(v value.Value, ptrs []value.Value) {
+		for _, p := range ptrs {
+			g.cur.NewStore(v, p)
+		}
+	}
+	name := fs.Write.Array.Name
+	var els func()
+	if keep != nil {
+		els = func() {
+			closeIn := g.ifOpen(g.and(inArr...))
+			v := g.cur.NewLoad(g.elem, g.flatPtrOf(fs.Write.Ref, name))
+			store(v, keep())
+			closeIn()
+		}
+	}
+	g.ifElse(g.and(dom...), func() {
+		asg := fs.Stmt.Body
+		if asg.Op != "=" {
+			g.fail("%s: the LLVM ghost-zone kernels take assignments (=) only", ast.PosString(asg.Pos))
+		}
+		wins := map[*frontend.ArrayRef]value.Value{}
+		for k, rd := range lv.Reads {
+			if rd.From >= 0 {
+				wins[fs.Reads[k].Ref] = g.cur.NewLoad(g.elem, read(k, rd))
+			}
+		}
+		g.wins = wins
+		rhs, rt := g.llvmKernel.body(asg.RHS)
+		g.wins = nil
+		v := g.storeConv(rhs, rt, fs.Write.Array.Elem)
+		if keep != nil {
+			store(v, keep())
+		}
+		closeOut := g.ifOpen(g.and(g.last[a], g.and(own...)))
+		g.cur.NewStore(v, g.flatPtrOf(fs.Write.Ref, "hx_o_"+name))
+		closeOut()
+	}, els)
+}
+
+// flatPtrOf is the address of r's element in the array argument named ptr
+// (X: the band-start copy, hx_o_X: the band's output copy).
+func (g *bandIR) flatPtrOf(r *frontend.ArrayRef, ptr string) value.Value {
+	saved := g.ptrs[r.Name]
+	if o, ok := g.outs[r.Name]; ok && ptr != r.Name {
+		g.ptrs[r.Name] = o
+	}
+	p, _ := g.flatPtr(r)
+	g.ptrs[r.Name] = saved
+	return p
+}
+
+// copyUnwritten mirrors cudaprint's bandGen.copyUnwritten: the owned
+// cells of every field of a time-modular written array that the band does
+// not write are copied from X to hx_o_X. owned lowers the block's loops
+// over the owned cells in the domain around body(x), x the cell.
+func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
+	bp := g.bp
+	ns := bp.Form.NS
+	for _, name := range bp.Written {
+		var fs *gpuplan.FormStmt
+		for _, st := range bp.Form.Stmts {
+			if st.Write.Array.Name == name {
+				fs = st
+				break
+			}
+		}
+		nl := len(fs.Write.Lead)
+		if nl == 0 {
+			continue // one field, written in every band
+		}
+		var closers []func()
+		var vs []value.Value
+		for j := 0; j < nl; j++ {
+			lo, hi := int64(0), int64(0)
+			first := true
+			for _, st := range bp.Form.Stmts {
+				if st.Write.Array.Name != name {
+					continue
+				}
+				l := st.Write.Lead[j]
+				a, b := l.Const, l.Const
+				if l.Mod > 0 {
+					a, b = 0, l.Mod-1
+				}
+				if first || a < lo {
+					lo = a
+				}
+				if first || b > hi {
+					hi = b
+				}
+				first = false
+			}
+			v := fmt.Sprintf("hx_v%d", j)
+			closers = append(closers, g.loopOpen(v, i32(lo), i32(hi), i32(1)))
+			vs = append(vs, g.env[v])
+		}
+		var written value.Value
+		zero := make([]value.Value, ns)
+		for i := range zero {
+			zero[i] = i32(0)
+		}
+		for a, lv := range bp.Levels {
+			if lv.Stmt.Write.Array.Name != name {
+				continue
+			}
+			unbind := g.bind(lv, zero) // the leading subscripts depend on t only
+			c := []value.Value{g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a)))}
+			for j := 0; j < nl; j++ {
+				x, _ := g.llvmKernel.body(lv.Stmt.Write.Ref.Index[j])
+				c = append(c, g.cur.NewICmp(enum.IPredEQ, x, vs[j]))
+			}
+			unbind()
+			w := g.and(c...)
+			if written == nil {
+				written = w
+			} else {
+				written = g.cur.NewOr(written, w)
+			}
+		}
+		closeW := g.ifOpen(g.cur.NewXor(written, constant.True))
+		owned(func(x []value.Value) {
+			ix := append([]value.Value(nil), vs...)
+			for i := 0; i < ns; i++ {
+				ix = append(ix, g.add(x[i], fs.Write.Off[i]))
+			}
+			arr := fs.Write.Array
+			idx := g.cur.NewSExt(g.flatIndex(arr, ix), types.I64)
+			src := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.ptrs[name], idx)
+			dst := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.outs[name], idx)
+			src.InBounds, dst.InBounds = true, true
+			g.cur.NewStore(g.cur.NewLoad(llvmType(arr.Elem), src), dst)
+		})
+		closeW()
+		for j := nl - 1; j >= 0; j-- {
+			closers[j]()
+		}
+	}
+}
