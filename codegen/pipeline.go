@@ -31,7 +31,8 @@ type Request struct {
 	// targets of GhostTargets only: sweep for "cuda" (the sweep kernel,
 	// gpuplan.SweepPlan), "llvm" and "ptx" (the same kernel in LLVM IR,
 	// llvmprint's sweep.go) and "c" (its plane sweep printed as C, cprint's
-	// sweep.go), overlapped for "cuda" (gpuplan.OverlapPlan); their default
+	// sweep.go), overlapped for "cuda", "llvm" and "ptx" (gpuplan.OverlapPlan,
+	// llvmprint's overlap.go); their default
 	// sizes for the GPU targets are those kernels' (gpuplan.DefaultSweepSizes,
 	// gpuplan.DefaultOverlapSizes).
 	Target string
@@ -235,8 +236,8 @@ func stageAST(c *Compilation) error {
 
 // ghostCUDA reports whether kind has a dedicated GPU kernel on target
 // (with the kernel's default sizes): sweep and overlapped on the GPU
-// targets of GhostTargets ("cuda"; the sweep also on "llvm" and "ptx",
-// the same kernel in LLVM IR).
+// targets of GhostTargets ("cuda", "llvm" and "ptx": the same kernels in
+// LLVM IR).
 func ghostCUDA(kind schedule.Kind, target string) bool {
 	return (kind == schedule.Sweep || kind == schedule.Overlapped) && target != "c" && ghostCodegen(kind, target)
 }
@@ -244,14 +245,15 @@ func ghostCUDA(kind schedule.Kind, target string) bool {
 // GhostTargets lists the targets with a code generator for a ghost-zone
 // kind (sweep: the CUDA sweep kernel, the same kernel in LLVM IR for
 // NVPTX (llvmprint/sweep.go; "ptx" through llc) and the C/OpenMP plane
-// sweep; overlapped: the CUDA overlapped kernel); nil for the other kinds,
-// which every target takes.
+// sweep; overlapped: the CUDA overlapped kernel and the same in LLVM IR,
+// llvmprint/overlap.go); nil for the other kinds, which every target
+// takes.
 func GhostTargets(kind schedule.Kind) []string {
 	switch kind {
 	case schedule.Sweep:
 		return []string{"cuda", "llvm", "ptx", "c"}
 	case schedule.Overlapped:
-		return []string{"cuda"}
+		return []string{"cuda", "llvm", "ptx"}
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func TestGhostKindsCheck(t *testing.T) {
 
 // TestGhostKindsNoCodegen: compile and run refuse the kinds without a code
 // generator for the target (exit 2, the reason): overlapped but for
-// --target=cuda, sweep but for --target=cuda, llvm, ptx and c (which
+// --target=cuda, llvm and ptx, sweep but for --target=cuda, llvm, ptx and c (which
 // generate them: compile and run --device=cpu, emu verify them), and what the plans
 // refuse; compile --dump=schedule prints both maps.
 func TestGhostKindsNoCodegen(t *testing.T) {
@@ -66,16 +66,14 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "--tile=overlapped: code generation exists for --target=cuda (the CUDA overlapped kernel) only, not for --target=c"},
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=llvm"}, "not for --target=llvm"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "--tile=overlapped: code generation exists for --target=cuda (the CUDA overlapped kernel) and --target=llvm and --target=ptx (the overlapped kernel in LLVM IR for NVPTX) only, not for --target=c"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=llvm", "--block=32"}, "--block does not apply to --tile=overlapped"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=overlapped"},
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=ptx", "--dump=ast"}, "--target=cuda (the CUDA overlapped kernel) only"},
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=ptx"}, "not for --target=ptx"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=c", "--dump=ast"}, "(the overlapped kernel in LLVM IR for NVPTX) only, not for --target=c"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm", "--block=32"}, "--block does not apply to --tile=sweep"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--block=32"}, "--block does not apply to --tile=sweep"},
-		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "--target=cuda (the CUDA overlapped kernel) only, not for this command (hextile run takes it with --device=emu and --device=gpu --backend=cuda)"},
-		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped", "--device=gpu"}, "not for this command (hextile run takes it with --device=emu and --device=gpu --backend=cuda)"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "(the overlapped kernel in LLVM IR for NVPTX) only, not for this command (hextile run takes it with --device=emu, --device=gpu --backend=cuda and --device=gpu --backend=ptx)"},
 	} {
 		out, errs, code := runCmd(t, "", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
@@ -101,8 +99,11 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 		t.Errorf("compile --tile=sweep --target=cuda: exit %d %s%s", code, out, errs)
 	}
 	// The LLVM target: the sweep kernel in LLVM IR (llvmprint/sweep.go).
-	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm"); code != 0 || !strings.Contains(out, "@hx_sweep0(") || !strings.Contains(out, "addrspace(3)") {
-		t.Errorf("compile --tile=sweep --target=llvm: exit %d %.300s%s", code, out, errs)
+	for _, kind := range []string{"sweep", "overlapped"} {
+		kernel := map[string]string{"sweep": "@hx_sweep0(", "overlapped": "@hx_overlap0("}[kind]
+		if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile="+kind, "--target=llvm"); code != 0 || !strings.Contains(out, kernel) || !strings.Contains(out, "addrspace(3)") {
+			t.Errorf("compile --tile=%s --target=llvm: exit %d %.300s%s", kind, code, out, errs)
+		}
 	}
 	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=sweep", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
 		t.Errorf("run --tile=sweep --device=emu: exit %d %s%s", code, out, errs)
