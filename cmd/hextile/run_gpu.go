@@ -185,19 +185,8 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		flops += f
 		// The launch sequence, prepared once: array arguments are bound to
 		// each run's buffers (BufArg: index among the non-scalar arrays).
-		var arrays []string
 		var bls []runtime.BatchLaunch
-		bufIndex := map[string]int{}
-		for _, a := range g.Scop.Arrays {
-			if len(a.Extents) > 0 {
-				// Two copies of the written arrays of a ghost-zone kernel
-				// (ping-pong, gpuplan's band_host.go), both from the inputs.
-				for cp := 0; cp < g.Copies(a.Name); cp++ {
-					bufIndex[copyKey(a.Name, cp)] = len(arrays)
-					arrays = append(arrays, a.Name)
-				}
-			}
-		}
+		arrays, bufIndex := deviceBuffers(g)
 		final := 0 // the copy that holds the final state (ping-pong)
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
 			final = 1 - final
@@ -219,12 +208,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		if err != nil {
 			return fail(err)
 		}
-		// The buffers copied back: the written arrays, from the copy that
-		// holds the final state.
-		back := make([]bool, len(arrays))
-		for name, i := range bufIndex {
-			back[i] = g.Written(arrays[i]) && (g.Copies(arrays[i]) == 1 || name == copyKey(arrays[i], final))
-		}
+		back := copiedBack(g, arrays, bufIndex, final)
 		var ks, ws []float64
 		for r := 0; r <= reps; r++ {
 			arrs := clone() // fresh inputs (the harness's memcpy), not timed
@@ -462,6 +446,34 @@ func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64
 		args = append(args, v)
 	}
 	return args, nil
+}
+
+// deviceBuffers lists the device buffers of g's arrays (the array of
+// each) and their indices by copyKey: one per array, two for the written
+// arrays of a ghost-zone kernel (ping-pong, gpuplan's band_host.go), both
+// initialised from the inputs.
+func deviceBuffers(g *codegen.GPUScop) (arrays []string, bufIndex map[string]int) {
+	bufIndex = map[string]int{}
+	for _, a := range g.Scop.Arrays {
+		if len(a.Extents) > 0 {
+			for cp := 0; cp < g.Copies(a.Name); cp++ {
+				bufIndex[copyKey(a.Name, cp)] = len(arrays)
+				arrays = append(arrays, a.Name)
+			}
+		}
+	}
+	return arrays, bufIndex
+}
+
+// copiedBack marks the buffers copied back after the launches: the
+// written arrays, from copy final where there are two (the copy that
+// holds the final state: the number of launches mod 2).
+func copiedBack(g *codegen.GPUScop, arrays []string, bufIndex map[string]int, final int) []bool {
+	back := make([]bool, len(arrays))
+	for key, i := range bufIndex {
+		back[i] = g.Written(arrays[i]) && (g.Copies(arrays[i]) == 1 || key == copyKey(arrays[i], final))
+	}
+	return back
 }
 
 // copyKey is the key of copy cp of array name in launchArgs's bufIndex:

@@ -47,7 +47,7 @@ type bandIR struct {
 func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, what string, nsb int64) (*bandIR, error) {
 	s := cs.Code.Scop
 	if cs.IntType != "int" || cs.WideIdx {
-		return nil, fmt.Errorf("%s: error: the LLVM %s kernel computes in 32-bit integers and this scop needs 64-bit loops or indices at these sizes (package width); --target=cuda takes it", ast.PosString(s.Pos), what)
+		return nil, fmt.Errorf("%s: error: the LLVM %s kernel computes in 32-bit integers and this scop needs 64-bit loops or indices at these sizes (package width: give the sizes with -D NAME=VALUE; --target=cuda takes any)", ast.PosString(s.Pos), what)
 	}
 	bp := cs.Band()
 	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
