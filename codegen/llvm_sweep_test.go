@@ -24,7 +24,8 @@ import (
 // buffers, two statements, radius 2, a short last band, boxes wider than
 // the grid, with and without column registers), each with the emulation
 // program's CUDA host code and with the Go host schedule of hextile run
-// --device=gpu (goHostProgram). By default the cases of TestSweepEmu's
+// --device=gpu (goHostProgram), and with 64-bit loops and indices
+// (CUDAOptions.ForceWide, ForceWideIndex) where the Go host schedule runs. By default the cases of TestSweepEmu's
 // default run with column registers (the Go host schedule on the first);
 // all with HEXTILE_LONG=1.
 func TestLLVMSweepRunsOnCPU(t *testing.T) {
@@ -79,6 +80,14 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt fu
 			}
 			if _, err := LLVMToPTX(ll, llc, "sm_80"); err != nil {
 				t.Fatalf("llc -march=nvptx64 -mcpu=sm_80: %v", err)
+			}
+			if goHost {
+				// 64-bit loops and indices (the CUDA kernel's long long), forced.
+				w := opt
+				w.ForceWide, w.ForceWideIndex = true, true
+				if err := runIROnCPUWith(c, w, llc, cc, dir, fmt.Sprintf("%s_ir64_%s", kind, name), [][]string{append([]string{}, tc.args[0]...)}, ed); err != nil {
+					t.Errorf("64-bit: %v", err)
+				}
 			}
 			for j, args := range tc.args {
 				args := append([]string{}, args...)

@@ -438,8 +438,8 @@ func launchArgs(g *codegen.GPUScop, l codegen.GPULaunch, params map[string]int64
 			args = append(args, int32(binary.LittleEndian.Uint32(d)))
 		}
 	}
-	for _, h := range l.Host {
-		v, err := kn.IntArg(h)
+	for i, h := range l.Host {
+		v, err := kn.HostArg(i, h)
 		if err != nil {
 			return nil, err
 		}

@@ -24,8 +24,12 @@ import (
 // 2 reads copy 1 and writes copy 0 (Ping true): the final state is in
 // copy 0.
 
-// bandHostArgs are the host arguments of a ghost-zone kernel.
-var bandHostArgs = []string{"hx_tb", "hx_nlev"}
+// bandHostArgs are the host arguments of a ghost-zone kernel: hx_tb in
+// the loops' type, hx_nlev an int (bandHostInt32).
+var (
+	bandHostArgs  = []string{"hx_tb", "hx_nlev"}
+	bandHostInt32 = []bool{false, true}
+)
 
 // Copies is the number of device copies of array name: 2 for the written
 // arrays of a ghost-zone kernel (ping-pong), else 1.

@@ -25,6 +25,18 @@ type GPUKernel struct {
 	// Int64: the kernel takes its parameters and host counters as i64
 	// (64-bit loops, package width), else as i32.
 	Int64 bool
+	// Int32Host marks host arguments that are i32 whatever Int64 says (a
+	// ghost-zone kernel's hx_nlev, the CUDA kernel's int).
+	Int32Host []bool
+}
+
+// HostArg is the launch argument of host argument i with value v:
+// IntArg's, or an int32 where Int32Host marks it.
+func (k GPUKernel) HostArg(i int, v int64) (any, error) {
+	if i < len(k.Int32Host) && k.Int32Host[i] {
+		k.Int64 = false
+	}
+	return k.IntArg(v)
 }
 
 // IntArg is the launch argument of the integer parameter or host counter
@@ -71,11 +83,11 @@ func GPUScops(css []*Scop) []*GPUScop {
 	for _, cs := range css {
 		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}}
 		for i, kn := range cs.Kernels {
-			host := kn.Host
+			gk := GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: kn.Host, Int64: cs.IntType != "int"}
 			if cs.Band() != nil {
-				host = bandHostArgs // band_host.go
+				gk.Host, gk.Int32Host = bandHostArgs, bandHostInt32 // band_host.go
 			}
-			g.Kernels = append(g.Kernels, GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: host, Int64: cs.IntType != "int"})
+			g.Kernels = append(g.Kernels, gk)
 			if len(kn.Grid) > 0 {
 				g.site[kn.Grid[0]] = i
 			} else {

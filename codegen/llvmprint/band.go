@@ -24,8 +24,11 @@ import (
 // one cell (the value from the routed reads, kept for later levels and
 // written back where owned, or the band-start value outside the domain)
 // and the copies of the fields the band does not write. Both compute in
-// i32: a scop whose width decision asks for 64-bit loops or indices is
-// refused (--target=cuda takes it).
+// i32 as the CUDA kernel's int, or i64 where the width decision (package
+// width) makes the CUDA kernel's loops long long (llvmKernel.it: the
+// parameters, hx_tb, box and cell coordinates; hx_nlev, the thread and
+// buffer indices stay i32) and its flat indices 64-bit (flatPtr); the
+// host passes hx_nlev as an int32 (gpuplan.GPUKernel.Int32Host).
 
 // bandIR is the lowering of one ghost-zone kernel.
 type bandIR struct {
@@ -42,19 +45,19 @@ type bandIR struct {
 	last       []value.Value
 }
 
-// newBandIR starts the kernel kn of cs (what names it in messages) with
+// newBandIR starts the kernel kn of cs with
 // nsb elements of shared buffers.
-func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, what string, nsb int64) (*bandIR, error) {
+func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, nsb int64) (*bandIR, error) {
 	s := cs.Code.Scop
-	if cs.IntType != "int" || cs.WideIdx {
-		return nil, fmt.Errorf("%s: error: the LLVM %s kernel computes in 32-bit integers and this scop needs 64-bit loops or indices at these sizes (package width: give the sizes with -D NAME=VALUE; --target=cuda takes any)", ast.PosString(s.Pos), what)
-	}
 	bp := cs.Band()
 	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	if k.wide() {
+		k.it = types.I64
+	}
 	g := &bandIR{llvmKernel: k, bp: bp, outs: map[string]value.Value{}, elem: llvmType(frontend.Type(bp.Elem))}
 	var params []*ir.Param
 	for _, p := range s.Params {
-		params = append(params, ir.NewParam(p, types.I32))
+		params = append(params, ir.NewParam(p, k.it))
 	}
 	for _, a := range s.Arrays {
 		k.arrs[a.Name] = a
@@ -71,7 +74,7 @@ func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, what strin
 			params = append(params, o)
 		}
 	}
-	params = append(params, ir.NewParam("hx_tb", types.I32), ir.NewParam("hx_nlev", types.I32))
+	params = append(params, ir.NewParam("hx_tb", k.it), ir.NewParam("hx_nlev", types.I32))
 	k.f = lm.m.NewFunc(kn.Name, types.Void, params...)
 	i := 0
 	for _, p := range s.Params {
@@ -145,12 +148,12 @@ func (g *bandIR) and(xs ...value.Value) value.Value {
 func (g *bandIR) sge(x, y value.Value) value.Value { return g.cur.NewICmp(enum.IPredSGE, x, y) }
 func (g *bandIR) sle(x, y value.Value) value.Value { return g.cur.NewICmp(enum.IPredSLE, x, y) }
 
-// add is x + c in C's int (nsw).
+// add is x + c in x's type (C's int or long long: nsw).
 func (g *bandIR) add(x value.Value, c int64) value.Value {
 	if c == 0 {
 		return x
 	}
-	return nsw(g.cur.NewAdd(x, i32(c)))
+	return nsw(g.cur.NewAdd(x, constant.NewInt(x.Type().(*types.IntType), c)))
 }
 
 // smax and smin are hx_max and hx_min.
@@ -181,8 +184,8 @@ func (g *bandIR) boxes(uniform, inner func()) {
 	for i := 0; i < ns; i++ {
 		lo, hi := g.bound(st.Lo[i], true), g.bound(st.Hi[i], false)
 		s := g.floorDivIR(g.add(lo, bp.Off[i]), bp.W[i])
-		n := nsw(g.cur.NewAdd(nsw(g.cur.NewSub(g.floorDivIR(g.add(hi, bp.Off[i]), bp.W[i]), s)), i32(1)))
-		n = g.cur.NewSelect(g.sge(hi, lo), n, i32(0))
+		n := g.add(nsw(g.cur.NewSub(g.floorDivIR(g.add(hi, bp.Off[i]), bp.W[i]), s)), 1)
+		n = g.cur.NewSelect(g.sge(hi, lo), n, g.ic(0))
 		g.lo, g.hi, S, nb = append(g.lo, lo), append(g.hi, hi), append(S, s), append(nb, n)
 	}
 	g.last = nil
@@ -202,12 +205,12 @@ func (g *bandIR) boxes(uniform, inner func()) {
 	for i := 0; i < ns; i++ {
 		ax := axes[ns-1-i]
 		v := fmt.Sprintf("hx_B%d", i)
-		exits = append(exits, g.loopOpen(v, g.sreg("ctaid", ax), g.cur.NewSub(nb[i], i32(1)), g.sreg("nctaid", ax)))
+		exits = append(exits, g.loopOpen(v, g.sregInt("ctaid", ax), g.cur.NewSub(nb[i], g.ic(1)), g.sregInt("nctaid", ax)))
 		B = append(B, g.env[v])
 	}
 	g.bl = nil
 	for i := 0; i < ns; i++ {
-		g.bl = append(g.bl, g.add(nsw(g.cur.NewMul(i32(bp.W[i]), nsw(g.cur.NewAdd(S[i], B[i])))), -bp.Off[i]))
+		g.bl = append(g.bl, g.add(nsw(g.cur.NewMul(g.ic(bp.W[i]), nsw(g.cur.NewAdd(S[i], B[i])))), -bp.Off[i]))
 	}
 	inner()
 	for i := ns - 1; i >= 0; i-- {
@@ -260,8 +263,8 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
 		own = append(own, g.sge(x[i], g.bl[i]), g.sle(x[i], g.add(g.bl[i], bp.W[i]-1)))
 		ext, _ := g.llvmKernel.body(fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i])
-		xo := g.add(x[i], fs.Write.Off[i])
-		inArr = append(inArr, g.sge(xo, i32(0)), g.cur.NewICmp(enum.IPredSLT, xo, ext))
+		xo, ext := g.sameInt(g.add(x[i], fs.Write.Off[i]), ext)
+		inArr = append(inArr, g.sge(xo, zeroOf(xo)), g.cur.NewICmp(enum.IPredSLT, xo, ext))
 	}
 	store := func(v value.Value, ptrs []value.Value) {
 		for _, p := range ptrs {
@@ -356,13 +359,13 @@ func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 				first = false
 			}
 			v := fmt.Sprintf("hx_v%d", j)
-			closers = append(closers, g.loopOpen(v, i32(lo), i32(hi), i32(1)))
+			closers = append(closers, g.loopOpen(v, g.ic(lo), g.ic(hi), g.ic(1)))
 			vs = append(vs, g.env[v])
 		}
 		var written value.Value
 		zero := make([]value.Value, ns)
 		for i := range zero {
-			zero[i] = i32(0)
+			zero[i] = g.ic(0)
 		}
 		for a, lv := range bp.Levels {
 			if lv.Stmt.Write.Array.Name != name {
@@ -372,7 +375,8 @@ func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 			c := []value.Value{g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a)))}
 			for j := 0; j < nl; j++ {
 				x, _ := g.llvmKernel.body(lv.Stmt.Write.Ref.Index[j])
-				c = append(c, g.cur.NewICmp(enum.IPredEQ, x, vs[j]))
+				x, v := g.sameInt(x, vs[j])
+				c = append(c, g.cur.NewICmp(enum.IPredEQ, x, v))
 			}
 			unbind()
 			w := g.and(c...)
@@ -389,7 +393,10 @@ func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 				ix = append(ix, g.add(x[i], fs.Write.Off[i]))
 			}
 			arr := fs.Write.Array
-			idx := g.cur.NewSExt(g.flatIndex(arr, ix), types.I64)
+			idx := g.idx64(g.flatIndex(arr, ix))
+			if g.wide() {
+				idx = g.flatIndex64(arr, ix)
+			}
 			src := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.ptrs[name], idx)
 			dst := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.outs[name], idx)
 			src.InBounds, dst.InBounds = true, true
@@ -400,4 +407,13 @@ func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 			closers[j]()
 		}
 	}
+}
+
+// toIt is the i32 value v in the kernel's integer type (the CUDA code's
+// int converted to long long in 64-bit kernels).
+func (g *bandIR) toIt(v value.Value) value.Value {
+	if g.it == types.I32 {
+		return v
+	}
+	return g.cur.NewSExt(v, g.it)
 }

@@ -33,7 +33,7 @@ func (lm *llvmModule) overlapKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error 
 	for _, e := range op.Ext {
 		ncell *= e
 	}
-	b, err := lm.newBandIR(cs, kn, "overlapped", int64(op.NBuf)*ncell)
+	b, err := lm.newBandIR(cs, kn, int64(op.NBuf)*ncell)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (g *overlapIR) cells(gl, gr []int64, body func(x []value.Value)) {
 	for i := 0; i < ns; i++ {
 		ax := ns - 1 - i
 		v := fmt.Sprintf("hx_c%d", i)
-		closers = append(closers, g.loopOpen(v, g.tid[ax], i32(gl[i]+op.W[i]+gr[i]-1), i32(int64(op.Block[ax]))))
+		closers = append(closers, g.loopOpen(v, g.toIt(g.tid[ax]), g.ic(gl[i]+op.W[i]+gr[i]-1), g.ic(int64(op.Block[ax]))))
 		cs = append(cs, g.env[v])
 	}
 	var x []value.Value
@@ -102,7 +102,7 @@ func (g *overlapIR) cells(gl, gr []int64, body func(x []value.Value)) {
 			f = nsw(g.cur.NewAdd(nsw(g.cur.NewMul(f, i32(op.Ext[i]))), c))
 		}
 	}
-	g.f = f
+	g.f = g.toInt32(f) // (int): an index in the level-0 region
 	body(x)
 	for i := ns - 1; i >= 0; i-- {
 		closers[i]()

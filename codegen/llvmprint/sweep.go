@@ -27,7 +27,8 @@ import (
 //	  shift the column registers; barrier0; q = (q + 1) mod NB
 //	copy the owned cells of the fields the band does not write
 //
-// The arguments, shared buffers, boxes, cells and copies are band.go's;
+// The arguments, shared buffers, boxes, cells, copies and integer widths
+// are band.go's;
 // the column registers are allocas (promoted to registers by opt's
 // mem2reg, which --target=ptx runs before llc).
 
@@ -38,7 +39,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	for _, f := range sp.Face {
 		face *= f
 	}
-	b, err := lm.newBandIR(cs, kn, "sweep", int64(sp.NBuf)*sp.NB*face)
+	b, err := lm.newBandIR(cs, kn, int64(sp.NBuf)*sp.NB*face)
 	if err != nil {
 		return err
 	}
@@ -74,11 +75,11 @@ type sweepIR struct {
 // body mirrors cudaprint's sweepGen.body.
 func (g *sweepIR) body() {
 	sp := g.sp
-	var zext value.Value = i32(0)
+	var zext value.Value = g.ic(0)
 	g.boxes(func() {
 		// hx_zext: the last level's reach beyond the box along s0.
 		for a := range sp.Levels {
-			c := i32(sp.GR[a][0] + sp.Lag*int64(a))
+			c := g.ic(sp.GR[a][0] + sp.Lag*int64(a))
 			cond := g.and(g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a))), g.cur.NewICmp(enum.IPredSLT, zext, c))
 			zext = g.cur.NewSelect(cond, c, zext)
 		}
@@ -87,7 +88,7 @@ func (g *sweepIR) body() {
 		zlo := g.add(g.bl[0], -sp.GL[0][0])
 		zhi := nsw(g.cur.NewAdd(g.add(g.bl[0], sp.W[0]-1), zext))
 		g.cur.NewStore(i32(0), g.q)
-		closeZ := g.loopOpen("hx_z", zlo, zhi, i32(1))
+		closeZ := g.loopOpen("hx_z", zlo, zhi, g.ic(1))
 		z := g.env["hx_z"]
 		for a := range sp.Levels {
 			g.level(a, z)
@@ -111,7 +112,7 @@ func (g *sweepIR) column() {
 	}
 	g.x = []value.Value{nil}
 	for i := 1; i < ns; i++ {
-		g.x = append(g.x, nsw(g.cur.NewAdd(g.add(g.bl[i], -sp.GL[0][i]), tids[i-1])))
+		g.x = append(g.x, nsw(g.cur.NewAdd(g.add(g.bl[i], -sp.GL[0][i]), g.toIt(tids[i-1]))))
 	}
 	if ns == 3 {
 		g.f = g.cur.NewAdd(g.cur.NewMul(g.tid[1], i32(sp.Face[1])), g.tid[0])
@@ -204,7 +205,7 @@ func (g *sweepIR) ownedColumns(body func(x []value.Value)) {
 		own = append(own, g.sge(g.x[i], g.smax(g.bl[i], g.lo[i])), g.sle(g.x[i], g.smin(g.add(g.bl[i], sp.W[i]-1), g.hi[i])))
 	}
 	closeOwn := g.ifOpen(g.and(own...))
-	closeP := g.loopOpen("hx_p", g.smax(g.bl[0], g.lo[0]), g.smin(g.add(g.bl[0], sp.W[0]-1), g.hi[0]), i32(1))
+	closeP := g.loopOpen("hx_p", g.smax(g.bl[0], g.lo[0]), g.smin(g.add(g.bl[0], sp.W[0]-1), g.hi[0]), g.ic(1))
 	body(g.cellAt(g.env["hx_p"]))
 	closeP()
 	closeOwn()
