@@ -7,7 +7,9 @@
 // tiles in the dynamic shared memory @hx_dsmem, register reuse and
 // streaming as the plan decided, integer width as the plan decided (i32 or
 // i64), and address anchors that keep the flat index arithmetic 32-bit
-// where it can. ModuleFor builds the module; LLVMToPTX runs llc; PDLArch,
+// where it can; the ghost-zone kernels (--tile=sweep, --tile=overlapped:
+// gpuplan.SweepPlan, gpuplan.OverlapPlan) have their own lowering,
+// band.go, sweep.go and overlap.go. ModuleFor builds the module; LLVMToPTX runs llc; PDLArch,
 // PDLKernels and RetargetPTX handle programmatic dependent launch (sm_90).
 // It reads gpuplan only and imports no other printer.
 //
