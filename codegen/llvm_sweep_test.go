@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,16 +26,17 @@ import (
 // the grid, with and without column registers), each with the emulation
 // program's CUDA host code and with the Go host schedule of hextile run
 // --device=gpu (goHostProgram), and with 64-bit loops and indices
-// (CUDAOptions.ForceWide, ForceWideIndex) where the Go host schedule runs. By default the cases of TestSweepEmu's
-// default run with column registers (the Go host schedule on the first);
-// all with HEXTILE_LONG=1.
+// (CUDAOptions.ForceWide, ForceWideIndex) where the Go host schedule
+// runs. By default the cases of TestSweepEmu's default run with column
+// registers (the Go host schedule on the first); all with HEXTILE_LONG=1.
 func TestLLVMSweepRunsOnCPU(t *testing.T) {
 	llvmGhostOnCPU(t, schedule.Sweep, sweepCases, func(i int, tc sweepCase) bool { return !tc.long && !tc.noRegs })
 }
 
-// llvmGhostOnCPU runs the cases under the LLVM kernel of kind on the CPU;
-// by default those that dflt takes (all with HEXTILE_LONG=1), the Go host
-// schedule on the first.
+// llvmGhostOnCPU runs the cases under the LLVM kernel of kind on the CPU
+// (after checking that llc's PTX fuses no multiply-add); by default those
+// that dflt takes (all with HEXTILE_LONG=1), the Go host schedule and the
+// 64-bit variant on the sweep's first.
 func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt func(i int, tc sweepCase) bool) {
 	llc, err := exec.LookPath("llc")
 	if err != nil {
@@ -53,7 +55,7 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt fu
 		if !long && !dflt(i, tc) {
 			continue
 		}
-		goHost := long || i == 0
+		goHost := long || (i == 0 && kind == schedule.Sweep)
 		tc := tc
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
@@ -78,8 +80,12 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt fu
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := LLVMToPTX(ll, llc, "sm_80"); err != nil {
+			ptx, err := LLVMToPTX(ll, llc, "sm_80")
+			if err != nil {
 				t.Fatalf("llc -march=nvptx64 -mcpu=sm_80: %v", err)
+			}
+			if fma := regexp.MustCompile(`\bfma\.`); fma.MatchString(ptx) {
+				t.Errorf("llc fused a multiply-add: %s (the CUDA kernel runs with -fmad=false)", fma.FindString(ptx))
 			}
 			if goHost {
 				// 64-bit loops and indices (the CUDA kernel's long long), forced.
@@ -219,7 +225,8 @@ func cudaprintHostSig(cs *gpuplan.Scop) string {
 
 // TestLLVMOverlappedRunsOnCPU: TestLLVMSweepRunsOnCPU for the overlapped
 // kernel (llvmprint/overlap.go) on the overlapped emulator's stencils; by
-// default the 2-D %2 stencil with a short last band and the 3-D one.
+// default the 2-D %2 stencil with a short last band and boxes wider than
+// the grid, and the 3-D one.
 func TestLLVMOverlappedRunsOnCPU(t *testing.T) {
 	llvmGhostOnCPU(t, schedule.Overlapped, overlapCases, func(i int, tc sweepCase) bool {
 		return i == 0 || strings.Contains(tc.file, "jacobi3d_mod2")
