@@ -20,7 +20,9 @@
 //   - the integer width of loops and flat indices (Scop.IntType,
 //     Scop.WideIdx, from package width);
 //   - the host schedule the GPU runner walks (GPUScop.Launches: kernel,
-//     grid and host values of every launch, for given parameter values).
+//     grid and host values of every launch, for given parameter values;
+//     for the ghost-zone kernels the band loop with its ping-pong copies,
+//     band_host.go).
 //
 // Build takes the scops (Input: AST, schedule, dependences) and
 // CUDAOptions and gives one Scop per scop. The printers (cudaprint,
