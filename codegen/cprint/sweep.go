@@ -432,51 +432,20 @@ func (g *sweepGen) level(a int, d int) {
 func (g *sweepGen) copyUnwritten(d int) {
 	sp := g.sp
 	ns := sp.Form.NS
-	for _, name := range sp.Written {
-		var fs *gpuplan.FormStmt
-		for _, st := range sp.Form.Stmts {
-			if st.Write.Array.Name == name {
-				fs = st
-				break
-			}
-		}
-		nl := len(fs.Write.Lead)
-		if nl == 0 {
-			continue // one field, written in every band (hx_nlev >= k)
-		}
+	for _, lf := range sp.LeadFields() {
+		name, fs, nl := lf.Name, lf.Stmt, len(lf.Ranges)
 		g.line(d, fmt.Sprintf("/* fields of %s this band does not write: copied */", name))
 		dd := d
 		var vs []string
-		for j := 0; j < nl; j++ {
-			lo, hi := int64(0), int64(0)
-			first := true
-			for _, st := range sp.Form.Stmts {
-				if st.Write.Array.Name != name {
-					continue
-				}
-				l := st.Write.Lead[j]
-				a, b := l.Const, l.Const
-				if l.Mod > 0 {
-					a, b = 0, l.Mod-1
-				}
-				if first || a < lo {
-					lo = a
-				}
-				if first || b > hi {
-					hi = b
-				}
-				first = false
-			}
+		for j, r := range lf.Ranges {
 			v := fmt.Sprintf("hx_v%d", j)
 			vs = append(vs, v)
-			g.line(dd, fmt.Sprintf("for (long long %s = %d; %s <= %d; %s++) {", v, lo, v, hi, v))
+			g.line(dd, fmt.Sprintf("for (long long %s = %d; %s <= %d; %s++) {", v, r[0], v, r[1], v))
 			dd++
 		}
 		var written []string
-		for a, lv := range sp.Levels {
-			if lv.Stmt.Write.Array.Name != name {
-				continue
-			}
+		for _, a := range lf.Levels {
+			lv := sp.Levels[a]
 			subst := g.subst(lv)
 			c := []string{fmt.Sprintf("hx_nlev > %d", a)}
 			for j := 0; j < nl; j++ {
