@@ -71,8 +71,10 @@ func DefaultOverlapSizes(ns, k int, radius []int64) []int64 {
 	return out
 }
 
-// planOverlap builds the overlapped plan of cs.
-func planOverlap(cs *Scop, sched *schedule.Schedule) (*OverlapPlan, error) {
+// planOverlap builds the overlapped plan of cs; with smem the buffers must
+// fit a block's shared memory (MaxSweepSmem; the C target, whose buffers
+// are on the heap, passes false).
+func planOverlap(cs *Scop, sched *schedule.Schedule, smem bool) (*OverlapPlan, error) {
 	bp, err := planBand(cs, sched, "overlapped")
 	if err != nil {
 		return nil, err
@@ -116,7 +118,7 @@ func planOverlap(cs *Scop, sched *schedule.Schedule) (*OverlapPlan, error) {
 	}
 	op.NBuf = len(holder)
 	op.Smem = int64(op.NBuf) * cells * op.ElemSz
-	if op.Smem > MaxSweepSmem {
+	if smem && op.Smem > MaxSweepSmem {
 		return nil, fmt.Errorf("the overlapped buffers take %d bytes of shared memory per block (%d buffer(s) x %s cells (boxes %s with ghost zones) x %d bytes), more than %d: choose smaller widths or a smaller h",
 			op.Smem, op.NBuf, strings.Trim(strings.ReplaceAll(ints(op.Ext), ",", "x"), "()"), ints(op.W), op.ElemSz, MaxSweepSmem)
 	}
