@@ -120,21 +120,6 @@ func refIdx(r *frontend.ArrayRef, a *frontend.Array, subst map[string]string) st
 	return flatIdx(a, ix)
 }
 
-// subst binds the statement's iterators for level lv: t to the band's
-// time step, s0 to the plane hx_p, s_i to the face coordinate hx_x_i.
-func (g *bandGen) subst(lv gpuplan.SweepLevel) map[string]string {
-	st := lv.Stmt.Stmt
-	m := map[string]string{st.Iters[0]: "hx_tb"}
-	if lv.TOff != 0 {
-		m[st.Iters[0]] = fmt.Sprintf("(hx_tb + %d)", lv.TOff)
-	}
-	m[st.Iters[1]] = "hx_p"
-	for i := 2; i < len(st.Iters); i++ {
-		m[st.Iters[i]] = fmt.Sprintf("hx_x%d", i-1)
-	}
-	return m
-}
-
 // boxes prints the first box index and the number of boxes of space
 // dimension i: the boxes S = floor((s + o)/w) that meet [hx_lo_i, hx_hi_i].
 func (g *bandGen) boxes(i int) (first, count string) {
@@ -338,7 +323,7 @@ func (g *bandGen) plane(a int, d int) {
 	lv := bp.Levels[a]
 	fs := lv.Stmt
 	wa := fs.Write.Array
-	subst := g.subst(lv)
+	subst := lv.Subst()
 	refs := map[*frontend.ArrayRef]string{}
 	var ptrs []string
 	usesF := lv.Buf >= 0
@@ -410,65 +395,20 @@ func (g *bandGen) plane(a int, d int) {
 }
 
 // copyUnwritten prints the copy of the owned cells of every field of a
-// time-modular written array that this band does not write (the band's
-// fields come from their last writers), so that both copies stay exact.
+// time-modular written array that this band does not write
+// (gpuplan.FieldCopies), so that both copies stay exact.
 func (g *bandGen) copyUnwritten(d int) {
 	bp := g.bp
 	ns := bp.Form.NS
-	for _, name := range bp.Written {
-		var fs *gpuplan.FormStmt
-		for _, st := range bp.Form.Stmts {
-			if st.Write.Array.Name == name {
-				fs = st
-				break
-			}
-		}
-		nl := len(fs.Write.Lead)
-		if nl == 0 {
-			continue // one field, written in every band (hx_nlev >= k)
-		}
+	for _, fc := range bp.FieldCopies() {
+		name, fs := fc.Name, fc.Stmt
 		g.line(d, fmt.Sprintf("/* fields of %s this band does not write: copied */", name))
-		dd := d
-		var vs []string
-		for j := 0; j < nl; j++ {
-			lo, hi := int64(0), int64(0)
-			first := true
-			for _, st := range bp.Form.Stmts {
-				if st.Write.Array.Name != name {
-					continue
-				}
-				l := st.Write.Lead[j]
-				a, b := l.Const, l.Const
-				if l.Mod > 0 {
-					a, b = 0, l.Mod-1
-				}
-				if first || a < lo {
-					lo = a
-				}
-				if first || b > hi {
-					hi = b
-				}
-				first = false
-			}
-			v := fmt.Sprintf("hx_v%d", j)
-			vs = append(vs, v)
-			g.line(dd, fmt.Sprintf("for (long long %s = %d; %s <= %d; %s++) {", v, lo, v, hi, v))
-			dd++
+		vs, heads := fc.Loops("long long")
+		for j, h := range heads {
+			g.line(d+j, h)
 		}
-		var written []string
-		for a, lv := range bp.Levels {
-			if lv.Stmt.Write.Array.Name != name {
-				continue
-			}
-			subst := g.subst(lv)
-			c := []string{fmt.Sprintf("hx_nlev > %d", a)}
-			for j := 0; j < nl; j++ {
-				s, _ := cexpr.ExprPrec(lv.Stmt.Write.Ref.Index[j], subst)
-				c = append(c, fmt.Sprintf("(%s) == %s", s, vs[j]))
-			}
-			written = append(written, "("+strings.Join(c, " && ")+")")
-		}
-		g.line(dd, "if (!("+strings.Join(written, " || ")+")) {")
+		dd := d + len(vs)
+		g.line(dd, "if (!("+fc.WrittenCond(bp, vs)+")) {")
 		plo, phi := g.ownedPlanes()
 		g.line(dd+1, fmt.Sprintf("for (long long hx_p = %s; hx_p <= %s; hx_p++) {", plo, phi))
 		olo, ohi := g.ownedRanges()
@@ -483,9 +423,8 @@ func (g *bandGen) copyUnwritten(d int) {
 		})
 		g.line(dd+1, "}")
 		g.line(dd, "}")
-		for j := 0; j < nl; j++ {
-			dd--
-			g.line(dd, "}")
+		for j := len(vs) - 1; j >= 0; j-- {
+			g.line(d+j, "}")
 		}
 	}
 }
