@@ -3,6 +3,8 @@ package codegen
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"hextile/internal/testlong"
 
 	"hextile/schedule"
@@ -24,4 +26,26 @@ func TestOverlapC(t *testing.T) {
 			sweepCase{file: "../testdata/heat3d.c", sizes: []int64{2, 5, 20, 4}, args: [][]string{{"N=9", "T=4"}}})
 	}
 	ghostC(t, schedule.Overlapped, cases)
+}
+
+// TestOverlapCDefaultSizes: without --sizes the C target's overlapped
+// boxes take gpuplan.DefaultOverlapSizesC (h+1 a multiple of the
+// statements per step).
+func TestOverlapCDefaultSizes(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []int64
+	}{
+		{"../testdata/jacobi2d_mod2.c", []int64{3, 32, 256}},
+		{"../testdata/jacobi2d_twonest.c", []int64{3, 32, 256}},
+		{"../testdata/jacobi3d_mod2.c", []int64{1, 16, 16, 64}},
+	} {
+		c, err := ghostCompileC(tc.file, schedule.Overlapped, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if diff := cmp.Diff(tc.want, c.Scops[0].Sched.Sizes); diff != "" {
+			t.Errorf("%s: sizes (-want +got):\n%s", tc.file, diff)
+		}
+	}
 }

@@ -31,9 +31,9 @@ type Request struct {
 	// targets of GhostTargets only: sweep for "cuda" (the sweep kernel,
 	// gpuplan.SweepPlan) and "c" (its plane sweep printed as C, cprint's
 	// sweep.go), overlapped for "cuda" (gpuplan.OverlapPlan) and "c"
-	// (cprint's overlap.go); their default
-	// sizes for "cuda" are those kernels' (gpuplan.DefaultSweepSizes,
-	// gpuplan.DefaultOverlapSizes).
+	// (cprint's overlap.go); their default sizes for "cuda" are those
+	// kernels' (gpuplan.DefaultSweepSizes, gpuplan.DefaultOverlapSizes),
+	// for "c" cSweepDefault's and gpuplan.DefaultOverlapSizesC.
 	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
@@ -145,6 +145,13 @@ func stageSchedule(c *Compilation) error {
 		}
 		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" {
 			sc = cSweepDefault(c, s, sc)
+		}
+		if sc.Kind == schedule.Overlapped && c.Req.Sizes == nil && c.Req.Target == "c" {
+			// The C overlapped boxes' default shape (the scheduler's
+			// sizes where the schedule refuses it).
+			if alt, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: schedule.Overlapped, Sizes: gpuplan.DefaultOverlapSizesC(len(sc.Slopes), int(sc.K))}); err == nil {
+				sc = alt
+			}
 		}
 		s.Sched = sc
 	}

@@ -71,6 +71,25 @@ func DefaultOverlapSizes(ns, k int, radius []int64) []int64 {
 	return out
 }
 
+// DefaultOverlapSizesC are the sizes of --tile=overlapped on the C target
+// when --sizes is not given (ns space dimensions, k statements per time
+// step): 2-D h+1 = 4 levels (rounded up to a multiple of k), boxes of
+// 32x256; 3-D h+1 = 2, boxes of 16x16x64. A CPU thread's box has no block
+// to fill, so boxes are large, which keeps the redundant work of the ghost
+// zones small: jacobi2d_mod2 with 3,32,256 computes (38x262 + 36x260 +
+// 34x258 + 32x256) / (4 x 32x256) = 1.11 cells per owned cell, with the
+// scheduler's 3,8,32 1.52; its two buffers take 2 x 38x262 x 4 = 80 KB per
+// thread, within a core's L2.
+func DefaultOverlapSizesC(ns, k int) []int64 {
+	if k < 1 {
+		k = 1
+	}
+	if ns == 3 {
+		return []int64{int64(k*((2+k-1)/k) - 1), 16, 16, 64}
+	}
+	return []int64{int64(k*((4+k-1)/k) - 1), 32, 256}
+}
+
 // planOverlap builds the overlapped plan of cs; with smem the buffers must
 // fit a block's shared memory (MaxSweepSmem; the C target, whose buffers
 // are on the heap, passes false).
