@@ -32,20 +32,24 @@ func TestOverlapC(t *testing.T) {
 // boxes take gpuplan.DefaultOverlapSizesC (h+1 a multiple of the
 // statements per step).
 func TestOverlapCDefaultSizes(t *testing.T) {
-	for _, tc := range []struct {
-		file string
-		want []int64
-	}{
-		{"../testdata/jacobi2d_mod2.c", []int64{3, 32, 256}},
-		{"../testdata/jacobi2d_twonest.c", []int64{3, 32, 256}},
-		{"../testdata/jacobi3d_mod2.c", []int64{1, 16, 16, 64}},
+	for file, want := range map[string][]int64{
+		"../testdata/jacobi2d_mod2.c":    {3, 32, 256},
+		"../testdata/jacobi2d_twonest.c": {3, 32, 256}, // k = 2: 4 levels, 2 time steps
+		"../testdata/jacobi3d_mod2.c":    {1, 16, 16, 64},
 	} {
-		c, err := ghostCompileC(tc.file, schedule.Overlapped, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.file, err)
-		}
-		if diff := cmp.Diff(tc.want, c.Scops[0].Sched.Sizes); diff != "" {
-			t.Errorf("%s: sizes (-want +got):\n%s", tc.file, diff)
-		}
+		wantDefaultSizesC(t, schedule.Overlapped, file, want)
+	}
+}
+
+// wantDefaultSizesC checks the sizes the C target's code of kind takes for
+// file without --sizes.
+func wantDefaultSizesC(t *testing.T, kind schedule.Kind, file string, want []int64) {
+	t.Helper()
+	c, err := ghostCompileC(file, kind, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if diff := cmp.Diff(want, c.Scops[0].Sched.Sizes); diff != "" {
+		t.Errorf("%s: sizes (-want +got):\n%s", file, diff)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -138,13 +136,7 @@ for (int t = 0; t < T; t++)
 		{"../testdata/jacobi2d_twonest.c", []int64{7, 128, 242}},
 		{dbl, []int64{1, 64, 32}},
 	} {
-		c, err := sweepCompileC(tc.file, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.file, err)
-		}
-		if diff := cmp.Diff(tc.want, c.Scops[0].Sched.Sizes); diff != "" {
-			t.Errorf("%s: sizes (-want +got):\n%s", tc.file, diff)
-		}
+		wantDefaultSizesC(t, schedule.Sweep, tc.file, tc.want)
 	}
 }
 
