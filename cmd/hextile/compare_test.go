@@ -66,7 +66,7 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped"}, "--tile=overlapped: code generation exists for --target=cuda (the CUDA overlapped kernel) only, not for --target=c"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=ptx"}, "--tile=overlapped: code generation exists for --target=cuda (the CUDA overlapped kernel) and --target=c (the C/OpenMP overlapped boxes) only, not for --target=ptx"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=llvm"}, "not for --target=llvm"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=overlapped"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm", "--dump=ast"}, "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only"},
@@ -74,7 +74,7 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=ptx"}, "--target=cuda (the CUDA sweep kernel) and --target=c (the C/OpenMP plane sweep) only"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--block=32"}, "--block does not apply to --tile=sweep"},
-		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped"}, "--target=cuda (the CUDA overlapped kernel) only, not for this command (hextile run takes it with --device=emu and --device=gpu --backend=cuda)"},
+		{[]string{"run", "../../testdata/heat2d.c", "--tile=overlapped", "--device=gpu"}, "not for this command (hextile run takes it with --device=cpu, --device=emu and --device=gpu --backend=cuda)"},
 		{[]string{"run", "../../testdata/heat2d.c", "--tile=sweep", "--device=gpu"}, "hextile run takes it with --device=cpu, --device=emu and --device=gpu --backend=cuda"},
 	} {
 		out, errs, code := runCmd(t, "", tc.args...)
@@ -105,6 +105,18 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 	}
 	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,7,9", "--device=emu", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
 		t.Errorf("run --tile=overlapped --device=emu: exit %d %s%s", code, out, errs)
+	}
+	// The C/OpenMP overlapped boxes: compiled, verified on the CPU, a
+	// one-dimensional stencil refused with the reason, and no 48 KB limit
+	// (the buffers are on the heap).
+	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,90,90"); code != 0 || !strings.Contains(out, "overlapped boxes, bands of 4 levels") {
+		t.Errorf("compile --tile=overlapped --target=c: exit %d %s", code, errs)
+	}
+	if out, errs, code := runCmd(t, "", "run", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,7,9", "-D", "N=20", "-D", "T=5"); code != 0 || !strings.Contains(out, "verify: ok") {
+		t.Errorf("run --tile=overlapped --device=cpu: exit %d %s%s", code, out, errs)
+	}
+	if out, errs, code := runCmd(t, "", "compile", "../../testdata/jacobi1d_mod2.c", "--tile=overlapped"); code != 1 || out != "" || !strings.Contains(errs, "error: --tile=overlapped (C overlapped code): the time loop holds 1 space loops") {
+		t.Errorf("compile jacobi1d_mod2.c --tile=overlapped: exit %d, out %q, stderr %q", code, out, errs)
 	}
 	// Buffers over 48 KB: refused with the numbers (exit 1, an input error).
 	if out, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--tile=overlapped", "--sizes=3,90,90", "--target=cuda", "-o", t.TempDir()); code != 1 || !strings.Contains(errs, "error: --tile=overlapped (CUDA overlapped kernel): the overlapped buffers take 73728 bytes") {

@@ -10,7 +10,7 @@ import (
 // noCodegen reports whether --tile=kind has no code generator for target
 // (the ghost-zone kinds have theirs for codegen.GhostTargets only: sweep the
 // CUDA sweep kernel, target "cuda", and its C/OpenMP plane sweep, target
-// "c"; overlapped the CUDA overlapped kernel; check, tiles, compare and
+// "c"; overlapped the CUDA overlapped kernel and its C/OpenMP boxes; check, tiles, compare and
 // compile --dump=scop,deps,schedule take both).
 func noCodegen(kind, target string) bool {
 	return ghostKind(kind) && !slices.Contains(codegen.GhostTargets(schedule.Kind(kind)), target)

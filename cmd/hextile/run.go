@@ -95,7 +95,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		req.Target = "cuda"
 	}
 	if *device == "cpu" {
-		req.Target = "c" // the C/OpenMP code (--tile=sweep: its plane sweep)
+		req.Target = "c" // the C/OpenMP code (sweep, overlapped: from their plans)
 	}
 	if noCodegen(pf.tile, req.Target) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
