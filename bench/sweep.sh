@@ -8,10 +8,11 @@
 #   FAST=1 bash bench/sweep.sh run  # the same programs built with nvcc --use_fast_math (not bit-exact:
 #                                   # the verify column then shows the relative L2 error)
 #
-# Each program is generated once, for the full size (-D values: the width decision and the harness's
-# defaults), and built with nvcc -O3 -arch=sm_90 -fmad=false (bit-exact with the C reference, built by
-# gcc -O2). run first verifies every program at a small size that divides no tile size (harness
-# arguments, the reference on the CPU), then times it at the full size (HX_VERIFY=0, median of REPS runs
+# Each configuration is generated twice with the same flags: for the full size (-D values: the width
+# decision and the harness's defaults) and for the verification size (NAME.v: a #define-sized input's
+# kernels are built for its -D values), and built with nvcc -O3 -arch=sm_90 -fmad=false (bit-exact with
+# the C reference, built by gcc -O2). run first verifies each configuration at the small size that
+# divides no tile size (the NAME.v program, the reference on the CPU), then times the full-size program (HX_VERIFY=0, median of REPS runs
 # after a warm-up; kernel time from CUDA events) and prints GCells/s (gcells-kernel: cell updates of the
 # original program / kernel time). Logs in $OUT (default /tmp/hxsweep). The _noregs rows turn the column
 # registers off (--reuse=false: every read of a level from shared memory, fewer registers per thread).
@@ -62,6 +63,12 @@ if [ "${1:-run}" = prepare ]; then
     devbuild/hextile compile "$file" --target=cuda --harness $opts $full -o "$D/$name" 2> "$D/$name.gen.log" ||
       { echo "prepare: $name failed:"; cat "$D/$name.gen.log"; exit 1; }
     echo "$vsize" > "$D/$name/verify.args"
+    # The verification program, generated at the small size: a #define-sized input's kernels are built
+    # for its -D values and refuse another size at run time.
+    vdefs=$(for a in $vsize; do printf -- '-D %s ' "$a"; done)
+    # shellcheck disable=SC2086
+    devbuild/hextile compile "$file" --target=cuda --harness $opts $vdefs -o "$D/$name.v" 2>> "$D/$name.gen.log" ||
+      { echo "prepare: $name (verification size) failed:"; cat "$D/$name.gen.log"; exit 1; }
   done
   du -sh "$D"
   exit 0
@@ -79,6 +86,9 @@ for c in "${CONFIGS[@]}"; do
   ( gcc -O2 -c "$d/${base}_ref.c" -o "$OUT/$name.ref.o" &&
     nvcc -O3 -arch="$ARCH" $extra -Xptxas -v -o "$OUT/$name.bin" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$OUT/$name.ref.o" ) > "$OUT/$name.build.log" 2>&1 ||
     echo "BUILD FAILED $name (log $OUT/$name.build.log)" &
+  ( gcc -O2 -c "$d.v/${base}_ref.c" -o "$OUT/$name.v.ref.o" &&
+    nvcc -O3 -arch="$ARCH" $extra -o "$OUT/$name.v.bin" "$d.v/${base}_host.cu" "$d.v/${base}_kernel.cu" "$OUT/$name.v.ref.o" ) > "$OUT/$name.v.build.log" 2>&1 ||
+    echo "BUILD FAILED $name verification program (log $OUT/$name.v.build.log)" &
 done
 wait
 fail=0
@@ -89,7 +99,7 @@ for c in "${CONFIGS[@]}"; do
   bin=$OUT/$name.bin
   if [ ! -x "$bin" ]; then printf "%-28s %-34s %s\n" "$name" "$opts" "BUILD FAILED"; fail=1; continue; fi
   # shellcheck disable=SC2046
-  timeout 300 "$bin" $(cat "$D/$name/verify.args") HX_REPS=0 > "$OUT/$name.verify.log" 2>&1
+  timeout 300 "$OUT/$name.v.bin" $(cat "$D/$name/verify.args") HX_REPS=0 > "$OUT/$name.verify.log" 2>&1
   v=$(grep -m1 '^verify:' "$OUT/$name.verify.log" | cut -c9- || true)
   if [ "${FAST:-0}" = 1 ]; then v="rel $(grep -m1 '^rel-error:' "$OUT/$name.verify.log" | cut -d' ' -f2)"; fi
   [ "$v" = " ok" ] || [ "${FAST:-0}" = 1 ] || fail=1

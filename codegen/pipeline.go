@@ -31,10 +31,11 @@ type Request struct {
 	// targets of GhostTargets only: sweep for "cuda" (the sweep kernel,
 	// gpuplan.SweepPlan), "llvm" and "ptx" (the same kernel in LLVM IR,
 	// llvmprint's sweep.go) and "c" (its plane sweep printed as C, cprint's
-	// sweep.go), overlapped for "cuda", "llvm" and "ptx" (gpuplan.OverlapPlan,
-	// llvmprint's overlap.go); their default
+	// sweep.go), overlapped for "cuda", "llvm", "ptx" (gpuplan.OverlapPlan,
+	// llvmprint's overlap.go) and "c" (cprint's overlap.go); their default
 	// sizes for the GPU targets are those kernels' (gpuplan.DefaultSweepSizes,
-	// gpuplan.DefaultOverlapSizes).
+	// gpuplan.DefaultOverlapSizes), for "c" cSweepDefault's and
+	// gpuplan.DefaultOverlapSizesC.
 	Target string
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
@@ -147,6 +148,13 @@ func stageSchedule(c *Compilation) error {
 		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" {
 			sc = cSweepDefault(c, s, sc)
 		}
+		if sc.Kind == schedule.Overlapped && c.Req.Sizes == nil && c.Req.Target == "c" {
+			// The C overlapped boxes' default shape (the scheduler's
+			// sizes where the schedule refuses it).
+			if alt, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: schedule.Overlapped, Sizes: gpuplan.DefaultOverlapSizesC(len(sc.Slopes), int(sc.K))}); err == nil {
+				sc = alt
+			}
+		}
 		s.Sched = sc
 	}
 	return nil
@@ -193,11 +201,7 @@ func stageAST(c *Compilation) error {
 				return err
 			}
 			if c.Req.Target == "c" {
-				sp, err := gpuplan.PlanSweepC(code, s.Sched)
-				if err == nil {
-					err = cprint.SweepArraysSized(sp)
-				}
-				if err != nil {
+				if err := planC(code, s.Sched); err != nil {
 					return err
 				}
 				code.Sweep = s.Sched
@@ -245,17 +249,34 @@ func ghostCUDA(kind schedule.Kind, target string) bool {
 // GhostTargets lists the targets with a code generator for a ghost-zone
 // kind (sweep: the CUDA sweep kernel, the same kernel in LLVM IR for
 // NVPTX (llvmprint/sweep.go; "ptx" through llc) and the C/OpenMP plane
-// sweep; overlapped: the CUDA overlapped kernel and the same in LLVM IR,
-// llvmprint/overlap.go); nil for the other kinds, which every target
-// takes.
+// sweep; overlapped: the CUDA overlapped kernel, the same in LLVM IR
+// (llvmprint/overlap.go) and the C/OpenMP overlapped boxes); nil for the
+// other kinds, which every target takes.
 func GhostTargets(kind schedule.Kind) []string {
 	switch kind {
 	case schedule.Sweep:
 		return []string{"cuda", "llvm", "ptx", "c"}
 	case schedule.Overlapped:
-		return []string{"cuda", "llvm", "ptx"}
+		return []string{"cuda", "llvm", "ptx", "c"}
 	}
 	return nil
+}
+
+// planC plans the C code of a ghost-zone scop (the sweep's plane sweep,
+// the overlapped boxes): the planner's refusal, else nil.
+func planC(code *ast.ScopCode, sched *schedule.Schedule) error {
+	if sched.Kind == schedule.Overlapped {
+		op, err := gpuplan.PlanOverlapC(code, sched)
+		if err != nil {
+			return err
+		}
+		return cprint.WrittenArraysSized(&op.BandPlan, "overlapped")
+	}
+	sp, err := gpuplan.PlanSweepC(code, sched)
+	if err != nil {
+		return err
+	}
+	return cprint.SweepArraysSized(sp)
 }
 
 // ghostCodegen reports whether the ghost-zone kind has a code generator
@@ -277,7 +298,11 @@ func GhostTargetsText(kind schedule.Kind) string {
 		case "llvm":
 			parts = append(parts, fmt.Sprintf("--target=llvm and --target=ptx (the %s kernel in LLVM IR for NVPTX)", kind))
 		case "c":
-			parts = append(parts, "--target=c (the C/OpenMP plane sweep)")
+			what := "plane sweep"
+			if kind == schedule.Overlapped {
+				what = "overlapped boxes"
+			}
+			parts = append(parts, "--target=c (the C/OpenMP "+what+")")
 		}
 	}
 	if len(parts) <= 2 {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"hextile/frontend"
 	"hextile/internal/testlong"
 	"hextile/runtime"
@@ -19,11 +17,17 @@ import (
 
 // sweepCompileC runs the pipeline for the C target's plane sweep.
 func sweepCompileC(file string, sizes []int64) (*Compilation, error) {
+	return ghostCompileC(file, schedule.Sweep, sizes)
+}
+
+// ghostCompileC runs the pipeline for the C target's code of a ghost-zone
+// kind (the plane sweep, the overlapped boxes).
+func ghostCompileC(file string, kind schedule.Kind, sizes []int64) (*Compilation, error) {
 	fo := frontend.Options{}
 	if strings.Contains(file, "polybench") || strings.Contains(file, "star3d2r") {
 		fo = frontend.Options{Cpp: true, IncludeDirs: []string{filepath.Dir(file)}}
 	}
-	return Run(Request{File: file, Frontend: fo, Tile: schedule.Sweep, Sizes: sizes, Target: "c"}, nil, nil)
+	return Run(Request{File: file, Frontend: fo, Tile: kind, Sizes: sizes, Target: "c"}, nil, nil)
 }
 
 // TestSweepC: the C/OpenMP plane sweep (cprint's sweep.go) is bit-identical
@@ -35,26 +39,34 @@ func sweepCompileC(file string, sizes []int64) (*Compilation, error) {
 // The default run adds a box wider than the grid and h = 0 (no plane
 // buffers) to the emulator's fast cases.
 func TestSweepC(t *testing.T) {
-	cc := runtime.CC{Opt: "-O0", OpenMP: true}
-	if !cc.Available() {
-		t.Skip("no C compiler")
-	}
-	dir := t.TempDir()
 	cases := append([]sweepCase(nil), sweepCases...)
 	if !testlong.Enabled() {
 		cases = append(cases,
 			sweepCase{file: "../testdata/heat2d.c", sizes: []int64{4, 40, 50}, args: [][]string{{"N=19", "T=6"}}},
 			sweepCase{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{0, 4, 9}, args: [][]string{{"N=13", "T=3"}}})
 	}
+	ghostC(t, schedule.Sweep, cases)
+}
+
+// ghostC runs the C code of kind on cases (the harness, built with OpenMP
+// and -O0, run with two threads) and wants it bit-identical to the
+// original; cases without column registers (noRegs) are skipped (the C
+// code has none).
+func ghostC(t *testing.T, kind schedule.Kind, cases []sweepCase) {
+	cc := runtime.CC{Opt: "-O0", OpenMP: true}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
 	for i, tc := range cases {
 		if tc.noRegs || tc.long && !testlong.Enabled() {
 			continue
 		}
 		tc := tc
-		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
+		name := fmt.Sprintf("%s_%s_%d", kind, strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c, err := sweepCompileC(tc.file, tc.sizes)
+			c, err := ghostCompileC(tc.file, kind, tc.sizes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,11 +82,11 @@ func TestSweepC(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !strings.Contains(src, "hx_sb") && c.Scops[0].Sched.Sizes[0] > 0 {
-				t.Fatalf("the harness holds no plane sweep")
+				t.Fatalf("the harness holds no buffers of the %s code", kind)
 			}
 			cc := cc
 			cc.Flags = []string{"-I", filepath.Dir(tc.file)}
-			exe, _, err := cc.Compile(src, dir, "csweep_"+name)
+			exe, _, err := cc.Compile(src, dir, "c"+name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +96,7 @@ func TestSweepC(t *testing.T) {
 					t.Fatalf("%v: %v", args, err)
 				}
 				if !r.OK || r.Updates <= 0 {
-					os.WriteFile(filepath.Join(os.TempDir(), "csweep_"+name+".c"), []byte(src), 0o644)
+					os.WriteFile(filepath.Join(os.TempDir(), "c"+name+".c"), []byte(src), 0o644)
 					t.Errorf("%v: %s\n%s(program kept in %s)", args, r.Failure, r.Output, os.TempDir())
 				}
 			}
@@ -124,18 +136,12 @@ for (int t = 0; t < T; t++)
 		{"../testdata/jacobi2d_twonest.c", []int64{7, 128, 242}},
 		{dbl, []int64{1, 64, 32}},
 	} {
-		c, err := sweepCompileC(tc.file, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.file, err)
-		}
-		if diff := cmp.Diff(tc.want, c.Scops[0].Sched.Sizes); diff != "" {
-			t.Errorf("%s: sizes (-want +got):\n%s", tc.file, diff)
-		}
+		wantDefaultSizesC(t, schedule.Sweep, tc.file, tc.want)
 	}
 }
 
 // TestSweepCDropIn: the C target's output (EmitC: the user's file with the
-// scop replaced by the plane sweep) compiles without warnings (-Wall
+// scop replaced by the plane sweep, or by the overlapped boxes) compiles without warnings (-Wall
 // -Werror, with OpenMP) and prints what the original program prints
 // (jacobi2d_mod2.c's checksum of A[T % 2] after the time loop: the user's
 // array holds the final state, whichever copy the last band wrote).
@@ -170,14 +176,16 @@ func TestSweepCDropIn(t *testing.T) {
 	// T = 6: three bands of two levels (the state ends in the second copy:
 	// copied back) and two of three (it ends in the user's array), the
 	// second with boxes wider than the grid (N = 32).
-	for _, sizes := range [][]int64{{1, 5, 7}, {2, 8, 40}} {
-		c, err := sweepCompileC(file, sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := fmt.Sprintf("sweep_h%d", sizes[0])
-		if got := run(name, EmitC(c.Prog, c.Codes()), "-Wall", "-Werror"); got != want {
-			t.Errorf("%s: prints %q, the original %q", name, got, want)
+	for _, kind := range []schedule.Kind{schedule.Sweep, schedule.Overlapped} {
+		for _, sizes := range [][]int64{{1, 5, 7}, {2, 8, 40}} {
+			c, err := ghostCompileC(file, kind, sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s_h%d", kind, sizes[0])
+			if got := run(name, EmitC(c.Prog, c.Codes()), "-Wall", "-Werror"); got != want {
+				t.Errorf("%s: prints %q, the original %q", name, got, want)
+			}
 		}
 	}
 }

@@ -34,14 +34,15 @@ type sweepRefusal struct {
 // TestSweepRefusals: scops outside the stencil form, or that the schedule
 // refuses, are refused with the reason (file:line:col: error: ...), the
 // testdata files that must be refused among them, by the CUDA sweep kernel,
-// the C target's plane sweep (the same plan: sweep_c_test.go) and the CUDA
-// overlapped kernel (wantOverlap: its reason where it differs) alike.
+// the C target's plane sweep (the same plan: sweep_c_test.go), the CUDA
+// overlapped kernel and the C target's overlapped boxes (wantOverlap:
+// their reason where it differs) alike.
 func TestSweepRefusals(t *testing.T) {
 	dir := t.TempDir()
 	for _, run := range []struct {
 		kind   schedule.Kind
 		target string
-	}{{schedule.Sweep, "cuda"}, {schedule.Sweep, "c"}, {schedule.Overlapped, "cuda"}} {
+	}{{schedule.Sweep, "cuda"}, {schedule.Sweep, "c"}, {schedule.Overlapped, "cuda"}, {schedule.Overlapped, "c"}} {
 		for _, tc := range sweepRefusals {
 			t.Run(string(run.kind)+"_"+run.target+"_"+tc.name, func(t *testing.T) {
 				file := tc.file
@@ -63,7 +64,7 @@ func TestSweepRefusals(t *testing.T) {
 						_, err = EmitCUDA(c, c.Scops[0].Scop.Defines, true, CUDAOptions{})
 					}
 				} else {
-					_, err = sweepCompileC(file, nil)
+					_, err = ghostCompileC(file, run.kind, nil)
 				}
 				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), ": error: ") {
 					t.Errorf("err = %v, want a refusal with %q", err, want)

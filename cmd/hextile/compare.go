@@ -18,7 +18,7 @@ func init() {
 	register(command{
 		name:    "compare",
 		summary: "put tile schedules side by side: exact counts and model predictions (table, --json, --html with SVG plots)",
-		usage:   "hextile compare FILE.c [--tile=hybrid,classical,overlapped,sweep,none] [--sizes=[KIND=]h,w0,...] [--sweep h=LO..HI] [--gpu=h100] [--json] [--html=FILE] [--device=gpu [--backend=ptx|cuda]] [-D NAME=VALUE]",
+		usage:   "hextile compare FILE.c [--tile=hybrid,classical,overlapped,sweep,none] [--sizes=[KIND=]h,w0,...] [--sweep h=LO..HI] [--gpu=h100] [--json] [--html=FILE] [--device=cpu|gpu [--backend=ptx|cuda]] [-D NAME=VALUE]",
 		run:     runCompare,
 	})
 }
@@ -37,13 +37,13 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		fs.StringVar(&gpuName, "gpu", "h100", "the GPU the models predict for: "+strings.Join(compare.GPUNames(), ", "))
 		fs.BoolVar(&asJSON, "json", false, "print the report as JSON (one object per scop)")
 		fs.StringVar(&htmlFile, "html", "", "also write a self-contained HTML page with SVG plots to this file")
-		fs.StringVar(&device, "device", "", "gpu: also measure every schedule that has a code generator with hextile run --device=gpu (verified; kernel time)")
+		fs.StringVar(&device, "device", "", "gpu: also measure every schedule that has a code generator for the back end with hextile run --device=gpu (verified; kernel time; the ghost-zone kernels need --backend=cuda); cpu: with hextile run --device=cpu (C/OpenMP, verified; the tiled code's time)")
 		fs.StringVar(&backend, "backend", "ptx", "--device=gpu: the back end of the runs (ptx or cuda, as hextile run)")
 		fs.Int64Var(&maxInst, "max-instances", compare.MaxInstances, "the most computed instances the counts enumerate per schedule (about 80 bytes of memory each)")
 		fs.IntVar(&nreps, "reps", 5, "--device=gpu: timed runs per schedule (medians)")
 	}, func() error {
-		if device != "" && device != "gpu" {
-			return usagef("--device=%s: compare measures on gpu only (leave it out for counts and predictions)", device)
+		if device != "" && device != "gpu" && device != "cpu" {
+			return usagef("--device=%s: compare measures on gpu or cpu (leave it out for counts and predictions)", device)
 		}
 		if err := checkEnum("backend", backend, "ptx", "cuda"); err != nil {
 			return err
@@ -124,11 +124,11 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		})
 		rep.File = prog.File
 		rep.Command = "hextile compare " + strings.Join(args, " ")
-		if device == "gpu" {
+		if device != "" {
 			if len(prog.Scops) > 1 {
-				return usageFail(stderr, "compare", usagef("--device=gpu measures files of one scop (hextile run times the whole file); %s has %d", prog.File, len(prog.Scops)))
+				return usageFail(stderr, "compare", usagef("--device=%s measures files of one scop (hextile run times the whole file); %s has %d", device, prog.File, len(prog.Scops)))
 			}
-			measureRows(rep, prog.File, passThrough(args), backend, nreps, stderr)
+			measureRows(rep, prog.File, passThrough(args), device, backend, nreps, stderr)
 		}
 		reps = append(reps, rep)
 	}

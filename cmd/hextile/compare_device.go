@@ -11,21 +11,34 @@ import (
 )
 
 // measureRows fills the measured column of the report's rows whose kind
-// has a code generator: each is run by `hextile run --device=gpu` with the
-// row's tile and sizes and the command line's -D, --cpp and -I, and counts
-// only when the run verified ("verify: ok"). Rows of other kinds keep "-".
-// A failed run is reported on stderr and leaves "-".
-func measureRows(rep *compare.Report, file string, pass []string, backend string, reps int, stderr io.Writer) {
+// has a code generator for the device: each is run by `hextile run
+// --device=gpu --backend=B` (the ghost-zone kinds with --backend=cuda only)
+// or `hextile run --device=cpu` (C/OpenMP: every kind with a C generator)
+// with the row's tile and sizes and the command line's -D, --cpp and -I,
+// and counts only when the run verified ("verify: ok"). Rows of other
+// kinds keep "-". A failed run is reported on stderr and leaves "-".
+func measureRows(rep *compare.Report, file string, pass []string, device, backend string, reps int, stderr io.Writer) {
+	target := "c"
+	if device == "gpu" {
+		target = map[string]string{"cuda": "cuda", "ptx": "llvm"}[backend]
+	}
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
-		if r.Err != "" || noCodegen(r.Kind, "") {
+		if r.Err != "" || noCodegen(r.Kind, target) {
 			continue
 		}
-		args := []string{"run", file, "--device=gpu", "--backend=" + backend, "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes), "--reps=" + strconv.Itoa(reps)}
+		args := []string{"run", file, "--device=cpu", "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes)}
+		if device == "gpu" {
+			args = []string{"run", file, "--device=gpu", "--backend=" + backend, "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes), "--reps=" + strconv.Itoa(reps)}
+		}
 		args = append(args, pass...)
 		var out, errb bytes.Buffer
 		code := dispatch(args, &out, &errb, strings.NewReader(""))
-		m, err := parseRun(out.String())
+		parse := parseRun
+		if device == "cpu" {
+			parse = parseRunCPU
+		}
+		m, err := parse(out.String())
 		if code != 0 || err != nil {
 			fmt.Fprintf(stderr, "hextile: note: compare: %s %s not measured: exit %d: %v %s\n", r.Kind, joinInts(r.Sizes), code, err, strings.TrimSpace(errb.String()))
 			continue
@@ -66,6 +79,46 @@ func parseRun(out string) (*compare.Measured, error) {
 	if m.Seconds <= 0 {
 		return nil, fmt.Errorf("no kernel time in the run's output")
 	}
+	return &m, nil
+}
+
+// parseRunCPU reads the tiled code's time and rate of a verified CPU run
+// (hextile run --device=cpu: "time-tiled: S s", "updates: N").
+func parseRunCPU(out string) (*compare.Measured, error) {
+	var m compare.Measured
+	var updates float64
+	verified := false
+	for _, l := range strings.Split(out, "\n") {
+		k, v, ok := strings.Cut(l, ": ")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(v)
+		switch k {
+		case "verify":
+			verified = v == "ok"
+		case "time-tiled", "updates":
+			if len(f) == 0 {
+				return nil, fmt.Errorf("bad %s line %q", k, l)
+			}
+			x, err := strconv.ParseFloat(f[0], 64)
+			if err != nil {
+				return nil, fmt.Errorf("bad %s line %q", k, l)
+			}
+			if k == "updates" {
+				updates = x
+			} else {
+				m.Seconds = x
+			}
+		}
+	}
+	if !verified {
+		return nil, fmt.Errorf("the run did not verify")
+	}
+	if m.Seconds <= 0 || updates <= 0 {
+		return nil, fmt.Errorf("no time-tiled or updates line in the run's output")
+	}
+	m.GCellsPerS = updates / m.Seconds / 1e9
 	return &m, nil
 }
 

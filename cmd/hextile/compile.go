@@ -45,7 +45,7 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cpp, "cpp", false, "run the system preprocessor (cc -E) first")
 	fs.StringArrayVarP(&f.includes, "include", "I", nil, "include directory for --cpp")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define NAME=VALUE (overrides a #define or gives a parameter's value)")
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped: code for --target=cuda|llvm|ptx, its dedicated kernel, run --device=emu|gpu; sweep: --target=cuda|llvm|ptx and --target=c, run --device=cpu|emu|gpu; otherwise check, tiles, compare, schedule and --dump=schedule only); compile for a GPU and run on one without --tile, --sizes, --block and --shared: the cost model's choice (--model)")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: --target=cuda|llvm|ptx and --target=c, run --device=cpu|emu|gpu; otherwise check, tiles, compare, schedule and --dump=schedule only); compile for a GPU and run on one without --tile, --sizes, --block and --shared: the cost model's choice (--model)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: the scheduler's)")
 	fs.BoolVar(&f.noSeparate, "no-separate", false, "do not separate full tiles from partial tiles")
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")

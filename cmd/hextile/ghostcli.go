@@ -11,7 +11,8 @@ import (
 // (the ghost-zone kinds have theirs for codegen.GhostTargets only: sweep the
 // CUDA sweep kernel, target "cuda", the same kernel in LLVM IR, targets
 // "llvm" and "ptx", and its C/OpenMP plane sweep, target "c"; overlapped
-// the CUDA overlapped kernel; check, tiles, compare and
+// the CUDA overlapped kernel, the same in LLVM IR and its C/OpenMP boxes;
+// check, tiles, compare and
 // compile --dump=scop,deps,schedule take both).
 func noCodegen(kind, target string) bool {
 	return ghostKind(kind) && !slices.Contains(codegen.GhostTargets(schedule.Kind(kind)), target)

@@ -96,7 +96,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		req.Target = "cuda"
 	}
 	if *device == "cpu" {
-		req.Target = "c" // the C/OpenMP code (--tile=sweep: its plane sweep)
+		req.Target = "c" // the C/OpenMP code (sweep, overlapped: from their plans)
 	}
 	if *device == "gpu" && *backend == "ptx" {
 		req.Target = "llvm" // the kernels in LLVM IR (--tile=sweep: llvmprint's sweep kernel)

@@ -29,7 +29,7 @@ type tileFlags struct {
 }
 
 func (f *tileFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: code for --target=cuda, their dedicated kernels, through compile and run; here the schedule)")
+	fs.StringVar(&f.tile, "tile", "hybrid", "tiling: hybrid, hexagonal, classical, overlapped, sweep or none (overlapped and sweep: code for --target=cuda, their dedicated kernels, and --target=c, through compile and run; here the schedule)")
 	fs.StringVar(&f.sizes, "sizes", "", "tile sizes h,w0,w1,... (default: see schedule.DefaultSizes)")
 	fs.StringVar(&f.offsets, "offsets", "", "alignment offsets o0,o1,... added to the space dimensions before tiling (section 4.3.1)")
 }

@@ -14,8 +14,9 @@ type ScopCode struct {
 	Orig *AST
 	// Note is a one-line description printed above the code (the schedule).
 	Note string
-	// Sweep, when set, is the --tile=sweep schedule whose plane-sweep code
-	// the C printer prints (cprint's sweep.go, from gpuplan.PlanSweepC)
+	// Sweep, when set, is the ghost-zone schedule (--tile=sweep or
+	// overlapped, its Kind) whose code the C printer prints (cprint's
+	// sweep.go from gpuplan.PlanSweepC, overlap.go from PlanOverlapC)
 	// instead of scanning AST (then the original loop nest).
 	Sweep *schedule.Schedule
 }

@@ -8,6 +8,7 @@ import (
 	"hextile/codegen/cexpr"
 	"hextile/codegen/width"
 	"hextile/frontend"
+	"hextile/schedule"
 )
 
 // The C/OpenMP back end: the input file with each scop replaced by its
@@ -41,9 +42,13 @@ func userC(u *ast.User, p *ast.Printer) string {
 // the parameters against the proven range first; else long long.
 //
 // A scop with a sweep schedule (ScopCode.Sweep) prints its plane-sweep code
-// (sweep.go) instead.
+// (sweep.go) instead, one with an overlapped schedule there its overlapped
+// boxes (overlap.go).
 func CCode(sc *ast.ScopCode, depth int, indent string) string {
 	if sc.Sweep != nil {
+		if sc.Sweep.Kind == schedule.Overlapped {
+			return overlapCCode(sc, depth, indent)
+		}
 		return sweepCCode(sc, depth, indent)
 	}
 	w := width.Decide(sc, nil)

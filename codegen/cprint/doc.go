@@ -9,7 +9,10 @@
 // scop as a C block (the harness embeds it). A scop under --tile=sweep
 // (ScopCode.Sweep) is printed from gpuplan's sweep plan instead: the
 // plane sweep of sweep.go, boxes in parallel, plane buffers per box,
-// ping-pong copies of the written arrays.
+// ping-pong copies of the written arrays; one under --tile=overlapped from
+// its overlapped plan (overlap.go: boxes in parallel, each box's levels in
+// order over their regions in per-thread heap buffers), both with the
+// pieces of band.go.
 //
 // # Example
 //

@@ -296,20 +296,6 @@ func (g *sweepGen) faceOff(rel []int64) string {
 	return fmt.Sprintf(" + %d", off)
 }
 
-// subst binds the statement's iterators for level lv.
-func (g *bandGen) subst(lv gpuplan.SweepLevel) map[string]string {
-	st := lv.Stmt.Stmt
-	m := map[string]string{st.Iters[0]: "hx_tb"}
-	if lv.TOff != 0 {
-		m[st.Iters[0]] = fmt.Sprintf("(hx_tb + %d)", lv.TOff)
-	}
-	m[st.Iters[1]] = "hx_p"
-	for i := 2; i < len(st.Iters); i++ {
-		m[st.Iters[i]] = fmt.Sprintf("hx_x%d", i-1)
-	}
-	return m
-}
-
 // elemIdx prints the flat index of r's element under subst.
 func elemIdx(r *frontend.ArrayRef, subst map[string]string) string {
 	var ix []string
@@ -371,7 +357,7 @@ func (g *sweepGen) level(a int, d int) {
 func (g *bandGen) cell(d, a int, c colConds, read func(k int, rd gpuplan.SweepRead) string, keep []string) {
 	lv := g.bp.Levels[a]
 	fs := lv.Stmt
-	subst := g.subst(lv)
+	subst := lv.Subst()
 	wins := map[*frontend.ArrayRef]string{}
 	for k, rd := range lv.Reads {
 		if rd.From >= 0 {
@@ -408,60 +394,15 @@ func (g *bandGen) cell(d, a int, c colConds, read func(k int, rd gpuplan.SweepRe
 func (g *bandGen) copyUnwritten(d int, owned func(d int, body func(d int))) {
 	sp, it := g.bp, g.it()
 	ns := sp.Form.NS
-	for _, name := range sp.Written {
-		var fs *gpuplan.FormStmt
-		for _, st := range sp.Form.Stmts {
-			if st.Write.Array.Name == name {
-				fs = st
-				break
-			}
-		}
-		nl := len(fs.Write.Lead)
-		if nl == 0 {
-			continue // one field, written in every band (hx_nlev >= k)
-		}
+	for _, fc := range sp.FieldCopies() {
+		name, fs := fc.Name, fc.Stmt
 		g.line(d, fmt.Sprintf("/* fields of %s this band does not write: copied */", name))
-		dd := d
-		var vs []string
-		for j := 0; j < nl; j++ {
-			lo, hi := int64(0), int64(0)
-			first := true
-			for _, st := range sp.Form.Stmts {
-				if st.Write.Array.Name != name {
-					continue
-				}
-				l := st.Write.Lead[j]
-				a, b := l.Const, l.Const
-				if l.Mod > 0 {
-					a, b = 0, l.Mod-1
-				}
-				if first || a < lo {
-					lo = a
-				}
-				if first || b > hi {
-					hi = b
-				}
-				first = false
-			}
-			v := fmt.Sprintf("hx_v%d", j)
-			vs = append(vs, v)
-			g.line(dd, fmt.Sprintf("for (%s %s = %d; %s <= %d; %s++) {", it, v, lo, v, hi, v))
-			dd++
+		vs, heads := fc.Loops(it)
+		for j, h := range heads {
+			g.line(d+j, h)
 		}
-		var written []string
-		for a, lv := range sp.Levels {
-			if lv.Stmt.Write.Array.Name != name {
-				continue
-			}
-			subst := g.subst(lv)
-			c := []string{fmt.Sprintf("hx_nlev > %d", a)}
-			for j := 0; j < nl; j++ {
-				s, _ := cexpr.ExprPrec(lv.Stmt.Write.Ref.Index[j], subst)
-				c = append(c, fmt.Sprintf("(%s) == %s", s, vs[j]))
-			}
-			written = append(written, "("+strings.Join(c, " && ")+")")
-		}
-		g.line(dd, "if (!("+strings.Join(written, " || ")+")) {")
+		dd := d + len(vs)
+		g.line(dd, "if (!("+fc.WrittenCond(sp, vs)+")) {")
 		owned(dd+1, func(d int) {
 			var ix []string
 			ix = append(ix, vs...)
@@ -473,9 +414,8 @@ func (g *bandGen) copyUnwritten(d int, owned func(d int, body func(d int))) {
 			g.line(d, fmt.Sprintf("%s = %s;", g.global("hx_o_"+name, idx, 1), g.global(name, idx, 0)))
 		})
 		g.line(dd, "}")
-		for j := 0; j < nl; j++ {
-			dd--
-			g.line(dd, "}")
+		for j := len(vs) - 1; j >= 0; j-- {
+			g.line(d+j, "}")
 		}
 	}
 }

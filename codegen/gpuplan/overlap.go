@@ -71,8 +71,29 @@ func DefaultOverlapSizes(ns, k int, radius []int64) []int64 {
 	return out
 }
 
-// planOverlap builds the overlapped plan of cs.
-func planOverlap(cs *Scop, sched *schedule.Schedule) (*OverlapPlan, error) {
+// DefaultOverlapSizesC are the sizes of --tile=overlapped on the C target
+// when --sizes is not given (ns space dimensions, k statements per time
+// step): 2-D h+1 = 4 levels (rounded up to a multiple of k), boxes of
+// 32x256; 3-D h+1 = 2, boxes of 16x16x64. A CPU thread's box has no block
+// to fill, so boxes are large, which keeps the redundant work of the ghost
+// zones small: jacobi2d_mod2 with 3,32,256 computes (38x262 + 36x260 +
+// 34x258 + 32x256) / (4 x 32x256) = 1.11 cells per owned cell, with the
+// scheduler's 3,8,32 1.52; its two buffers take 2 x 38x262 x 4 = 80 KB per
+// thread, within a core's L2.
+func DefaultOverlapSizesC(ns, k int) []int64 {
+	if k < 1 {
+		k = 1
+	}
+	if ns == 3 {
+		return []int64{int64(k*((2+k-1)/k) - 1), 16, 16, 64}
+	}
+	return []int64{int64(k*((4+k-1)/k) - 1), 32, 256}
+}
+
+// planOverlap builds the overlapped plan of cs; with smem the buffers must
+// fit a block's shared memory (MaxSweepSmem; the C target, whose buffers
+// are on the heap, passes false).
+func planOverlap(cs *Scop, sched *schedule.Schedule, smem bool) (*OverlapPlan, error) {
 	bp, err := planBand(cs, sched, "overlapped")
 	if err != nil {
 		return nil, err
@@ -116,7 +137,7 @@ func planOverlap(cs *Scop, sched *schedule.Schedule) (*OverlapPlan, error) {
 	}
 	op.NBuf = len(holder)
 	op.Smem = int64(op.NBuf) * cells * op.ElemSz
-	if op.Smem > MaxSweepSmem {
+	if smem && op.Smem > MaxSweepSmem {
 		return nil, fmt.Errorf("the overlapped buffers take %d bytes of shared memory per block (%d buffer(s) x %s cells (boxes %s with ghost zones) x %d bytes), more than %d: choose smaller widths or a smaller h",
 			op.Smem, op.NBuf, strings.Trim(strings.ReplaceAll(ints(op.Ext), ",", "x"), "()"), ints(op.W), op.ElemSz, MaxSweepSmem)
 	}

@@ -223,7 +223,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Overlapped {
-		op, err := planOverlap(cs, sched)
+		op, err := planOverlap(cs, sched, true)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "overlapped", err)
 		}

@@ -18,11 +18,33 @@ import (
 func PlanSweepC(sc *ast.ScopCode, sched *schedule.Schedule) (*SweepPlan, error) {
 	sp, err := planSweep(&Scop{Code: sc}, sched, false)
 	if err != nil {
-		msg := err.Error()
-		if m := posPrefix.FindStringSubmatch(msg); m != nil {
-			return nil, fmt.Errorf("%s: error: --tile=sweep (C sweep code): %s", m[1], m[2])
-		}
-		return nil, fmt.Errorf("%s: error: --tile=sweep (C sweep code): %s", ast.PosString(sc.Scop.Pos), msg)
+		return nil, cRefusal(sc, "sweep", "C sweep code", err)
 	}
 	return sp, nil
+}
+
+// PlanOverlapC is the overlapped plan of sc under the overlapped schedule
+// sched for the C/OpenMP target (cprint's overlap.go): the CUDA overlapped
+// kernel's levels, read routing, buffer reuse, ping-pong copies and owner
+// write-back, without its shared-memory limit (the C code keeps a box's
+// buffers in a heap block per thread) and without a thread block (Block is
+// the kernel's, unused).
+func PlanOverlapC(sc *ast.ScopCode, sched *schedule.Schedule) (*OverlapPlan, error) {
+	op, err := planOverlap(&Scop{Code: sc}, sched, false)
+	if err != nil {
+		return nil, cRefusal(sc, "overlapped", "C overlapped code", err)
+	}
+	return op, nil
+}
+
+// cRefusal positions a C plan's refusal err at the offending construct
+// (the planner's position prefix), else at the scop:
+// "file:line:col: error: --tile=KIND (WHAT): why".
+func cRefusal(sc *ast.ScopCode, kind, what string, err error) error {
+	msg := err.Error()
+	pos := ast.PosString(sc.Scop.Pos)
+	if m := posPrefix.FindStringSubmatch(msg); m != nil {
+		pos, msg = m[1], m[2]
+	}
+	return fmt.Errorf("%s: error: --tile=%s (%s): %s", pos, kind, what, msg)
 }

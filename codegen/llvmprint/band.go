@@ -319,61 +319,32 @@ func (g *bandIR) flatPtrOf(r *frontend.ArrayRef, ptr string) value.Value {
 
 // copyUnwritten mirrors cudaprint's bandGen.copyUnwritten: the owned
 // cells of every field of a time-modular written array that the band does
-// not write are copied from X to hx_o_X. owned lowers the block's loops
-// over the owned cells in the domain around body(x), x the cell.
+// not write (gpuplan.BandPlan.FieldCopies: the leading subscripts' ranges,
+// the writer levels) are copied from X to hx_o_X. owned lowers the block's
+// loops over the owned cells in the domain around body(x), x the cell.
 func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 	bp := g.bp
 	ns := bp.Form.NS
-	for _, name := range bp.Written {
-		var fs *gpuplan.FormStmt
-		for _, st := range bp.Form.Stmts {
-			if st.Write.Array.Name == name {
-				fs = st
-				break
-			}
-		}
-		nl := len(fs.Write.Lead)
-		if nl == 0 {
-			continue // one field, written in every band
-		}
+	zero := make([]value.Value, ns)
+	for i := range zero {
+		zero[i] = g.ic(0)
+	}
+	for _, fc := range bp.FieldCopies() {
 		var closers []func()
 		var vs []value.Value
-		for j := 0; j < nl; j++ {
-			lo, hi := int64(0), int64(0)
-			first := true
-			for _, st := range bp.Form.Stmts {
-				if st.Write.Array.Name != name {
-					continue
-				}
-				l := st.Write.Lead[j]
-				a, b := l.Const, l.Const
-				if l.Mod > 0 {
-					a, b = 0, l.Mod-1
-				}
-				if first || a < lo {
-					lo = a
-				}
-				if first || b > hi {
-					hi = b
-				}
-				first = false
-			}
+		for j := range fc.Lo {
 			v := fmt.Sprintf("hx_v%d", j)
-			closers = append(closers, g.loopOpen(v, g.ic(lo), g.ic(hi), g.ic(1)))
+			closers = append(closers, g.loopOpen(v, g.ic(fc.Lo[j]), g.ic(fc.Hi[j]), g.ic(1)))
 			vs = append(vs, g.env[v])
 		}
+		// The band writes field vs when one of its writer levels is in the
+		// band and its leading subscripts equal vs (FieldCopy.WrittenCond).
 		var written value.Value
-		zero := make([]value.Value, ns)
-		for i := range zero {
-			zero[i] = g.ic(0)
-		}
-		for a, lv := range bp.Levels {
-			if lv.Stmt.Write.Array.Name != name {
-				continue
-			}
+		for _, a := range fc.Writers {
+			lv := bp.Levels[a]
 			unbind := g.bind(lv, zero) // the leading subscripts depend on t only
 			c := []value.Value{g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a)))}
-			for j := 0; j < nl; j++ {
+			for j := range vs {
 				x, _ := g.llvmKernel.body(lv.Stmt.Write.Ref.Index[j])
 				x, v := g.sameInt(x, vs[j])
 				c = append(c, g.cur.NewICmp(enum.IPredEQ, x, v))
@@ -387,6 +358,7 @@ func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 			}
 		}
 		closeW := g.ifOpen(g.cur.NewXor(written, constant.True))
+		fs := fc.Stmt
 		owned(func(x []value.Value) {
 			ix := append([]value.Value(nil), vs...)
 			for i := 0; i < ns; i++ {
@@ -397,13 +369,13 @@ func (g *bandIR) copyUnwritten(owned func(body func(x []value.Value))) {
 			if g.wide() {
 				idx = g.flatIndex64(arr, ix)
 			}
-			src := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.ptrs[name], idx)
-			dst := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.outs[name], idx)
+			src := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.ptrs[fc.Name], idx)
+			dst := g.cur.NewGetElementPtr(llvmType(arr.Elem), g.outs[fc.Name], idx)
 			src.InBounds, dst.InBounds = true, true
 			g.cur.NewStore(g.cur.NewLoad(llvmType(arr.Elem), src), dst)
 		})
 		closeW()
-		for j := nl - 1; j >= 0; j-- {
+		for j := len(closers) - 1; j >= 0; j-- {
 			closers[j]()
 		}
 	}
