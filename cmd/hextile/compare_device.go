@@ -12,7 +12,8 @@ import (
 
 // measureRows fills the measured column of the report's rows whose kind
 // has a code generator for the device: each is run by `hextile run
-// --device=gpu --backend=B` (the ghost-zone kinds with --backend=cuda only)
+// --device=gpu --backend=B` (the ghost-zone kinds through both back ends:
+// their CUDA kernels and the same kernels in LLVM IR, codegen.GhostTargets)
 // or `hextile run --device=cpu` (C/OpenMP: every kind with a C generator)
 // with the row's tile and sizes and the command line's -D, --cpp and -I,
 // and counts only when the run verified ("verify: ok"). Rows of other
