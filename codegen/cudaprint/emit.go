@@ -266,17 +266,16 @@ func hostSig(cs *gpuplan.Scop) string {
 	return strings.Join(ps, ", ")
 }
 
-// HostFunc prints hx_gpu_K: device buffers, copies, the launches.
-func HostFunc(cs *gpuplan.Scop) string {
-	if cs.Band() != nil {
-		return sweepHostFunc(cs)
-	}
-	var b strings.Builder
+// hostPrologue prints the head of hx_gpu_K up to the launches: the
+// signature, the checks that the kernels' fixed parameters and 32-bit
+// ranges hold, and each array's device buffer (hx_d_X) initialised from the
+// host array; perArray, when not nil, prints more for each array after its
+// buffer (the ghost-zone kernels' second copies).
+func hostPrologue(b *strings.Builder, cs *gpuplan.Scop, perArray func(b *strings.Builder, a *frontend.Array)) {
 	s := cs.Code.Scop
-	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
-	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.Index, hostSig(cs))
+	fmt.Fprintf(b, "void hx_gpu_%d(%s)\n{\n", cs.Index, hostSig(cs))
 	for _, p := range s.Params {
-		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.Index, p, p, p, p)
+		fmt.Fprintf(b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.Index, p, p, p, p)
 	}
 	// 32-bit code runs only on the sizes it was proven for.
 	if cs.IntType == "int" {
@@ -286,14 +285,28 @@ func HostFunc(cs *gpuplan.Scop) string {
 	}
 	for _, a := range s.Arrays {
 		if len(a.Extents) == 0 {
-			fmt.Fprintf(&b, "  (void)%s;\n", a.Name)
+			fmt.Fprintf(b, "  (void)%s;\n", a.Name)
 			continue
 		}
-		fmt.Fprintf(&b, "  %s *hx_d_%s = NULL;\n  size_t hx_n_%s = %s;\n", a.Elem, a.Name, a.Name, harness.ArraySize(a))
-		fmt.Fprintf(&b, "  HX_CHECK(cudaMalloc((void **)&hx_d_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
-		fmt.Fprintf(&b, "  HX_NAME(hx_d_%s, \"%s\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
-		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_d_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
+		fmt.Fprintf(b, "  %s *hx_d_%s = NULL;\n  size_t hx_n_%s = %s;\n", a.Elem, a.Name, a.Name, harness.ArraySize(a))
+		fmt.Fprintf(b, "  HX_CHECK(cudaMalloc((void **)&hx_d_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
+		fmt.Fprintf(b, "  HX_NAME(hx_d_%s, \"%s\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
+		fmt.Fprintf(b, "  HX_CHECK(cudaMemcpy(hx_d_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
+		if perArray != nil {
+			perArray(b, a)
+		}
 	}
+}
+
+// HostFunc prints hx_gpu_K: device buffers, copies, the launches.
+func HostFunc(cs *gpuplan.Scop) string {
+	if cs.Band() != nil {
+		return sweepHostFunc(cs)
+	}
+	var b strings.Builder
+	s := cs.Code.Scop
+	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
+	hostPrologue(&b, cs, nil)
 	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
 	b.WriteString("  {\n")
 	b.WriteString(hostCode(cs))

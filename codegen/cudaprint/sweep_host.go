@@ -6,8 +6,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
-	"hextile/codegen/harness"
-	"hextile/codegen/width"
+	"hextile/frontend"
 )
 
 // sweepHostFunc prints hx_gpu_K of a scop with a sweep or overlapped plan
@@ -27,31 +26,15 @@ func sweepHostFunc(cs *gpuplan.Scop) string {
 		what = "overlapped"
 	}
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; the %s kernel, blocks of %dx%dx%d threads, %d levels per band */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, what, kn.Block[0], kn.Block[1], kn.Block[2], sp.H+1)
-	fmt.Fprintf(&b, "void hx_gpu_%d(%s)\n{\n", cs.Index, hostSig(cs))
-	for _, p := range s.Params {
-		fmt.Fprintf(&b, "#ifdef HX_FIX_%s\n  if (%s != HX_FIX_%s) { fprintf(stderr, \"hx_gpu_%d: kernels built for %s=%%lld (HX_FIX_%s), called with %%lld\\n\", (long long)HX_FIX_%s, (long long)%s); exit(2); }\n#endif\n", p, p, p, cs.Index, p, p, p, p)
-	}
-	if it == "int" {
-		for _, c := range cs.Width.Checks(width.NarrowCheckC) {
-			b.WriteString("  " + c + "\n")
+	hostPrologue(&b, cs, func(b *strings.Builder, a *frontend.Array) {
+		if !cs.Written[a.Name] {
+			return
 		}
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			fmt.Fprintf(&b, "  (void)%s;\n", a.Name)
-			continue
-		}
-		fmt.Fprintf(&b, "  %s *hx_d_%s = NULL;\n  size_t hx_n_%s = %s;\n", a.Elem, a.Name, a.Name, harness.ArraySize(a))
-		fmt.Fprintf(&b, "  HX_CHECK(cudaMalloc((void **)&hx_d_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
-		fmt.Fprintf(&b, "  HX_NAME(hx_d_%s, \"%s\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
-		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_d_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
-		if cs.Written[a.Name] {
-			fmt.Fprintf(&b, "  %s *hx_d2_%s = NULL;\n", a.Elem, a.Name)
-			fmt.Fprintf(&b, "  HX_CHECK(cudaMalloc((void **)&hx_d2_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
-			fmt.Fprintf(&b, "  HX_NAME(hx_d2_%s, \"%s (second copy)\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
-			fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_d2_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
-		}
-	}
+		fmt.Fprintf(b, "  %s *hx_d2_%s = NULL;\n", a.Elem, a.Name)
+		fmt.Fprintf(b, "  HX_CHECK(cudaMalloc((void **)&hx_d2_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
+		fmt.Fprintf(b, "  HX_NAME(hx_d2_%s, \"%s (second copy)\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
+		fmt.Fprintf(b, "  HX_CHECK(cudaMemcpy(hx_d2_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
+	})
 	b.WriteString("  int hx_ping = 0;\n")
 	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
 	b.WriteString("  {\n")
