@@ -135,7 +135,10 @@ func stageSchedule(c *Compilation) error {
 		if err != nil {
 			return atScop(s.Scop, err)
 		}
-		if ghostCUDA(sc.Kind, c.Req.Target) && c.Req.Sizes == nil {
+		// The GPU kernels' default sizes for the GPU targets, and for the
+		// plan stage of any target (--dump=plan shows the GPU mapping).
+		gpuSizes := ghostCUDA(sc.Kind, c.Req.Target) || isGhostKind(sc.Kind) && c.Req.GPU != nil
+		if gpuSizes && c.Req.Sizes == nil {
 			// The kernel's default sizes, from the stencil's radius.
 			sizes := gpuplan.DefaultOverlapSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc))
 			if sc.Kind == schedule.Sweep {
@@ -145,10 +148,10 @@ func stageSchedule(c *Compilation) error {
 				return atScop(s.Scop, err)
 			}
 		}
-		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" {
+		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" && !gpuSizes {
 			sc = cSweepDefault(c, s, sc)
 		}
-		if sc.Kind == schedule.Overlapped && c.Req.Sizes == nil && c.Req.Target == "c" {
+		if sc.Kind == schedule.Overlapped && c.Req.Sizes == nil && c.Req.Target == "c" && !gpuSizes {
 			// The C overlapped boxes' default shape (the scheduler's
 			// sizes where the schedule refuses it).
 			if alt, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: schedule.Overlapped, Sizes: gpuplan.DefaultOverlapSizesC(len(sc.Slopes), int(sc.K))}); err == nil {
@@ -238,12 +241,18 @@ func stageAST(c *Compilation) error {
 	return nil
 }
 
+// isGhostKind reports whether kind is a ghost-zone kind (sweep,
+// overlapped).
+func isGhostKind(kind schedule.Kind) bool {
+	return kind == schedule.Sweep || kind == schedule.Overlapped
+}
+
 // ghostCUDA reports whether kind has a dedicated GPU kernel on target
 // (with the kernel's default sizes): sweep and overlapped on the GPU
 // targets of GhostTargets ("cuda", "llvm" and "ptx": the same kernels in
 // LLVM IR).
 func ghostCUDA(kind schedule.Kind, target string) bool {
-	return (kind == schedule.Sweep || kind == schedule.Overlapped) && target != "c" && ghostCodegen(kind, target)
+	return isGhostKind(kind) && target != "c" && ghostCodegen(kind, target)
 }
 
 // GhostTargets lists the targets with a code generator for a ghost-zone

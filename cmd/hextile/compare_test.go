@@ -66,13 +66,13 @@ func TestGhostKindsNoCodegen(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--distribute=2"}, "--tile=overlapped: code generation exists for --target=cuda (the CUDA overlapped kernel), --target=llvm and --target=ptx (the overlapped kernel in LLVM IR for NVPTX) and --target=c (the C/OpenMP overlapped boxes) only, not for this command (hextile run takes it with --device=cpu, --device=emu, --device=gpu --backend=cuda and --device=gpu --backend=ptx)"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--distribute=2"}, "--distribute does not take --tile=overlapped: each rank's band is compiled with the one-to-one schedules"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=llvm", "--block=32"}, "--block does not apply to --tile=overlapped"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=overlapped", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=overlapped"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=llvm", "--block=32"}, "--block does not apply to --tile=sweep"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--target=cuda", "--block=32", "-o", t.TempDir()}, "--block does not apply to --tile=sweep"},
 		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--block=32"}, "--block does not apply to --tile=sweep"},
-		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--distribute=2", "--target=c"}, "hextile run takes it with --device=cpu, --device=emu, --device=gpu --backend=cuda and --device=gpu --backend=ptx"},
+		{[]string{"compile", "../../testdata/heat2d.c", "--tile=sweep", "--distribute=2", "--target=c"}, "--distribute does not take --tile=sweep"},
 	} {
 		out, errs, code := runCmd(t, "", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {

@@ -208,7 +208,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile, *target))
 	}
 	if ghostKind(pf.tile) && df.on() {
-		return usageFail(stderr, "compile", codegenRefusal(pf.tile, ""))
+		return usageFail(stderr, "compile", usagef("--distribute does not take --tile=%s: each rank's band is compiled with the one-to-one schedules (hybrid, hexagonal, classical or none), not with the ghost-zone kernels", pf.tile))
 	}
 	if ghostKind(pf.tile) && len(pf.block) > 0 {
 		return usageFail(stderr, "compile", ghostBlockRefusal(pf.tile))
