@@ -83,8 +83,8 @@ var calibrationRows = []measured{
 	{"heat2d 2048^2x512", "heat2d.c", lap2048, cand(schedule.None, nil, nil, false), 220.6},
 	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, nil, nil, false), 158.3},
 	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, []int64{3, 32, 10, 26}, nil, false), 184.9},
-	{"star3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 204.4},
-	{"star3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d1r.c", an5dStar3d, cand(schedule.None, nil, nil, false), 132.1},
+	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 204.4},
+	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.None, nil, nil, false), 132.1},
 }
 
 func featuresOfFile(t *testing.T, file string, params map[string]int64) *Features {

@@ -55,7 +55,7 @@ func TestFeaturesOf(t *testing.T) {
 // TestFeaturesAssumed: a parameter without a value gets the documented
 // assumption, and says so.
 func TestFeaturesAssumed(t *testing.T) {
-	f := featuresOfPath(t, "testdata/an5d_star3d1r.c", nil)
+	f := featuresOfPath(t, "../../bench/inputs/an5d_star3d1r.c", nil)
 	if f.Steps != assumedSteps || f.Extent[0] != assumedExtent(3) || len(f.Assumed) == 0 {
 		t.Errorf("got %v x %d, assumed %q", f.Extent, f.Steps, f.Assumed)
 	}
