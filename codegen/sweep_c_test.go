@@ -15,11 +15,6 @@ import (
 	"hextile/schedule"
 )
 
-// sweepCompileC runs the pipeline for the C target's plane sweep.
-func sweepCompileC(file string, sizes []int64) (*Compilation, error) {
-	return ghostCompileC(file, schedule.Sweep, sizes)
-}
-
 // ghostCompileC runs the pipeline for the C target's code of a ghost-zone
 // kind (the plane sweep, the overlapped boxes).
 func ghostCompileC(file string, kind schedule.Kind, sizes []int64) (*Compilation, error) {
