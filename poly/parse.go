@@ -179,14 +179,6 @@ func (n *node) start() int {
 	return n.pos
 }
 
-func (n *node) isBool() bool {
-	switch n.k {
-	case nCmp, nAnd, nOr, nNot, nImplies, nTrue, nFalse, nExists:
-		return true
-	}
-	return false
-}
-
 // ---- parser ----
 
 type parser struct {

@@ -76,16 +76,7 @@ func isGhost(k Kind) bool { return k == Overlapped || k == Sweep }
 func (g *ghost) left(i int, a int64) int64  { return g.lo[i].floorMul(g.h - a) }
 func (g *ghost) right(i int, a int64) int64 { return g.hi[i].floorMul(g.h - a) }
 
-func (g *ghost) nTile() int  { return 1 + g.ns }
-func (g *ghost) nInner() int { return g.ns + 1 + b2i(g.kind == Sweep) }
-func (g *ghost) length() int { return g.nTile() + g.nInner() }
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
+func (g *ghost) nTile() int { return 1 + g.ns }
 
 func (g *ghost) dims() []Dim {
 	ds := []Dim{{Name: "T", Role: RoleTileTime}}

@@ -2,8 +2,6 @@ package schedule
 
 import (
 	"fmt"
-
-	"hextile/internal/geom"
 )
 
 // hexagon is the hexagonal tiling of the (t, s0) plane of section 3.3 of the
@@ -156,8 +154,3 @@ func (x *hexagon) rows() [][3]int64 {
 	}
 	return rs
 }
-
-// vertices returns the vertices of the convex hull of the hexagon's integer
-// points in local (a, b) coordinates, counter-clockwise from the lowest a
-// (then lowest b): the shape that --stats prints.
-func (x *hexagon) vertices() [][2]int64 { return geom.ConvexHull(x.points()) }

@@ -154,10 +154,6 @@ func ScopDefines(prog *frontend.Program, css []*gpuplan.Scop) string {
 	return b.String()
 }
 
-// cudaHelpers are the integer helpers of the generated code and the macros
-// that the emulation redefines, with the plain launch.
-var cudaHelpers = HelpersText(false, false)
-
 // HelpersText returns the helpers with the launch macro HX_LAUNCH of
 // the CUDA build: with pdl, through programmatic dependent launch where
 // the device has it (see pdlLaunch); with wide, the integer helpers in

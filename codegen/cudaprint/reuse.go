@@ -184,14 +184,6 @@ func (r *regSet) load(key string, a *frontend.Array, text string) string {
 	return n
 }
 
-// elemKey is the key of the element e that the register-reuse temporaries
-// are found by: the unchecked access text of cexpr, with the subscripts of
-// index (canonical where affine). The LLVM back end (package llvmprint) uses it
-// to load the same elements once.
-func (p *flatPrinter) elemKey(e *frontend.ArrayRef) string {
-	return gpuplan.ElemKey(e, p.subst, p.env)
-}
-
 // index prints a subscript (subscriptText).
 func (p *flatPrinter) index(x frontend.Expr) string {
 	return gpuplan.SubscriptText(x, p.subst, p.env)

@@ -2,7 +2,6 @@ package cudaprint
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"hextile/codegen/ast"
@@ -194,14 +193,4 @@ func IdxMacros(s *frontend.Scop, wide bool) string {
 		fmt.Fprintf(&b, "#define HX_IDX_%s(%s) (%s)\n", a.Name, strings.Join(ps, ", "), e)
 	}
 	return b.String()
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

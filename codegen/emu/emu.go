@@ -1,7 +1,6 @@
 package emu
 
 import (
-	"strconv"
 	"strings"
 
 	"hextile/codegen/cexpr"
@@ -74,8 +73,6 @@ func Program(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int6
 	b.WriteString(m)
 	return b.String(), nil
 }
-
-func itoa(k int) string { return strconv.Itoa(k) }
 
 // Prelude is the C that stands in for the CUDA runtime under the emulator.
 const Prelude = `#define HX_EMU 1

@@ -187,14 +187,8 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 	return sh
 }
 
-// buildCUDA splits the scop's AST into host code and kernels, with the
-// integer width of its own parameter values.
-func buildCUDA(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions) (*Scop, error) {
-	w := width.Decide(sc, opt.Params)
-	return buildCUDAWidth(k, sc, sched, opt, w, w.IntType(), w.WideIndex)
-}
-
-// buildCUDAWidth is buildCUDA with the width decision w and the integer
+// buildCUDAWidth splits the scop's AST into host code and kernels, with the
+// width decision w and the integer
 // type it of the code.
 func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *width.Width, it string, wideIdx bool) (*Scop, error) {
 	cs := &Scop{Index: k, Code: sc, Sched: sched, Written: map[string]bool{}, Read: map[string]bool{}, Shared: opt.Shared,

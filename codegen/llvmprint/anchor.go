@@ -263,66 +263,6 @@ func nsw(v value.Value) value.Value {
 	return v
 }
 
-// anchoredPtr32: the non-constant part of the delta in i32 (added to the
-// anchor's flat index), the constant part as the GEP offset.
-func (k *llvmKernel) anchoredPtr32(r *frontend.ArrayRef, g *anchorGroup, consts []int64) value.Value {
-	n := len(consts)
-	var st []value.Value
-	var delta value.Value
-	var cst int64
-	for d := range consts {
-		diff := consts[d] - g.consts[d]
-		if diff == 0 {
-			continue
-		}
-		if d == n-1 {
-			cst += diff
-			continue
-		}
-		if st == nil {
-			st = k.arrayStrides32(r.Name)
-		}
-		delta = k.addStrideTerm(delta, &cst, st[d], diff)
-	}
-	k.lm.AnchoredRefs++
-	p := g.ptr
-	if delta != nil {
-		idx := nsw(k.cur.NewAdd(g.idx, delta))
-		gep := k.cur.NewGetElementPtr(llvmType(k.arrs[r.Name].Elem), k.ptrs[r.Name], k.cur.NewSExt(idx, types.I64))
-		gep.InBounds = true
-		p = gep
-	}
-	if cst != 0 {
-		gep := k.cur.NewGetElementPtr(llvmType(k.arrs[r.Name].Elem), p, constant.NewInt(types.I64, cst))
-		gep.InBounds = true
-		p = gep
-	}
-	return p
-}
-
-func (k *llvmKernel) arrayStrides32(name string) []value.Value {
-	a := k.arrs[name]
-	n := len(a.Extents)
-	cur, env := k.cur, k.env
-	k.cur, k.env = k.entry, k.entryEnv
-	defer func() { k.cur, k.env = cur, env }()
-	st := make([]value.Value, n)
-	var acc value.Value = i32(1)
-	st[n-1] = acc
-	for d := n - 2; d >= 0; d-- {
-		e, _ := k.body(a.Extents[d+1])
-		ac, c1 := acc.(*constant.Int)
-		ec, c2 := e.(*constant.Int)
-		if c1 && c2 {
-			acc = i32(ac.X.Int64() * ec.X.Int64())
-		} else {
-			acc = nsw(k.cur.NewMul(acc, e))
-		}
-		st[d] = acc
-	}
-	return st
-}
-
 // addStrideTerm adds diff times the stride of one dimension to an anchor's
 // flat-index difference: into cst when the stride is a constant, else as an
 // i32 term of delta (nil: none yet), which it returns.
