@@ -10,7 +10,7 @@
 #                                 # (verify: ok), then every PTX timed (hextile run --device=gpu --ptx, --verify=false,
 #                                 # a warm-up and REPS runs, kernel GCells/s); a table to stdout and $OUT/model.tsv
 #
-# Rows (AN5D's stencils: codegen/gpumodel/testdata/an5d_*.c, dimsize = size + 2 radius):
+# Rows (AN5D's stencils: codegen/gpumodel/testdata/an5d_*.c, j2d5pt and star3d1r from testdata/real and bench/inputs, dimsize = size + 2 radius):
 #   laplacian2d, gradient2d 2048^2 x 512; laplacian3d 256^3 x 128; j2d5pt, j2d9pt, star2d2r, box2d1r 16384^2 x 1000;
 #   star3d1r, star3d2r, box3d1r, j3d27pt 512^3 x 200; laplacian2d 1024^2 x 512; laplacian3d 128^3 x 128.
 set -uo pipefail
@@ -26,11 +26,11 @@ ROWS=(
   "laplacian2d_2048|testdata/laplacian2d.c|-D N=2048 -D T=512|-D N=301 -D T=23"
   "gradient2d_2048|testdata/gradient2d.c|-D N=2048 -D T=512|-D N=301 -D T=23"
   "laplacian3d_256|testdata/laplacian3d.c|-D N=256 -D T=128|-D N=45 -D T=9"
-  "j2d5pt|$A/an5d_j2d5pt.c|-D dimsize=16386 -D timestep=1000|-D dimsize=302 -D timestep=23"
+  "j2d5pt|testdata/real/an5d_j2d5pt.c|-D dimsize=16386 -D timestep=1000|-D dimsize=302 -D timestep=23"
   "j2d9pt|$A/an5d_j2d9pt.c|-D dimsize=16388 -D timestep=1000|-D dimsize=304 -D timestep=23"
   "star2d2r|$A/an5d_star2d2r.c|-D dimsize=16388 -D timestep=1000|-D dimsize=304 -D timestep=23"
   "box2d1r|$A/an5d_box2d1r.c|-D dimsize=16386 -D timestep=1000|-D dimsize=302 -D timestep=23"
-  "star3d1r|$A/an5d_star3d1r.c|-D dimsize=514 -D timestep=200|-D dimsize=47 -D timestep=9"
+  "star3d1r|bench/inputs/an5d_star3d1r.c|-D dimsize=514 -D timestep=200|-D dimsize=47 -D timestep=9"
   "star3d2r|$A/an5d_star3d2r.c|-D dimsize=516 -D timestep=200|-D dimsize=49 -D timestep=9"
   "box3d1r|$A/an5d_box3d1r.c|-D dimsize=514 -D timestep=200|-D dimsize=47 -D timestep=9"
   "j3d27pt|$A/an5d_j3d27pt.c|-D dimsize=514 -D timestep=200|-D dimsize=47 -D timestep=9"
