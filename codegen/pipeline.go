@@ -139,11 +139,7 @@ func stageSchedule(c *Compilation) error {
 		// plan stage of any target (--dump=plan shows the GPU mapping).
 		gpuSizes := ghostCUDA(sc.Kind, c.Req.Target) || isGhostKind(sc.Kind) && c.Req.GPU != nil
 		if gpuSizes && c.Req.Sizes == nil {
-			// The kernel's default sizes, from the stencil's radius.
-			sizes := gpuplan.DefaultOverlapSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc))
-			if sc.Kind == schedule.Sweep {
-				sizes = gpuplan.DefaultSweepSizes(len(sc.Slopes), int(sc.K), sweepRadius(sc), writtenElemSize(s.Scop), sweepExtents(s.Scop, c.Req.Frontend.Defines))
-			}
+			sizes := GhostGPUSizes(s.Scop, sc, c.Req.Frontend.Defines)
 			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
 				return atScop(s.Scop, err)
 			}
@@ -161,6 +157,19 @@ func stageSchedule(c *Compilation) error {
 		s.Sched = sc
 	}
 	return nil
+}
+
+// GhostGPUSizes are the GPU kernel's default sizes of the ghost-zone
+// schedule sched (kind sweep or overlapped, computed with any sizes) of
+// scop, from the stencil's radius (and, for sweep, the element size and the
+// grid's extents under defines): gpuplan.DefaultSweepSizes or
+// gpuplan.DefaultOverlapSizes. The GPU targets compile with them when
+// --sizes is not given, and compare --device=gpu counts and measures them.
+func GhostGPUSizes(scop *frontend.Scop, sched *schedule.Schedule, defines map[string]string) []int64 {
+	if sched.Kind == schedule.Sweep {
+		return gpuplan.DefaultSweepSizes(len(sched.Slopes), int(sched.K), sweepRadius(sched), writtenElemSize(scop), sweepExtents(scop, defines))
+	}
+	return gpuplan.DefaultOverlapSizes(len(sched.Slopes), int(sched.K), sweepRadius(sched))
 }
 
 // cSweepDefault is the sweep schedule of the C target without --sizes: the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"hextile/codegen"
 	"hextile/compare"
 	"hextile/frontend"
 	"hextile/schedule"
@@ -118,8 +119,12 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return inputFail(stderr, "compare", err, posOf(sc.Pos))
 		}
 		var rep *compare.Report
+		sspec := spec
+		if device == "gpu" {
+			sspec = ghostGPUSpec(sc, deps, spec)
+		}
 		pr.step("counting", func() error {
-			rep = compare.Compare(sc, deps, params, spec)
+			rep = compare.Compare(sc, deps, params, sspec)
 			return nil
 		})
 		rep.File = prog.File
@@ -165,6 +170,32 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return exitInput
 	}
 	return 0
+}
+
+// ghostGPUSpec is spec for measuring on the GPU: a ghost-zone kind
+// (sweep, overlapped) without sizes of its own takes its GPU kernel's
+// default sizes (codegen.GhostGPUSizes, what hextile run --device=gpu
+// compiles without --sizes), so that the row counts what is measured; the
+// scheduler's defaults can exceed the kernel's shared memory (overlapped
+// 3,8,8,32 in 3-D).
+func ghostGPUSpec(sc *frontend.Scop, deps *frontend.Deps, spec compare.Spec) compare.Spec {
+	if spec.All != nil || spec.SweepH != nil {
+		return spec
+	}
+	out := spec
+	out.Sizes = map[schedule.Kind][]int64{}
+	for k, v := range spec.Sizes {
+		out.Sizes[k] = v
+	}
+	for _, k := range spec.Kinds {
+		if (k != schedule.Sweep && k != schedule.Overlapped) || out.Sizes[k] != nil {
+			continue
+		}
+		if sched, err := schedule.Compute(sc, deps, schedule.Options{Kind: k}); err == nil {
+			out.Sizes[k] = codegen.GhostGPUSizes(sc, sched, nil)
+		}
+	}
+	return out
 }
 
 // scopParams is every parameter's value (the file's #defines, -D).
