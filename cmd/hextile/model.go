@@ -107,13 +107,20 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 // (The LLVM/PTX sweep kernel is taken on request, --tile=sweep, but not
 // chosen by the model: it has not been measured on a GPU yet.)
 func modelApplies(c *codegen.Compilation) func(gpumodel.Candidate) bool {
-	sweep := !noCodegen(string(schedule.Sweep), c.Req.Target) && c.Req.Target != "llvm" && c.Req.Target != "ptx"
+	sweep := modelSweepTarget(c.Req.Target)
 	for _, sc := range c.Scops {
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
 		return cand.Kind != schedule.Sweep || sweep
 	}
+}
+
+// modelSweepTarget reports whether the model may choose --tile=sweep for
+// target: where the sweep kernel has a code generator, except the LLVM
+// and PTX targets (modelApplies).
+func modelSweepTarget(target string) bool {
+	return !noCodegen(string(schedule.Sweep), target) && target != "llvm" && target != "ptx"
 }
 
 // setCandidate sets the flags to cand's configuration.

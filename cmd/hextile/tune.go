@@ -227,6 +227,12 @@ type tuneSpace struct {
 	model *gpumodel.Choice
 	feat  *gpumodel.Features
 	gpu   *gpumodel.GPU
+	// ghost are the ghost-zone kinds' candidates in search order (their
+	// default sizes first; tune_ghost.go), by kind.
+	ghost map[string][]tuneConfig
+	// target is the code generator target the candidates are built for
+	// (tuneTarget; "": the one-to-one kinds only).
+	target string
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -269,7 +275,28 @@ func tuneSpaceOf(req codegen.Request, pf *pipelineFlags, ds []define) (*tuneSpac
 			sp.defaults[k] = sizes
 		}
 	}
+	if sp.target = req.Target; sp.target != "" {
+		sp.addGhostKinds(c, sp.target)
+	}
 	return sp, c, nil
+}
+
+// finish restricts sp to the kinds of want (nil: all), ranks the model's
+// candidates for the timing sizes vals on arch and lists the ghost-zone
+// kinds' candidates; false when no kind is left to search.
+func (sp *tuneSpace) finish(c *codegen.Compilation, vals map[string]int64, arch string, want []string, log io.Writer) bool {
+	sp.keepKinds(want)
+	if len(sp.kinds) == 0 {
+		return false
+	}
+	sp.modelOf(c, vals, arch, log)
+	sp.ghost = map[string][]tuneConfig{}
+	for _, k := range sp.kinds {
+		if ghostKind(k) {
+			sp.ghost[k] = sp.ghostCandidates(k)
+		}
+	}
+	return true
 }
 
 // byCloseness orders vals by their distance to def on a log scale (def
@@ -361,6 +388,9 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	for a := 0; a < 2; a++ {
 		var ka []kindAxes
 		for _, k := range sp.kinds {
+			if ghostKind(k) {
+				continue // their own lists (sp.ghost)
+			}
 			sizes := sp.defaults[k]
 			if a == 1 {
 				if len(sizes) == 0 {
@@ -402,10 +432,34 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	if first, ok := sp.modelFirst(); ok {
 		add(first) // the cost model's choice
 	}
+	// The ghost-zone kinds' lists: after the defaults, after the deep
+	// anchors and after every pass over the kinds' neighbours, the next
+	// of each (two of the sweep's: the fastest kernel on large grids);
+	// the rest at the end.
+	var ghosts []string
+	for _, k := range sp.kinds {
+		if ghostKind(k) {
+			ghosts = append(ghosts, k)
+		}
+	}
+	gnext := map[string]int{}
+	addGhost := func(n int) {
+		for _, k := range ghosts {
+			l, m := sp.ghost[k], n
+			if k == string(schedule.Sweep) {
+				m *= 2
+			}
+			for ; m > 0 && gnext[k] < len(l); m-- {
+				add(l[gnext[k]])
+				gnext[k]++
+			}
+		}
+	}
 	for _, ka := range anchors {
 		for _, k := range ka {
 			add(tuneConfigOf(k.kind, k.axes, make([]int, len(k.axes))))
 		}
+		addGhost(1)
 	}
 	for d := 1; d <= maxD && len(out) < limit; d++ {
 		lists := make([][]tuneConfig, len(gens))
@@ -441,7 +495,8 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 			rec(0, d)
 		}
 		// Hybrid and untiled kernels (the fastest so far) get two turns
-		// a round, the others one.
+		// a pass, the others one; the ghost-zone kinds take their turns
+		// from their own lists (the sweep two) while the round lasts.
 		next := make([]int, len(gens))
 		for len(out) < limit {
 			more := false
@@ -459,8 +514,10 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 			if !more {
 				break
 			}
+			addGhost(1)
 		}
 	}
+	addGhost(len(sp.kinds) * 1000) // the rest
 	return out
 }
 
@@ -565,6 +622,15 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 		}
 		o := opt
 		o.Params = vals
+		if ghostKind(cfg.Tile) {
+			// The plan's limits (shared memory, the face) and the integer
+			// widths at these sizes; the launches are the band host
+			// schedule's (run does not check them either).
+			if _, err := codegen.GPUScops(c, o); err != nil {
+				return nil, &tuneRefusal{err}
+			}
+			continue
+		}
 		if err := checkLaunches(c, o, vals); err != nil {
 			return nil, &tuneRefusal{err}
 		}
@@ -726,6 +792,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "", "llc -mcpu: the GPU architecture (default: the GPU's; --prepare: sm_90)")
 	cc := fs.String("cc", "", "C compiler of the reference (default $CC, cc or gcc)")
+	kinds := fs.String("tile", "", "KIND[,KIND...]: search only these schedule kinds (default: every kind that applies: hybrid, none, classical, hexagonal, sweep, overlapped)")
 	if ok, code := parseFlags(fs, "tune", args, stdout, stderr); !ok {
 		return code
 	}
@@ -754,6 +821,10 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		if err := checkArch(*arch, false); err != nil {
 			return usageFail(stderr, "tune", err)
 		}
+	}
+	wantKinds, err := tuneKindsFlag(*kinds)
+	if err != nil {
+		return usageFail(stderr, "tune", err)
 	}
 	verifyGiven := map[string]int64{}
 	for _, d := range *verifySize {
@@ -799,6 +870,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "tune", err)
 	}
 	req.Gen = codegen.Options{SeparateFullTiles: true}
+	req.Target = tuneTarget(*device)
 	sp, c0, err := tuneSpaceOf(req, &pf, ds)
 	if err != nil {
 		return inputFail(stderr, "tune", err, scopPos(c0))
@@ -816,7 +888,12 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return usageFail(stderr, "tune", usagef("--verify-size %s=%d: %s is not a parameter of %s (parameters: %s)", k, verifyGiven[k], k, file, paramList2(timeVals)))
 		}
 	}
-	sp.modelOf(c0, timeVals, *arch, stderr)
+	if !sp.finish(c0, timeVals, *arch, wantKinds, stderr) {
+		for _, n := range sp.notes {
+			fmt.Fprintf(stderr, "tune: note: %s\n", n)
+		}
+		return usageFail(stderr, "tune", usagef("--tile=%s: no schedule kind to search", *kinds))
+	}
 	verifyVals := tuneVerifyVals(timeVals, verifyGiven, sp.ns)
 	if man != nil {
 		if len(verifyGiven) > 0 {
