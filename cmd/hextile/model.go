@@ -56,6 +56,7 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scop %s: %v: the fixed defaults (--tile=%s)", posOf(sc.Scop.Pos), err, f.tile))
 			return
 		}
+		ft.FastMath = f.fastMath
 		if dims >= 0 && ft.Dims != dims {
 			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile))
 			return

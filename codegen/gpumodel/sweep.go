@@ -45,9 +45,11 @@ import (
 // against 236-264 measured (the global traffic, 0.8 ms a band from DRAM, hides
 // under the issue).
 //
-// The model does not see --use_fast_math: the IEEE division is
-// InstSpecial for every kind, and fast-math builds run faster (j2d5pt
-// sweep 491 GCells/s, twice the exact build) than any prediction here.
+// With --fast-math (Features.FastMath) the division costs InstSpecialFast
+// and the multiply-adds are fused: own = 8 + 5 + 5 + 1 + 1 = 20, 371
+// GCells/s predicted against 491 measured (the exact build's 0.84 ratio
+// carried over: the ghost-zone and step terms are SweepA's, whatever the
+// arithmetic).
 type sweepEstimator struct{}
 
 func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
