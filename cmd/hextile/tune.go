@@ -38,7 +38,7 @@ func init() {
 	register(command{
 		name:    "tune",
 		summary: "search schedules, tile sizes and blocks on the GPU; write the fastest verified one to a tuning file",
-		usage:   "hextile tune FILE.c [--device=gpu|emu] [-D N=V] [--budget=60s] [--verify-size N=V] [--max-candidates=K] [--prepare=DIR | --candidates=DIR] [-o tuning.json]",
+		usage:   "hextile tune FILE.c [--device=gpu|emu] [-D N=V] [--tile=KIND,...] [--fast-math] [--budget=60s] [--verify-size N=V] [--max-candidates=K] [--prepare=DIR | --candidates=DIR] [-o tuning.json]",
 		run:     runTune,
 	})
 }
@@ -57,6 +57,7 @@ type tuneManifest struct {
 	Arch          string              `json:"arch"`
 	Candidates    []tuneManifestEntry `json:"candidates"`
 	Refused       []tuneResult        `json:"refused"`
+	FastMath      bool                `json:"fast_math,omitempty"` // the PTX was built with --fast-math
 }
 
 type tuneManifestEntry struct {
@@ -233,6 +234,8 @@ type tuneSpace struct {
 	// target is the code generator target the candidates are built for
 	// (tuneTarget; "": the one-to-one kinds only).
 	target string
+	// fast is --fast-math: the model's predictions assume it.
+	fast bool
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -642,15 +645,16 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 // --backend=ptx): PTX from llc, or the candidate's prepared files.
 type gpuMeasurer struct {
 	llc, arch, cc string
+	fast          fastFlags // --fast-math: llc's fast-math options, verification within a tolerance
 }
 
 func (g *gpuMeasurer) runOnce(b *tuneBuilt, vals map[string]int64, ptx string, reps int, verify bool) (string, error) {
 	var out, errb bytes.Buffer
 	opt := b.opt
 	opt.Params = vals
-	code := runGPU(b.comp, opt, vals, gpuRun{llc: g.llc, arch: g.arch, ptxFile: ptx, reps: reps, verify: verify, cc: g.cc}, &out, &errb)
+	code := runGPU(b.comp, opt, vals, gpuRun{llc: g.llc, arch: g.arch, ptxFile: ptx, reps: reps, verify: verify, cc: g.cc, fast: g.fast}, &out, &errb)
 	if code != 0 {
-		if m := regexp.MustCompile(`(?m)^verify: FAILED: (.*)$`).FindStringSubmatch(out.String()); m != nil {
+		if m := regexp.MustCompile(`(?m)^verify: FAILED(?: \([^)]*\))?: (.*)$`).FindStringSubmatch(out.String()); m != nil {
 			return out.String(), &tuneVerifyError{m[1]}
 		}
 		msg := strings.TrimSpace(errb.String())
@@ -792,6 +796,8 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "", "llc -mcpu: the GPU architecture (default: the GPU's; --prepare: sm_90)")
 	cc := fs.String("cc", "", "C compiler of the reference (default $CC, cc or gcc)")
+	var ff fastFlags
+	ff.register(fs, true)
 	kinds := fs.String("tile", "", "KIND[,KIND...]: search only these schedule kinds (default: every kind that applies: hybrid, none, classical, hexagonal, sweep, overlapped)")
 	if ok, code := parseFlags(fs, "tune", args, stdout, stderr); !ok {
 		return code
@@ -826,6 +832,12 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "tune", err)
 	}
+	if err := ff.check("tune"); err != nil {
+		return usageFail(stderr, "tune", err)
+	}
+	if ff.on && *device != "gpu" {
+		return usageFail(stderr, "tune", usagef("--fast-math applies to --device=gpu (the emulator compares with the C code bit for bit)"))
+	}
 	verifyGiven := map[string]int64{}
 	for _, d := range *verifySize {
 		k, v, _ := strings.Cut(d, "=")
@@ -844,6 +856,9 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		}
 		if man.Format != tuneManifestFormat {
 			return toolFail(stderr, "tune: %s: format %q, want %q", filepath.Join(*cands, "manifest.json"), man.Format, tuneManifestFormat)
+		}
+		if man.FastMath != ff.on {
+			return usageFail(stderr, "tune", usagef("--fast-math=%v: %s was prepared with --fast-math=%v (its PTX is built for that): give the same", ff.on, *cands, man.FastMath))
 		}
 		sum, err := fileSHA256(file)
 		if err != nil {
@@ -888,6 +903,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return usageFail(stderr, "tune", usagef("--verify-size %s=%d: %s is not a parameter of %s (parameters: %s)", k, verifyGiven[k], k, file, paramList2(timeVals)))
 		}
 	}
+	sp.fast = ff.on
 	if !sp.finish(c0, timeVals, *arch, wantKinds, stderr) {
 		for _, n := range sp.notes {
 			fmt.Fprintf(stderr, "tune: note: %s\n", n)
@@ -913,7 +929,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return toolFail(stderr, "tune: %v", err)
 	}
 	if *prepare != "" {
-		return tunePrepare(tb, sp, file, sum, *prepare, *maxCands, *llc, *arch, stdout, stderr)
+		return tunePrepare(tb, sp, file, sum, *prepare, *maxCands, *llc, *arch, ff.on, stdout, stderr)
 	}
 	search := &tuneSearch{build: tb.build, budget: *budget, reps: *reps, screen: *screen, max: *maxCands, log: stderr, now: tuneHooks.now, predict: sp.predict}
 	if man != nil {
@@ -953,7 +969,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	case *device == "emu":
 		dev = &emuMeasurer{cc: *cc}
 	default:
-		dev = &gpuMeasurer{llc: *llc, arch: *arch, cc: *cc}
+		dev = &gpuMeasurer{llc: *llc, arch: *arch, cc: *cc, fast: ff}
 	}
 	devInfo.Name, devInfo.Arch = "CUDA emulator (CPU)", "emu"
 	if *device == "gpu" {
@@ -974,7 +990,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	tf := tuningFile{Format: tuningFormat, Hextile: version, Date: tuneNow().UTC().Format(time.RFC3339),
 		Source: tuningSource{File: file, SHA256: sum}, Defines: definesText(timeVals), VerifyDefines: definesText(verifyVals),
 		Device: devInfo, BudgetS: budget.Seconds(), ElapsedS: math.Round(res.elapsed.Seconds()*10) / 10, Reps: *reps, NotTried: res.notTried,
-		Ranked: res.ranked, Rejected: res.rejected, Model: sp.modelSummary()}
+		Ranked: res.ranked, Rejected: res.rejected, Model: sp.modelSummary(), FastMath: ff.on}
 	if tf.Ranked == nil {
 		tf.Ranked = []tuneResult{}
 	}
@@ -1065,7 +1081,7 @@ func printTuneTable(w io.Writer, ranked []tuneResult, n int) {
 
 // tunePrepare writes every legal candidate's PTX at both sizes and the
 // manifest into dir (llc here; measured elsewhere with --candidates).
-func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands int, llc, arch string, stdout, stderr io.Writer) int {
+func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands int, llc, arch string, fast bool, stdout, stderr io.Writer) int {
 	if arch == "" {
 		arch = "sm_90"
 	}
@@ -1074,7 +1090,7 @@ func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands
 	}
 	man := tuneManifest{Format: tuneManifestFormat, Hextile: version, Source: tuningSource{File: file, SHA256: sum},
 		Defines: definesText(tb.timeVals), VerifyDefines: definesText(tb.verifyVals), Arch: arch,
-		Candidates: []tuneManifestEntry{}, Refused: []tuneResult{}}
+		Candidates: []tuneManifestEntry{}, Refused: []tuneResult{}, FastMath: fast}
 	cands := tuneCandidates(sp, 4*maxCands)
 	start := time.Now()
 	for i, cfg := range cands {
@@ -1096,7 +1112,7 @@ func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands
 					err = &tuneRefusal{err}
 					break
 				}
-				if ptx, err = codegen.LLVMToPTX(ll, llc, arch); err != nil {
+				if ptx, err = toPTX(ll, llc, arch, fast); err != nil {
 					break
 				}
 				if err = os.WriteFile(filepath.Join(dir, p.name), []byte(ptx), 0o644); err != nil {

@@ -26,6 +26,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 			sp.feat = nil
 			return
 		}
+		ft.FastMath = sp.fast
 		if sp.feat == nil || ft.Updates() > sp.feat.Updates() {
 			sp.feat = ft
 		}
