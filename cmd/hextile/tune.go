@@ -119,6 +119,9 @@ type tuneSearch struct {
 	// predict is the cost model's GCells/s for a candidate (nil or 0: no
 	// prediction).
 	predict func(tuneConfig) float64
+	// modelFirst: the first candidate is the model's choice (its line
+	// says so).
+	modelFirst bool
 }
 
 // tuneOutcome is what a search found.
@@ -206,7 +209,14 @@ func (s *tuneSearch) run() tuneOutcome {
 		if r.Model > 0 {
 			what += fmt.Sprintf(" (model: %.4g)", r.Model)
 		}
-		fmt.Fprintf(s.log, "tune: [%d/%d] %s: %s, %s / %s\n", i+1, len(s.cands), r.Flags, what, secsDur(now().Sub(start)), secsDur(s.budget))
+		label := r.Flags
+		if g := ghostSizesText(cfg); g != "" {
+			label += " (" + g + ")"
+		}
+		if i == 0 && s.modelFirst {
+			label += " [the model's choice]"
+		}
+		fmt.Fprintf(s.log, "tune: [%d/%d] %s: %s, %s / %s\n", i+1, len(s.cands), label, what, secsDur(now().Sub(start)), secsDur(s.budget))
 	}
 	out.elapsed = now().Sub(start)
 	sort.SliceStable(out.ranked, func(a, b int) bool { return out.ranked[a].GCells > out.ranked[b].GCells })
@@ -953,6 +963,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	} else {
 		// Refusals are not counted in --max-candidates: enumerate more.
 		search.cands = tuneCandidates(sp, 4**maxCands)
+		_, search.modelFirst = sp.modelFirst()
 	}
 	// The measuring half.
 	var dev tuneMeasurer
@@ -1075,7 +1086,11 @@ func printTuneTable(w io.Writer, ranked []tuneResult, n int) {
 		if r.Model > 0 {
 			model = fmt.Sprintf("%.4g", r.Model)
 		}
-		fmt.Fprintf(w, "%4d %10.4g %10s %12.4g  %s\n", i+1, r.GCells, model, r.KernelS*1e3, r.Flags)
+		flags := r.Flags
+		if g := ghostSizesText(r.tuneConfig); g != "" {
+			flags += " (" + g + ")"
+		}
+		fmt.Fprintf(w, "%4d %10.4g %10s %12.4g  %s\n", i+1, r.GCells, model, r.KernelS*1e3, flags)
 	}
 }
 

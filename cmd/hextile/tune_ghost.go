@@ -205,3 +205,20 @@ func (sp *tuneSpace) keepKinds(want []string) {
 	}
 	sp.kinds, sp.notes = kinds, notes
 }
+
+// ghostSizesText reads a ghost-zone candidate's sizes for the progress
+// lines and the table (empty for the other kinds and the scheduler's
+// sizes): h = 7 is a band of 8 levels (time steps) a launch, w0 the planes
+// (sweep) or cells of a box along the outermost dimension, the others its
+// cross-section without the ghost zones. E.g. --tile=sweep
+// --sizes=7,128,242: "8 levels a launch, boxes of 128 x 242 cells".
+func ghostSizesText(cfg tuneConfig) string {
+	if !ghostKind(cfg.Tile) || len(cfg.Sizes) < 2 {
+		return ""
+	}
+	var w []string
+	for _, v := range cfg.Sizes[1:] {
+		w = append(w, fmt.Sprint(v))
+	}
+	return fmt.Sprintf("%d levels a launch, boxes of %s cells", cfg.Sizes[0]+1, strings.Join(w, " x "))
+}
