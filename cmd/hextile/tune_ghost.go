@@ -208,9 +208,11 @@ func (sp *tuneSpace) keepKinds(want []string) {
 
 // ghostSizesText reads a ghost-zone candidate's sizes for the progress
 // lines and the table (empty for the other kinds and the scheduler's
-// sizes): h = 7 is a band of 8 levels (time steps) a launch, w0 the planes
-// (sweep) or cells of a box along the outermost dimension, the others its
-// cross-section without the ghost zones. E.g. --tile=sweep
+// sizes): h = 7 is a band of 8 levels a launch (a level is one
+// statement's time step: 8 steps of a one-statement stencil, 4 of a
+// two-statement one), w0 the planes (sweep) or cells of a box along the
+// outermost dimension, the others its cross-section without the ghost
+// zones. E.g. --tile=sweep
 // --sizes=7,128,242: "8 levels a launch, boxes of 128 x 242 cells".
 func ghostSizesText(cfg tuneConfig) string {
 	if !ghostKind(cfg.Tile) || len(cfg.Sizes) < 2 {
