@@ -1,10 +1,11 @@
 package main
 
-// hextile tune: a search over schedules, tile sizes, block shapes,
+// hextile tune: a search over schedules (the ghost-zone kernels, sweep
+// and overlapped, included: tune_ghost.go), tile sizes, block shapes,
 // shared memory and register reuse, each candidate verified bit for bit
-// at a small size and timed at the requested one, within a time budget;
-// the winner goes to a tuning file (tuning.go) that compile and run read
-// back with --tuning.
+// (within a tolerance under --fast-math) at a small size and timed at the
+// requested one, within a time budget; the winner goes to a tuning file
+// (tuning.go) that compile and run read back with --tuning.
 //
 // The measuring half is the tuneMeasurer interface (verify, time), so the
 // search runs against a fake device in tests; the GPU one is run
@@ -388,7 +389,8 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // defaults first, then its neighbours by increasing distance (the sum of
 // the choices' ranks; at one distance shared memory changes first, then
 // the height, the widths, the block, reuse), the kinds and anchors in
-// turn (hybrid and none twice a round); deduplicated.
+// turn (hybrid and none twice a round), the ghost-zone kinds' own lists
+// (sp.ghost) interleaved; deduplicated.
 func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	type kindAxes struct {
 		kind string
