@@ -12,6 +12,9 @@
 # the original C program built by cc there, else the Go interpreter) and timed at the full size (median of
 # REPS runs after a warm-up, kernel time). The tuning files and logs go to $OUT (default /tmp/hxtune-out);
 # hextile compile FILE --tuning=$OUT/<stencil>.tuning.json -D ... gives the winner's code.
+# The candidates include the ghost-zone kernels (--tile=sweep, overlapped: the sweep's default sizes come with the
+# other defaults); TILE=sweep,none restricts the schedules (TILE=sweep ONLY=j2d5pt MAXC=12: the sweep's sizes
+# alone), FAST=1 prepares and runs with --fast-math (verified within tolerance; give FAST=1 to both halves).
 # The GPU machine also recompiles each candidate's schedule (pure Go) for its launches: that time counts in
 # the budget. devbuild/ (binary about 10 MB, PTX 20-80 KB a file) fits the 64 MiB carry.
 set -uo pipefail
@@ -28,6 +31,11 @@ STENCILS=(
   "j2d5pt|testdata/real/an5d_j2d5pt.c|-D dimsize=16386 -D timestep=1000|--verify-size dimsize=300 --verify-size timestep=48"
 )
 ONLY=${ONLY:-}           # e.g. ONLY=j2d5pt
+TILE=${TILE:-}           # e.g. TILE=sweep,none: only those schedules (tune --tile; default every one that applies)
+FAST=${FAST:-}           # FAST=1: --fast-math (prepare and run both; the manifest must match)
+EXTRA=()
+[ -n "$TILE" ] && EXTRA+=("--tile=$TILE")
+[ -n "$FAST" ] && EXTRA+=(--fast-math)
 mkdir -p "$OUT"
 if [ "${1:-run}" = prepare ]; then
   mkdir -p devbuild
@@ -38,7 +46,7 @@ if [ "${1:-run}" = prepare ]; then
     [ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
     # shellcheck disable=SC2086
     devbuild/hextile tune "$file" --device=gpu --prepare="devbuild/tune/$name" --arch="$ARCH" --max-candidates="$MAXC" \
-      $sizes $vsizes || exit 1
+      "${EXTRA[@]}" $sizes $vsizes || exit 1
   done
   du -sh devbuild
   exit 0
@@ -58,7 +66,8 @@ for s in "${STENCILS[@]}"; do
     continue
   fi
   t0=$(date +%s)
-  "$HX" tune "$file" --device=gpu --candidates="$dir" --budget="$BUDGET" --reps="$REPS" \
+  [ -n "$FAST" ] && fastflag=(--fast-math) || fastflag=()
+  "$HX" tune "$file" --device=gpu --candidates="$dir" --budget="$BUDGET" --reps="$REPS" "${fastflag[@]}" \
     -o "$OUT/$name.tuning.json" > "$OUT/$name.table" 2> "$OUT/$name.log"
   rc=$?
   t1=$(date +%s)

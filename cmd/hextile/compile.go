@@ -39,6 +39,9 @@ type pipelineFlags struct {
 	useModel  bool
 	modelArch string
 	overrides map[string]int64
+	// fastMath is --fast-math: the model assumes approximate division
+	// and square root and fused multiply-adds (gpumodel.Features.FastMath).
+	fastMath bool
 }
 
 func (f *pipelineFlags) register(fs *pflag.FlagSet) {
@@ -189,6 +192,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := ff.checkCompile(*target, df.on()); err != nil {
 		return usageFail(stderr, "compile", err)
 	}
+	pf.fastMath = ff.on
 	dump := map[string]bool{}
 	for _, d := range *dumps {
 		if err := checkEnum("dump", d, codegen.StageNames()...); err != nil {

@@ -56,6 +56,7 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scop %s: %v: the fixed defaults (--tile=%s)", posOf(sc.Scop.Pos), err, f.tile))
 			return
 		}
+		ft.FastMath = f.fastMath
 		if dims >= 0 && ft.Dims != dims {
 			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile))
 			return
@@ -107,13 +108,20 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 // (The LLVM/PTX sweep kernel is taken on request, --tile=sweep, but not
 // chosen by the model: it has not been measured on a GPU yet.)
 func modelApplies(c *codegen.Compilation) func(gpumodel.Candidate) bool {
-	sweep := !noCodegen(string(schedule.Sweep), c.Req.Target) && c.Req.Target != "llvm" && c.Req.Target != "ptx"
+	sweep := modelSweepTarget(c.Req.Target)
 	for _, sc := range c.Scops {
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
 		return cand.Kind != schedule.Sweep || sweep
 	}
+}
+
+// modelSweepTarget reports whether the model may choose --tile=sweep for
+// target: where the sweep kernel has a code generator, except the LLVM
+// and PTX targets (modelApplies).
+func modelSweepTarget(target string) bool {
+	return !noCodegen(string(schedule.Sweep), target) && target != "llvm" && target != "ptx"
 }
 
 // setCandidate sets the flags to cand's configuration.

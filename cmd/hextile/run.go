@@ -79,6 +79,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if ff.on && *device != "gpu" {
 		return usageFail(stderr, "run", usagef("--fast-math applies to --device=gpu (the CPU and emulator runs compare the C code bit for bit)"))
 	}
+	pf.fastMath = ff.on
 	if *reps < 0 || *reps > 100 {
 		return usageFail(stderr, "run", usagef("--reps=%d: want 0 to 100 timed runs", *reps))
 	}

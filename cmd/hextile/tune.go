@@ -1,10 +1,11 @@
 package main
 
-// hextile tune: a search over schedules, tile sizes, block shapes,
+// hextile tune: a search over schedules (the ghost-zone kernels, sweep
+// and overlapped, included: tune_ghost.go), tile sizes, block shapes,
 // shared memory and register reuse, each candidate verified bit for bit
-// at a small size and timed at the requested one, within a time budget;
-// the winner goes to a tuning file (tuning.go) that compile and run read
-// back with --tuning.
+// (within a tolerance under --fast-math) at a small size and timed at the
+// requested one, within a time budget; the winner goes to a tuning file
+// (tuning.go) that compile and run read back with --tuning.
 //
 // The measuring half is the tuneMeasurer interface (verify, time), so the
 // search runs against a fake device in tests; the GPU one is run
@@ -38,7 +39,7 @@ func init() {
 	register(command{
 		name:    "tune",
 		summary: "search schedules, tile sizes and blocks on the GPU; write the fastest verified one to a tuning file",
-		usage:   "hextile tune FILE.c [--device=gpu|emu] [-D N=V] [--budget=60s] [--verify-size N=V] [--max-candidates=K] [--prepare=DIR | --candidates=DIR] [-o tuning.json]",
+		usage:   "hextile tune FILE.c [--device=gpu|emu] [-D N=V] [--tile=KIND,...] [--fast-math] [--budget=60s] [--verify-size N=V] [--max-candidates=K] [--prepare=DIR | --candidates=DIR] [-o tuning.json]",
 		run:     runTune,
 	})
 }
@@ -57,6 +58,7 @@ type tuneManifest struct {
 	Arch          string              `json:"arch"`
 	Candidates    []tuneManifestEntry `json:"candidates"`
 	Refused       []tuneResult        `json:"refused"`
+	FastMath      bool                `json:"fast_math,omitempty"` // the PTX was built with --fast-math
 }
 
 type tuneManifestEntry struct {
@@ -118,6 +120,9 @@ type tuneSearch struct {
 	// predict is the cost model's GCells/s for a candidate (nil or 0: no
 	// prediction).
 	predict func(tuneConfig) float64
+	// modelFirst: the first candidate is the model's choice (its line
+	// says so).
+	modelFirst bool
 }
 
 // tuneOutcome is what a search found.
@@ -205,7 +210,14 @@ func (s *tuneSearch) run() tuneOutcome {
 		if r.Model > 0 {
 			what += fmt.Sprintf(" (model: %.4g)", r.Model)
 		}
-		fmt.Fprintf(s.log, "tune: [%d/%d] %s: %s, %s / %s\n", i+1, len(s.cands), r.Flags, what, secsDur(now().Sub(start)), secsDur(s.budget))
+		label := r.Flags
+		if g := ghostSizesText(cfg); g != "" {
+			label += " (" + g + ")"
+		}
+		if i == 0 && s.modelFirst {
+			label += " [the model's choice]"
+		}
+		fmt.Fprintf(s.log, "tune: [%d/%d] %s: %s, %s / %s\n", i+1, len(s.cands), label, what, secsDur(now().Sub(start)), secsDur(s.budget))
 	}
 	out.elapsed = now().Sub(start)
 	sort.SliceStable(out.ranked, func(a, b int) bool { return out.ranked[a].GCells > out.ranked[b].GCells })
@@ -227,6 +239,14 @@ type tuneSpace struct {
 	model *gpumodel.Choice
 	feat  *gpumodel.Features
 	gpu   *gpumodel.GPU
+	// ghost are the ghost-zone kinds' candidates in search order (their
+	// default sizes first; tune_ghost.go), by kind.
+	ghost map[string][]tuneConfig
+	// target is the code generator target the candidates are built for
+	// (tuneTarget; "": the one-to-one kinds only).
+	target string
+	// fast is --fast-math: the model's predictions assume it.
+	fast bool
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -269,7 +289,28 @@ func tuneSpaceOf(req codegen.Request, pf *pipelineFlags, ds []define) (*tuneSpac
 			sp.defaults[k] = sizes
 		}
 	}
+	if sp.target = req.Target; sp.target != "" {
+		sp.addGhostKinds(c, sp.target)
+	}
 	return sp, c, nil
+}
+
+// finish restricts sp to the kinds of want (nil: all), ranks the model's
+// candidates for the timing sizes vals on arch and lists the ghost-zone
+// kinds' candidates; false when no kind is left to search.
+func (sp *tuneSpace) finish(c *codegen.Compilation, vals map[string]int64, arch string, want []string, log io.Writer) bool {
+	sp.keepKinds(want)
+	if len(sp.kinds) == 0 {
+		return false
+	}
+	sp.modelOf(c, vals, arch, log)
+	sp.ghost = map[string][]tuneConfig{}
+	for _, k := range sp.kinds {
+		if ghostKind(k) {
+			sp.ghost[k] = sp.ghostCandidates(k)
+		}
+	}
+	return true
 }
 
 // byCloseness orders vals by their distance to def on a log scale (def
@@ -348,7 +389,8 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // defaults first, then its neighbours by increasing distance (the sum of
 // the choices' ranks; at one distance shared memory changes first, then
 // the height, the widths, the block, reuse), the kinds and anchors in
-// turn (hybrid and none twice a round); deduplicated.
+// turn (hybrid and none twice a round), the ghost-zone kinds' own lists
+// (sp.ghost) interleaved; deduplicated.
 func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	type kindAxes struct {
 		kind string
@@ -361,6 +403,9 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	for a := 0; a < 2; a++ {
 		var ka []kindAxes
 		for _, k := range sp.kinds {
+			if ghostKind(k) {
+				continue // their own lists (sp.ghost)
+			}
 			sizes := sp.defaults[k]
 			if a == 1 {
 				if len(sizes) == 0 {
@@ -402,10 +447,34 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	if first, ok := sp.modelFirst(); ok {
 		add(first) // the cost model's choice
 	}
+	// The ghost-zone kinds' lists: after the defaults, after the deep
+	// anchors and after every pass over the kinds' neighbours, the next
+	// of each (two of the sweep's: the fastest kernel on large grids);
+	// the rest at the end.
+	var ghosts []string
+	for _, k := range sp.kinds {
+		if ghostKind(k) {
+			ghosts = append(ghosts, k)
+		}
+	}
+	gnext := map[string]int{}
+	addGhost := func(n int) {
+		for _, k := range ghosts {
+			l, m := sp.ghost[k], n
+			if k == string(schedule.Sweep) {
+				m *= 2
+			}
+			for ; m > 0 && gnext[k] < len(l); m-- {
+				add(l[gnext[k]])
+				gnext[k]++
+			}
+		}
+	}
 	for _, ka := range anchors {
 		for _, k := range ka {
 			add(tuneConfigOf(k.kind, k.axes, make([]int, len(k.axes))))
 		}
+		addGhost(1)
 	}
 	for d := 1; d <= maxD && len(out) < limit; d++ {
 		lists := make([][]tuneConfig, len(gens))
@@ -441,7 +510,8 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 			rec(0, d)
 		}
 		// Hybrid and untiled kernels (the fastest so far) get two turns
-		// a round, the others one.
+		// a pass, the others one; the ghost-zone kinds take their turns
+		// from their own lists (the sweep two) while the round lasts.
 		next := make([]int, len(gens))
 		for len(out) < limit {
 			more := false
@@ -459,8 +529,10 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 			if !more {
 				break
 			}
+			addGhost(1)
 		}
 	}
+	addGhost(len(sp.kinds) * 1000) // the rest
 	return out
 }
 
@@ -565,6 +637,15 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 		}
 		o := opt
 		o.Params = vals
+		if ghostKind(cfg.Tile) {
+			// The plan's limits (shared memory, the face) and the integer
+			// widths at these sizes; the launches are the band host
+			// schedule's (run does not check them either).
+			if _, err := codegen.GPUScops(c, o); err != nil {
+				return nil, &tuneRefusal{err}
+			}
+			continue
+		}
 		if err := checkLaunches(c, o, vals); err != nil {
 			return nil, &tuneRefusal{err}
 		}
@@ -576,15 +657,16 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 // --backend=ptx): PTX from llc, or the candidate's prepared files.
 type gpuMeasurer struct {
 	llc, arch, cc string
+	fast          fastFlags // --fast-math: llc's fast-math options, verification within a tolerance
 }
 
 func (g *gpuMeasurer) runOnce(b *tuneBuilt, vals map[string]int64, ptx string, reps int, verify bool) (string, error) {
 	var out, errb bytes.Buffer
 	opt := b.opt
 	opt.Params = vals
-	code := runGPU(b.comp, opt, vals, gpuRun{llc: g.llc, arch: g.arch, ptxFile: ptx, reps: reps, verify: verify, cc: g.cc}, &out, &errb)
+	code := runGPU(b.comp, opt, vals, gpuRun{llc: g.llc, arch: g.arch, ptxFile: ptx, reps: reps, verify: verify, cc: g.cc, fast: g.fast}, &out, &errb)
 	if code != 0 {
-		if m := regexp.MustCompile(`(?m)^verify: FAILED: (.*)$`).FindStringSubmatch(out.String()); m != nil {
+		if m := regexp.MustCompile(`(?m)^verify: FAILED(?: \([^)]*\))?: (.*)$`).FindStringSubmatch(out.String()); m != nil {
 			return out.String(), &tuneVerifyError{m[1]}
 		}
 		msg := strings.TrimSpace(errb.String())
@@ -726,6 +808,9 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "", "llc -mcpu: the GPU architecture (default: the GPU's; --prepare: sm_90)")
 	cc := fs.String("cc", "", "C compiler of the reference (default $CC, cc or gcc)")
+	var ff fastFlags
+	ff.register(fs, true)
+	kinds := fs.String("tile", "", "KIND[,KIND...]: search only these schedule kinds (default: every kind that applies: hybrid, none, classical, hexagonal, sweep, overlapped)")
 	if ok, code := parseFlags(fs, "tune", args, stdout, stderr); !ok {
 		return code
 	}
@@ -755,6 +840,16 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return usageFail(stderr, "tune", err)
 		}
 	}
+	wantKinds, err := tuneKindsFlag(*kinds)
+	if err != nil {
+		return usageFail(stderr, "tune", err)
+	}
+	if err := ff.check("tune"); err != nil {
+		return usageFail(stderr, "tune", err)
+	}
+	if ff.on && *device != "gpu" {
+		return usageFail(stderr, "tune", usagef("--fast-math applies to --device=gpu (the emulator compares with the C code bit for bit)"))
+	}
 	verifyGiven := map[string]int64{}
 	for _, d := range *verifySize {
 		k, v, _ := strings.Cut(d, "=")
@@ -773,6 +868,9 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		}
 		if man.Format != tuneManifestFormat {
 			return toolFail(stderr, "tune: %s: format %q, want %q", filepath.Join(*cands, "manifest.json"), man.Format, tuneManifestFormat)
+		}
+		if man.FastMath != ff.on {
+			return usageFail(stderr, "tune", usagef("--fast-math=%v: %s was prepared with --fast-math=%v (its PTX is built for that): give the same", ff.on, *cands, man.FastMath))
 		}
 		sum, err := fileSHA256(file)
 		if err != nil {
@@ -799,6 +897,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "tune", err)
 	}
 	req.Gen = codegen.Options{SeparateFullTiles: true}
+	req.Target = tuneTarget(*device)
 	sp, c0, err := tuneSpaceOf(req, &pf, ds)
 	if err != nil {
 		return inputFail(stderr, "tune", err, scopPos(c0))
@@ -816,7 +915,13 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return usageFail(stderr, "tune", usagef("--verify-size %s=%d: %s is not a parameter of %s (parameters: %s)", k, verifyGiven[k], k, file, paramList2(timeVals)))
 		}
 	}
-	sp.modelOf(c0, timeVals, *arch, stderr)
+	sp.fast = ff.on
+	if !sp.finish(c0, timeVals, *arch, wantKinds, stderr) {
+		for _, n := range sp.notes {
+			fmt.Fprintf(stderr, "tune: note: %s\n", n)
+		}
+		return usageFail(stderr, "tune", usagef("--tile=%s: no schedule kind to search", *kinds))
+	}
 	verifyVals := tuneVerifyVals(timeVals, verifyGiven, sp.ns)
 	if man != nil {
 		if len(verifyGiven) > 0 {
@@ -836,7 +941,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return toolFail(stderr, "tune: %v", err)
 	}
 	if *prepare != "" {
-		return tunePrepare(tb, sp, file, sum, *prepare, *maxCands, *llc, *arch, stdout, stderr)
+		return tunePrepare(tb, sp, file, sum, *prepare, *maxCands, *llc, *arch, ff.on, stdout, stderr)
 	}
 	search := &tuneSearch{build: tb.build, budget: *budget, reps: *reps, screen: *screen, max: *maxCands, log: stderr, now: tuneHooks.now, predict: sp.predict}
 	if man != nil {
@@ -860,6 +965,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	} else {
 		// Refusals are not counted in --max-candidates: enumerate more.
 		search.cands = tuneCandidates(sp, 4**maxCands)
+		_, search.modelFirst = sp.modelFirst()
 	}
 	// The measuring half.
 	var dev tuneMeasurer
@@ -876,7 +982,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	case *device == "emu":
 		dev = &emuMeasurer{cc: *cc}
 	default:
-		dev = &gpuMeasurer{llc: *llc, arch: *arch, cc: *cc}
+		dev = &gpuMeasurer{llc: *llc, arch: *arch, cc: *cc, fast: ff}
 	}
 	devInfo.Name, devInfo.Arch = "CUDA emulator (CPU)", "emu"
 	if *device == "gpu" {
@@ -897,7 +1003,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	tf := tuningFile{Format: tuningFormat, Hextile: version, Date: tuneNow().UTC().Format(time.RFC3339),
 		Source: tuningSource{File: file, SHA256: sum}, Defines: definesText(timeVals), VerifyDefines: definesText(verifyVals),
 		Device: devInfo, BudgetS: budget.Seconds(), ElapsedS: math.Round(res.elapsed.Seconds()*10) / 10, Reps: *reps, NotTried: res.notTried,
-		Ranked: res.ranked, Rejected: res.rejected, Model: sp.modelSummary()}
+		Ranked: res.ranked, Rejected: res.rejected, Model: sp.modelSummary(), FastMath: ff.on}
 	if tf.Ranked == nil {
 		tf.Ranked = []tuneResult{}
 	}
@@ -982,13 +1088,17 @@ func printTuneTable(w io.Writer, ranked []tuneResult, n int) {
 		if r.Model > 0 {
 			model = fmt.Sprintf("%.4g", r.Model)
 		}
-		fmt.Fprintf(w, "%4d %10.4g %10s %12.4g  %s\n", i+1, r.GCells, model, r.KernelS*1e3, r.Flags)
+		flags := r.Flags
+		if g := ghostSizesText(r.tuneConfig); g != "" {
+			flags += " (" + g + ")"
+		}
+		fmt.Fprintf(w, "%4d %10.4g %10s %12.4g  %s\n", i+1, r.GCells, model, r.KernelS*1e3, flags)
 	}
 }
 
 // tunePrepare writes every legal candidate's PTX at both sizes and the
 // manifest into dir (llc here; measured elsewhere with --candidates).
-func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands int, llc, arch string, stdout, stderr io.Writer) int {
+func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands int, llc, arch string, fast bool, stdout, stderr io.Writer) int {
 	if arch == "" {
 		arch = "sm_90"
 	}
@@ -997,7 +1107,7 @@ func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands
 	}
 	man := tuneManifest{Format: tuneManifestFormat, Hextile: version, Source: tuningSource{File: file, SHA256: sum},
 		Defines: definesText(tb.timeVals), VerifyDefines: definesText(tb.verifyVals), Arch: arch,
-		Candidates: []tuneManifestEntry{}, Refused: []tuneResult{}}
+		Candidates: []tuneManifestEntry{}, Refused: []tuneResult{}, FastMath: fast}
 	cands := tuneCandidates(sp, 4*maxCands)
 	start := time.Now()
 	for i, cfg := range cands {
@@ -1019,7 +1129,7 @@ func tunePrepare(tb *tuneBuilder, sp *tuneSpace, file, sum, dir string, maxCands
 					err = &tuneRefusal{err}
 					break
 				}
-				if ptx, err = codegen.LLVMToPTX(ll, llc, arch); err != nil {
+				if ptx, err = toPTX(ll, llc, arch, fast); err != nil {
 					break
 				}
 				if err = os.WriteFile(filepath.Join(dir, p.name), []byte(ptx), 0o644); err != nil {

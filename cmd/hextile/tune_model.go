@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"hextile/codegen"
 	"hextile/codegen/gpumodel"
@@ -25,6 +26,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 			sp.feat = nil
 			return
 		}
+		ft.FastMath = sp.fast
 		if sp.feat == nil || ft.Updates() > sp.feat.Updates() {
 			sp.feat = ft
 		}
@@ -37,16 +39,24 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 	if note != "" {
 		fmt.Fprintf(log, "tune: note: %s\n", note)
 	}
+	// The candidates of the kinds searched; the sweep's where compile's
+	// default may be the sweep (modelSweepTarget).
 	applies := func(cand gpumodel.Candidate) bool {
-		for _, k := range sp.kinds {
-			if k == string(cand.Kind) {
-				return true
-			}
+		if cand.Kind == schedule.Sweep && !modelSweepTarget(sp.target) {
+			return false
 		}
-		return false
+		return slices.Contains(sp.kinds, string(cand.Kind))
 	}
-	if !applies(gpumodel.Candidate{Kind: schedule.None}) {
+	if _, ok := sp.defaults[string(schedule.None)]; !ok {
 		return // the model covers what --tile=none maps (model.go)
+	}
+	modelled := false
+	for _, k := range sp.kinds {
+		_, ok := gpumodel.EstimatorOf(schedule.Kind(k))
+		modelled = modelled || ok && applies(gpumodel.Candidate{Kind: schedule.Kind(k)})
+	}
+	if !modelled {
+		return // predictions only: no kind searched has an estimator
 	}
 	ch, err := gpumodel.Choose(sp.feat, sp.gpu, applies)
 	if err != nil {

@@ -29,7 +29,7 @@ func TestTuneStartsFromModel(t *testing.T) {
 	}
 	line := errs[i:]
 	line = line[:strings.Index(line, "\n")]
-	want := "--tile=none --sizes=3,64,64 --block=64,8:"
+	want := "--tile=none --sizes=3,64,64 --block=64,8 [the model's choice]:"
 	if !strings.Contains(line, want) || !strings.Contains(line, "(model: ") {
 		t.Errorf("first candidate %q, want the model's choice %q with its prediction", line, want)
 	}

@@ -311,7 +311,7 @@ func TestTuningFileErrors(t *testing.T) {
 	badFormat := good
 	badFormat.Format = "hextile-tuning/9"
 	badTile := good
-	badTile.Winner = &tuneResult{tuneConfig: tuneConfig{Tile: "sweep"}}
+	badTile.Winner = &tuneResult{tuneConfig: tuneConfig{Tile: "diamond"}}
 	for _, tc := range []struct {
 		name, file, want string
 	}{
@@ -323,7 +323,7 @@ func TestTuningFileErrors(t *testing.T) {
 		{"trailing", write("trail.json", "{}\n{}"), "trail.json:2:2: error: malformed JSON: data after the document"},
 		{"no winner", write("nowin.json", noWinner), "nowin.json:1:1: error: the tuning file has no winner"},
 		{"format", write("format.json", badFormat), "format.json:1:1: error: not a hextile tuning file"},
-		{"tile", write("tile.json", badTile), "the winner's tile \"sweep\""},
+		{"tile", write("tile.json", badTile), "the winner's tile \"diamond\""},
 		{"missing", filepath.Join(dir, "absent.json"), "absent.json: no such file"},
 	} {
 		for _, cmd := range []string{"compile", "run"} {

@@ -27,9 +27,13 @@ package main
 //	rejected     the others: the configuration, verify ("FAILED", "refused" or "error") and reason
 //	model        the cost model's choice, the first candidate tried: {"arch", "gpu", "flags", "gcells"}
 //	             (absent where the model does not apply)
+//	fast_math    true when the candidates were built and measured with --fast-math (verified within
+//	             --rtol/--atol; the model's predictions assume it); absent otherwise
 //
 // compile/run --tuning take tile, sizes, block, shared and reuse from
-// winner, except where the command line gives the flag itself.
+// winner, except where the command line gives the flag itself; a file
+// tuned with --fast-math gives a note when --fast-math is not given (the
+// default build stays bit-exact: the flag is the user's to give).
 
 import (
 	"bytes"
@@ -123,6 +127,7 @@ type tuningFile struct {
 	Ranked        []tuneResult      `json:"ranked"`
 	Rejected      []tuneResult      `json:"rejected"`
 	Model         *tuningModel      `json:"model,omitempty"`
+	FastMath      bool              `json:"fast_math,omitempty"`
 }
 
 // fileSHA256 is the hex SHA-256 digest of the file's bytes.
@@ -197,7 +202,9 @@ func readTuning(path, src string) (*tuningFile, error) {
 	if t.Winner == nil {
 		return nil, fmt.Errorf("%s:1:1: the tuning file has no winner (no candidate verified when it was made): tune again", path)
 	}
-	if err := checkEnum("tile", t.Winner.Tile, tileKinds...); err != nil || noCodegen(t.Winner.Tile, "") {
+	// Any kind compile knows (a ghost-zone kind's targets are checked as
+	// for --tile: codegenRefusal).
+	if err := checkEnum("tile", t.Winner.Tile, tileKinds...); err != nil {
 		return nil, fmt.Errorf("%s:1:1: the winner's tile %q is not a schedule compile generates code for", path, t.Winner.Tile)
 	}
 	if err := checkBlock(t.Winner.Block); err != nil {
@@ -295,6 +302,9 @@ func loadTuning(fs *pflag.FlagSet, pf *pipelineFlags, reuse *bool, path string, 
 	fmt.Fprintf(stderr, "hextile: note: --tuning=%s: %s (%.3g GCells/s on %s)\n", path, t.Winner.tuneConfig.flags(), t.Winner.GCells, t.Device.Name)
 	for _, n := range applyTuning(fs, pf, reuse, t, path) {
 		fmt.Fprintf(stderr, "hextile: note: %s\n", n)
+	}
+	if fl := fs.Lookup("fast-math"); t.FastMath && fl != nil && fl.Value.String() != "true" {
+		fmt.Fprintf(stderr, "hextile: note: %s was tuned with --fast-math: give --fast-math for the build it measured (without it the code is bit-exact, and may be slower)\n", path)
 	}
 	return 0, true
 }

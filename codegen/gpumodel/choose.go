@@ -74,6 +74,7 @@ func (c *Choice) Dump(w io.Writer, more int) {
 	fmt.Fprintf(w, "model:\n")
 	fmt.Fprintf(w, "  stencil: %s\n", c.Features)
 	fmt.Fprintf(w, "  gpu: %s\n", c.GPU)
+	fmt.Fprintf(w, "  arithmetic: %s\n", c.Features.Arithmetic())
 	if c.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", c.Note)
 	}

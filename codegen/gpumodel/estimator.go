@@ -51,12 +51,20 @@ func Register(e Estimator) {
 	estimators = append(estimators, e)
 }
 
+// EstimatorOf is the registered estimator of kind, if any.
+func EstimatorOf(kind schedule.Kind) (Estimator, bool) {
+	for _, e := range estimators {
+		if e.Kind() == kind {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
 // EstimateOf predicts any candidate of a registered kind.
 func EstimateOf(f *Features, g *GPU, c Candidate) (Estimate, bool) {
-	for _, e := range estimators {
-		if e.Kind() == c.Kind {
-			return e.Estimate(f, g, c)
-		}
+	if e, ok := EstimatorOf(c.Kind); ok {
+		return e.Estimate(f, g, c)
 	}
 	return Estimate{}, false
 }

@@ -26,12 +26,18 @@ type Features struct {
 	ElemBytes int     // bytes of the written array's elements (4: float, int; 8: double)
 	Flops     int     // arithmetic operations per update (+ - * and compound assignment)
 	Special   int     // divisions and math calls per update (tens of instructions each)
+	FMAs      int     // additions of a product (a*b + c) that --fast-math contracts into one fused multiply-add
 	Box       bool    // a read with an offset in two dimensions or more (box stencil)
 	Stmts     int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
 	Extent    []int64 // iterations per space dimension (interior cells), outermost first
 	Steps     int64   // time steps
 	// Assumed lists what was assumed for want of parameter values.
 	Assumed []string
+	// FastMath is the build's --fast-math (not the stencil's: the caller
+	// sets it): divisions and square roots are approximate, a few
+	// instructions each (Calibration.InstSpecialFast) instead of the IEEE
+	// sequences (InstSpecial).
+	FastMath bool
 }
 
 // Cells is the number of cells updated per time step.
@@ -175,11 +181,15 @@ func FeaturesOf(scop *frontend.Scop, params map[string]int64) (*Features, error)
 		f.Flops += countOps(st.Body.RHS, false, seen)
 		seen = map[string]bool{}
 		f.Special += countOps(st.Body.RHS, true, seen)
+		f.FMAs += countFMAs(st.Body.RHS, map[string]bool{})
 		if st.Body.Op != "=" {
 			if st.Body.Op == "/=" {
 				f.Special++
 			} else {
 				f.Flops++
+				if b, ok := st.Body.RHS.(*frontend.Binary); ok && b.Op == "*" && (st.Body.Op == "+=" || st.Body.Op == "-=") {
+					f.FMAs++ // A += x * y
+				}
 			}
 		}
 	}
@@ -340,6 +350,48 @@ func countOps(e frontend.Expr, special bool, seen map[string]bool) int {
 		return n
 	case *frontend.Cast:
 		return countOps(e.X, special, seen)
+	}
+	return 0
+}
+
+// countFMAs counts the multiply-adds of e that contraction fuses: an
+// addition or subtraction with a product operand (not used by another
+// one) becomes one fused multiply-add, saving an instruction. AN5D's
+// j2d5pt, ((((c0*a + c1*b) + c2*c) + c3*d) + c4*e) / 118, has 4 of its 9
+// flops fused (4 FMAs and a multiply remain); laplacian2d's 0.2f * (a + b
+// + c + d + e) none. A repeated subexpression counts once (countOps).
+func countFMAs(e frontend.Expr, seen map[string]bool) int {
+	key := exprKey(e)
+	if seen[key] {
+		return 0
+	}
+	seen[key] = true
+	isMul := func(x frontend.Expr) bool {
+		b, ok := x.(*frontend.Binary)
+		return ok && b.Op == "*" && !seen[exprKey(b)+"#fused"]
+	}
+	switch e := e.(type) {
+	case *frontend.Binary:
+		n := countFMAs(e.X, seen) + countFMAs(e.Y, seen)
+		if e.Op == "+" || e.Op == "-" {
+			for _, x := range []frontend.Expr{e.Y, e.X} {
+				if isMul(x) {
+					seen[exprKey(x)+"#fused"] = true
+					return n + 1
+				}
+			}
+		}
+		return n
+	case *frontend.Unary:
+		return countFMAs(e.X, seen)
+	case *frontend.Call:
+		n := 0
+		for _, a := range e.Args {
+			n += countFMAs(a, seen)
+		}
+		return n
+	case *frontend.Cast:
+		return countFMAs(e.X, seen)
 	}
 	return 0
 }

@@ -18,17 +18,18 @@ func TestFeaturesOf(t *testing.T) {
 			Flops: 5, Extent: []int64{2046, 2046}, Steps: 512}},
 		{"../../testdata/laplacian3d.c", lap256, Features{Dims: 3, Radius: []int{1, 1, 1}, Points: 7, Arrays: 1, Written: 1, ElemBytes: 4, Stmts: 1,
 			Flops: 7, Extent: []int64{254, 254, 254}, Steps: 128}},
-		// 1/sqrtf(...): a division and a call; the repeated differences count once.
+		// 1/sqrtf(...): a division and a call; the repeated differences count
+		// once; four of the squares' sums fuse into multiply-adds.
 		{"../../testdata/gradient2d.c", lap2048, Features{Dims: 2, Radius: []int{1, 1}, Points: 5, Arrays: 1, Written: 1, ElemBytes: 4, Stmts: 1,
-			Flops: 13, Special: 2, Extent: []int64{2046, 2046}, Steps: 512}},
+			Flops: 13, FMAs: 4, Special: 2, Extent: []int64{2046, 2046}, Steps: 512}},
 		{"testdata/an5d_star2d2r.c", map[string]int64{"dimsize": 1028, "timestep": 100}, Features{Dims: 2, Radius: []int{2, 2}, Points: 9, Arrays: 1, Written: 1, ElemBytes: 4, Stmts: 1,
-			Flops: 17, Extent: []int64{1024, 1024}, Steps: 100}},
+			Flops: 17, FMAs: 8, Extent: []int64{1024, 1024}, Steps: 100}},
 		{"testdata/an5d_box2d1r.c", map[string]int64{"dimsize": 1026, "timestep": 100}, Features{Dims: 2, Radius: []int{1, 1}, Points: 9, Arrays: 1, Written: 1, ElemBytes: 4, Stmts: 1,
-			Flops: 17, Box: true, Extent: []int64{1024, 1024}, Steps: 100}},
+			Flops: 17, FMAs: 8, Box: true, Extent: []int64{1024, 1024}, Steps: 100}},
 		{"testdata/an5d_j3d27pt.c", map[string]int64{"dimsize": 130, "timestep": 10}, Features{Dims: 3, Radius: []int{1, 1, 1}, Points: 27, Arrays: 1, Written: 1, ElemBytes: 4, Stmts: 1,
-			Flops: 53, Special: 1, Box: true, Extent: []int64{128, 128, 128}, Steps: 10}},
+			Flops: 53, FMAs: 26, Special: 1, Box: true, Extent: []int64{128, 128, 128}, Steps: 10}},
 		{"testdata/an5d_star3d2r.c", map[string]int64{"dimsize": 132, "timestep": 10}, Features{Dims: 3, Radius: []int{2, 2, 2}, Points: 13, Arrays: 1, Written: 1, ElemBytes: 4, Stmts: 1,
-			Flops: 25, Extent: []int64{128, 128, 128}, Steps: 10}},
+			Flops: 25, FMAs: 12, Extent: []int64{128, 128, 128}, Steps: 10}},
 		// PolyBench jacobi-2d: double, two statements a time step (B from
 		// A, A from B): their points and flops add up.
 		{"../../testdata/polybench/jacobi2d_pb.c", nil, Features{Dims: 2, Radius: []int{1, 1}, Points: 10, Arrays: 2, Written: 2, ElemBytes: 8, Stmts: 2,

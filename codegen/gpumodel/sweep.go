@@ -45,9 +45,11 @@ import (
 // against 236-264 measured (the global traffic, 0.8 ms a band from DRAM, hides
 // under the issue).
 //
-// The model does not see --use_fast_math: the IEEE division is
-// InstSpecial for every kind, and fast-math builds run faster (j2d5pt
-// sweep 491 GCells/s, twice the exact build) than any prediction here.
+// With --fast-math (Features.FastMath) the division costs InstSpecialFast
+// and the multiply-adds are fused: own = 8 + 5 + 5 + 1 + 1 = 20, 371
+// GCells/s predicted against 491 measured (the exact build's 0.84 ratio
+// carried over: the ghost-zone and step terms are SweepA's, whatever the
+// arithmetic).
 type sweepEstimator struct{}
 
 func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
@@ -101,13 +103,13 @@ func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 
 // sweepGeom is the block geometry of a sweep candidate.
 type sweepGeom struct {
-	h, steps       int64
-	face           int64   // threads per block
-	active         float64 // level updates a block computes per band (with ghost zones)
-	owned          float64 // cells a block owns
-	loaded         float64 // cells of the band-start state a block reads
-	blocks         int64
-	smem, regs, nb int64
+	h, steps   int64
+	face       int64   // threads per block
+	active     float64 // level updates a block computes per band (with ghost zones)
+	owned      float64 // cells a block owns
+	loaded     float64 // cells of the band-start state a block reads
+	blocks     int64
+	smem, regs int64
 }
 
 func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
@@ -133,12 +135,7 @@ func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
 		g.active += u
 	}
 	g.loaded = float64(w0+2*r[0]*h) * float64(g.face)
-	lag := r[0] + 1
-	g.nb = lag + 1
-	if f.Box {
-		g.nb += r[0]
-	}
-	g.smem = h * g.nb * g.face * int64(f.ElemBytes)
+	g.smem = gpuplan.SweepSmemBytes(sizes, r, f.Box, int64(f.ElemBytes))
 	g.regs = min(255, 32+4*(h+1))
 	return g, g.face <= 1024 && g.smem <= gpuplan.MaxSweepSmem && h >= 1
 }

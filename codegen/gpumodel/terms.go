@@ -1,6 +1,9 @@
 package gpumodel
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Calibration holds the model's fitted constants (see the package doc and
 // calibration_test.go for the rows they were fitted to).
@@ -18,6 +21,15 @@ var Calibration = struct {
 	// over the points a thread computes), per division or math call
 	// (gradient2d's 1/sqrtf: 314 against laplacian2d's 375 GCells/s).
 	InstBase, InstThread, InstSpecial float64
+	// InstSpecialFast: a division or math call under --fast-math
+	// (approximate division and square root: a multiply by the
+	// reciprocal, the reciprocal folded for a constant divisor; a MUFU
+	// square root), where InstSpecial counts the IEEE sequence
+	// (div.rn.f32: a Newton iteration with its range checks and a slow
+	// path). Fitted on the fast-math rows of calibration_test.go (AN5D's
+	// j2d5pt, a division per update: sweep 491 against 236 GCells/s
+	// exact, hybrid 11,23,128 --shared 572 against 299).
+	InstSpecialFast float64
 	// SatThreads: resident threads per SM that hide the latency; fewer
 	// slow a kernel by sqrt(threads / SatThreads).
 	SatThreads float64
@@ -44,7 +56,7 @@ var Calibration = struct {
 	SweepA, SweepStep, SweepIdle float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
-	InstBase: 8, InstThread: 60, InstSpecial: 15,
+	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
@@ -159,10 +171,48 @@ func loadsPerUpdate(f *Features, u float64, ry int) float64 {
 }
 
 // instPerUpdate is the thread instructions of one update apart from the
-// per-thread overhead: the base, loads, flops and special operations.
+// per-thread overhead: the base, loads, flops and special operations
+// (IEEE, or approximate under --fast-math: specialCost).
 func instPerUpdate(f *Features, loads float64) float64 {
-	c := Calibration
-	return c.InstBase + loads + float64(f.Flops) + c.InstSpecial*float64(f.Special)
+	flops := f.Flops
+	if f.FastMath {
+		flops -= f.FMAs // contracted: one instruction for a multiply and an add
+	}
+	return Calibration.InstBase + loads + float64(flops) + specialCost(f)*float64(f.Special)
+}
+
+// specialCost is the instructions of one division or math call: the IEEE
+// sequence (InstSpecial), or under --fast-math the approximate one
+// (InstSpecialFast). E.g. AN5D's j2d5pt (5 loads, 9 flops, one division
+// by 118) in the sweep kernel: 8 + 5 + 9 + 15 + 1 = 38 instructions per
+// level update exact, 8 + 5 + 9 + 1 + 1 = 24 with --fast-math.
+func specialCost(f *Features) float64 {
+	if f.FastMath {
+		return Calibration.InstSpecialFast
+	}
+	return Calibration.InstSpecial
 }
 
 func launchS(g *GPU) float64 { return g.LaunchUS * 1e-6 }
+
+// Arithmetic says what the model assumed of the build's floating point
+// (--dump=plan's model section): with --fast-math, approximate division
+// and square root and the multiply-adds fused; without it, the IEEE
+// sequences and no contraction (bit-exact builds: nvcc -fmad=false, llc
+// without contraction). E.g. AN5D's j2d5pt without --fast-math: "IEEE
+// division and square root, 15 instructions each, multiply-adds not fused
+// (bit-exact; --fast-math: 1 instruction each and 4 of the 9 flops
+// fused)".
+func (f *Features) Arithmetic() string {
+	c := Calibration
+	inst := func(n float64) string {
+		if n == 1 {
+			return "1 instruction"
+		}
+		return fmt.Sprintf("%g instructions", n)
+	}
+	if f.FastMath {
+		return fmt.Sprintf("--fast-math assumed: approximate division and square root, %s each (IEEE: %s), %d of the %d flops fused into multiply-adds", inst(c.InstSpecialFast), inst(c.InstSpecial), f.FMAs, f.Flops)
+	}
+	return fmt.Sprintf("IEEE division and square root, %s each, multiply-adds not fused (bit-exact; --fast-math: %s each and %d of the %d flops fused)", inst(c.InstSpecial), inst(c.InstSpecialFast), f.FMAs, f.Flops)
+}

@@ -193,7 +193,17 @@ func Build(in []Input, opt CUDAOptions) ([]*Scop, error) {
 	var out []*Scop
 	it, wideIdx := "int", false
 	var ws []*width.Width
-	for _, s := range in {
+	for k, s := range in {
+		if s.Code == nil {
+			// A schedule without generated code: a ghost-zone kind
+			// compiled for a target without its code generator
+			// (codegen.GhostTargets), whose AST stage is skipped.
+			kind := "its"
+			if s.Sched != nil {
+				kind = "the " + string(s.Sched.Kind)
+			}
+			return nil, fmt.Errorf("internal error: scop %d has no code to map to the GPU (%s schedule was compiled for a target without its code generator)", k+1, kind)
+		}
 		w := width.Decide(s.Code, opt.Params)
 		ws = append(ws, w)
 		if w.Wide {
