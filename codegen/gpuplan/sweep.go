@@ -50,10 +50,11 @@ import (
 // (rel = (rel0, 0, ..)) come from column registers instead (SweepRead.Reg:
 // the thread computed that value itself, L*(a-a') - rel0 steps earlier),
 // so only face neighbours go through shared memory (and NB counts only
-// those). (Unrolling the sweep by NB for constant slots, and column
+// those). (Unrolling the generic sweep by NB for constant slots, and column
 // registers for level 0's band-start reads, were tried and measured slower
 // on the H100: more registers, fewer blocks per SM; see
-// bench/results/sweep_first_run.txt.)
+// bench/results/sweep_first_run.txt. The steady state, sweep_steady.go,
+// unrolls only the guard-free steps of interior boxes.)
 //
 // Ping-pong. The written arrays have two copies: a band reads the
 // band-start state from one and writes to the other; a tile writes back
