@@ -187,6 +187,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	fmt.Fprintf(stdout, "tiling: %s (%s)\n", req.Tile, mode)
 	fmt.Fprintf(stdout, "max-diff: %g\n", r.MaxDiff)
+	if *device == "emu" {
+		noteSteadyBoxes(stdout, r.Output)
+	}
 	tu, ou := r.UpdatesPerSecond()
 	printCPUTimes(stdout, r.TimeOrig, r.TimeTiled, r.Updates, tu, ou)
 	if !r.OK {

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"regexp"
+
 	"github.com/spf13/pflag"
 
 	"hextile/codegen"
@@ -23,4 +27,16 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
 	return o
+}
+
+// steadyBoxesLine is the emulator's count of the sweep boxes that ran the
+// steady state.
+var steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
+
+// noteSteadyBoxes prints, after an emulator run, how many sweep boxes ran
+// the steady state (nothing when none did).
+func noteSteadyBoxes(w io.Writer, output string) {
+	if m := steadyBoxesLine.FindStringSubmatch(output); m != nil {
+		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state\n", m[1])
+	}
 }
