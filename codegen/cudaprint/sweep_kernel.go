@@ -29,8 +29,10 @@ import (
 //	... levels 2..h ...
 //	__syncthreads();
 //
-// The emulator prints the same code with the thread work inside loops
-// over the block's threads (no value lives in a thread across a barrier).
+// Interior boxes run the middle of their sweep without these guards (the
+// steady state, sweep_steady.go). The emulator prints the same code with
+// the thread work inside loops over the block's threads (no value lives
+// in a thread across a barrier).
 
 // bandGen prints what the ghost-zone kernels (sweep, overlapped) share.
 type bandGen struct {
