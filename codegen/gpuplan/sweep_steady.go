@@ -45,8 +45,9 @@ import "fmt"
 // plane of 258 floats.
 
 // planSteady decides the steady state of sp (see above): on unless
-// noSteady, or the steady steps of a box are none (SteadyWhy says why);
-// unrolled unless noUnroll.
+// noSteady, the elements are not floating point (garbage cells must not
+// trap), the steady steps of a box are none or the padded buffers exceed
+// the shared memory (SteadyWhy says why); unrolled unless noUnroll.
 func (sp *SweepPlan) planSteady(noSteady, noUnroll bool) {
 	face := int64(1)
 	for _, f := range sp.Face {
@@ -71,6 +72,12 @@ func (sp *SweepPlan) planSteady(noSteady, noUnroll bool) {
 	switch {
 	case noSteady:
 		sp.SteadyWhy = "off (--steady=false)"
+		return
+	case sp.Elem != "float" && sp.Elem != "double":
+		// Garbage cells compute with whatever their neighbours hold:
+		// harmless in floating point (no traps), but an integer division
+		// by a garbage zero traps and a garbage overflow is undefined in C.
+		sp.SteadyWhy = fmt.Sprintf("off: %s elements (garbage cells outside a level's region are computed: floating point only)", sp.Elem)
 		return
 	case sp.W[0]-1+sp.SteadyHi < sp.SteadyLo:
 		sp.SteadyWhy = fmt.Sprintf("off: no sweep step has every level's plane in its range (w0 = %d too small for the pipeline of %d levels)", sp.W[0], len(sp.Levels))
