@@ -25,15 +25,7 @@ static void __syncthreads(void) {}
 // TestSweepCUDASyntax: the CUDA-mode sweep kernels (hoisted column flags,
 // registers as variables) compile as C++ with the CUDA built-ins stubbed.
 func TestSweepCUDASyntax(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		if cxx, err = exec.LookPath("clang++"); err != nil {
-			t.Skip("no C++ compiler")
-		}
-	}
-	dir := t.TempDir()
-	stub := filepath.Join(dir, "stub.h")
-	os.WriteFile(stub, []byte(cudaStub), 0o644)
+	chk := newCUDASyntax(t)
 	for _, tc := range []struct {
 		file  string
 		sizes []int64
@@ -42,22 +34,52 @@ func TestSweepCUDASyntax(t *testing.T) {
 		{"../testdata/jacobi2d_twonest.c", nil},
 		{"../testdata/jacobi3d_mod2.c", []int64{1, 3, 4, 5}},
 	} {
-		c, err := sweepCompile(tc.file, tc.sizes)
-		if err != nil {
-			t.Fatal(err)
+		chk.check(tc.file, tc.sizes, CUDAOptions{NoPDL: true})
+	}
+}
+
+// cudaSyntax checks the syntax of printed CUDA kernels with a C++
+// compiler and the CUDA stub.
+type cudaSyntax struct {
+	t        *testing.T
+	cxx, dir string
+}
+
+func newCUDASyntax(t *testing.T) *cudaSyntax {
+	t.Helper()
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		if cxx, err = exec.LookPath("clang++"); err != nil {
+			t.Skip("no C++ compiler")
 		}
-		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, CUDAOptions{NoPDL: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(tc.file), ".c"))
-		if err := WriteCUDA(res, out); err != nil {
-			t.Fatal(err)
-		}
-		k, _ := filepath.Glob(filepath.Join(out, "*_kernel.cu"))
-		cmd := exec.Command(cxx, "-fsyntax-only", "-include", stub, "-x", "c++", k[0])
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("%s: %v\n%s", tc.file, err, b)
-		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "stub.h"), []byte(cudaStub), 0o644)
+	return &cudaSyntax{t, cxx, dir}
+}
+
+// check compiles the sweep kernel of file with sizes under opt.
+func (s *cudaSyntax) check(file string, sizes []int64, opt CUDAOptions) {
+	t := s.t
+	t.Helper()
+	c, err := sweepCompile(file, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.MkdirTemp(s.dir, strings.TrimSuffix(filepath.Base(file), ".c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCUDA(res, out); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := filepath.Glob(filepath.Join(out, "*_kernel.cu"))
+	cmd := exec.Command(s.cxx, "-fsyntax-only", "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable", "-include", filepath.Join(s.dir, "stub.h"), "-x", "c++", k[0])
+	if b, err := cmd.CombinedOutput(); err != nil || len(b) > 0 {
+		t.Errorf("%s %+v: %v\n%s", file, opt, err, b)
 	}
 }

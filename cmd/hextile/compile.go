@@ -170,6 +170,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pdl := fs.Bool("pdl", true, "--target=cuda|llvm|ptx: programmatic dependent launch on compute capability 9.0+ (cudaLaunchKernelEx; each kernel first waits for the previous one; llvm/ptx: with --arch=sm_90 or newer)")
 	var df distFlags
 	df.register(fs)
+	var sf steadyFlags
+	sf.register(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
 	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
 	var ff fastFlags
@@ -218,7 +220,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", ghostBlockRefusal(pf.tile))
 	}
 	if df.on() {
-		return df.run(fs, &pf, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, req, overrides, ds, *target, *out, *harness, stdout, stderr)
+		return df.run(fs, &pf, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}), req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
 	modelArch := ""
 	if fs.Changed("arch") {
@@ -229,7 +231,8 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
-		req.GPU = &codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides}
+		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})
+		req.GPU = &gpu
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
 	if err != nil {
@@ -247,7 +250,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 0
 	}
 	if *target != "c" && !ghostKind(pf.tile) {
-		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
+		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))
 		}
 	}
@@ -255,7 +258,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
 		var res *codegen.CUDAResult
 		err := newProgress(stderr).step("generating CUDA", func() (err error) {
-			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
+			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}))
 			return err
 		})
 		if err == nil {
@@ -285,7 +288,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
 		pr := newProgress(stderr)
 		err = pr.step("generating LLVM IR", func() (err error) {
-			text, err = codegen.EmitLLVMFor(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}, *arch)
+			text, err = codegen.EmitLLVMFor(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}), *arch)
 			return err
 		})
 		if err == nil && *target == "ptx" {

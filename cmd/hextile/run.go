@@ -38,6 +38,8 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	nvcc := fs.String("nvcc", "", "--backend=cuda: the CUDA compiler (default: nvcc on PATH)")
 	fmad := fs.Bool("fmad", false, "--backend=cuda: let nvcc contract a*b+c into fused multiply-adds (-fmad=true); the default -fmad=false keeps the bit-exact verification meaningful and matches llc, which fuses nothing by default")
 	pdl := fs.Bool("pdl", true, "--device=gpu: programmatic dependent launch on compute capability 9.0+ (both back ends; the PTX path retargets llc's PTX to sm_90 for it)")
+	var sf steadyFlags
+	sf.register(fs)
 	reuse := fs.Bool("reuse", true, "--device=gpu|emu: register reuse in full tiles (both back ends; rows of --shared tiles streamed through register windows)")
 	oneByOne := fs.Bool("one-by-one", false, "--backend=ptx: issue each launch through its own driver call instead of the prepared batch (a fallback)")
 	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")
@@ -123,12 +125,12 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
 	if *device != "cpu" && !ghostKind(pf.tile) {
-		if err := checkLaunches(c, codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}, paramValues(c, overrides)); err != nil {
+		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "run", err, scopPos(c))
 		}
 	}
 	if *device == "gpu" {
-		opt := codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}
+		opt := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
 		if *backend == "cuda" {
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, fast: ff, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
@@ -137,7 +139,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var src string
 	if *device == "emu" {
 		// The CUDA code run by the CPU emulator (race and bounds checks).
-		src, err = codegen.EmuProgram(c, paramValues(c, overrides), codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoReuse: !*reuse})
+		src, err = codegen.EmuProgram(c, paramValues(c, overrides), sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoReuse: !*reuse}))
 		*noOMP = true
 	} else {
 		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
@@ -186,6 +188,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	fmt.Fprintf(stdout, "tiling: %s (%s)\n", req.Tile, mode)
 	fmt.Fprintf(stdout, "max-diff: %g\n", r.MaxDiff)
+	if *device == "emu" {
+		noteSteadyBoxes(stdout, r.Output)
+	}
 	tu, ou := r.UpdatesPerSecond()
 	printCPUTimes(stdout, r.TimeOrig, r.TimeTiled, r.Updates, tu, ou)
 	if !r.OK {

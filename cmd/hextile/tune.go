@@ -602,6 +602,7 @@ func tuneVerifyVals(timeVals map[string]int64, given map[string]int64, ns int) m
 // them at both sizes; refusals are *tuneRefusal.
 type tuneBuilder struct {
 	pf                   pipelineFlags
+	sf                   steadyFlags
 	req                  codegen.Request
 	ds                   []define
 	verifyVals, timeVals map[string]int64
@@ -626,7 +627,7 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if err != nil {
 		return nil, &tuneRefusal{err}
 	}
-	opt := codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse}
+	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse})
 	var scops []*frontend.Scop
 	for _, sc := range c.Scops {
 		scops = append(scops, sc.Scop)
@@ -811,6 +812,8 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var ff fastFlags
 	ff.register(fs, true)
 	kinds := fs.String("tile", "", "KIND[,KIND...]: search only these schedule kinds (default: every kind that applies: hybrid, none, classical, hexagonal, sweep, overlapped)")
+	var sf steadyFlags
+	sf.register(fs)
 	if ok, code := parseFlags(fs, "tune", args, stdout, stderr); !ok {
 		return code
 	}
@@ -934,7 +937,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	for _, n := range sp.notes {
 		fmt.Fprintf(stderr, "tune: note: %s\n", n)
 	}
-	tb := &tuneBuilder{pf: pf, req: req, ds: ds, verifyVals: verifyVals, timeVals: timeVals,
+	tb := &tuneBuilder{pf: pf, sf: sf, req: req, ds: ds, verifyVals: verifyVals, timeVals: timeVals,
 		cache: map[string]*codegen.Compilation{}, cacheErr: map[string]error{}}
 	sum, err := fileSHA256(file)
 	if err != nil {

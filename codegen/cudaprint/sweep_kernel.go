@@ -29,8 +29,10 @@ import (
 //	... levels 2..h ...
 //	__syncthreads();
 //
-// The emulator prints the same code with the thread work inside loops
-// over the block's threads (no value lives in a thread across a barrier).
+// Interior boxes run the middle of their sweep without these guards (the
+// steady state, sweep_steady.go). The emulator prints the same code with
+// the thread work inside loops over the block's threads (no value lives
+// in a thread across a barrier).
 
 // bandGen prints what the ghost-zone kernels (sweep, overlapped) share.
 type bandGen struct {
@@ -45,8 +47,12 @@ func (g *bandGen) it() string { return g.cs.IntType }
 // sweepGen prints the sweep kernel of one scop.
 type sweepGen struct {
 	bandGen
-	sp   *gpuplan.SweepPlan
-	face int64
+	sp *gpuplan.SweepPlan
+	// z is the variable of the sweep step being printed (hx_z; hx_s in
+	// the steady state's unrolled steps) and qc the constant buffer slot
+	// of level 0's plane there, or -1: the run-time hx_q.
+	z  string
+	qc int64
 }
 
 // sweepKernelArgs lists the sweep kernel's arguments (decl: with types):
@@ -91,11 +97,8 @@ func sweepKernelArgs(cs *gpuplan.Scop, decl bool) []string {
 // emulation its launcher).
 func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	sp := cs.Sweep
-	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true}, sp: sp, face: 1}
-	for _, f := range sp.Face {
-		g.face *= f
-	}
-	g.kernel(int64(sp.NBuf)*sp.NB*g.face, "sweep buffers", func() {
+	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true}, sp: sp, z: "hx_z", qc: -1}
+	g.kernel(int64(sp.NBuf)*sp.NB*sp.Plane, "sweep buffers", func() {
 		g.regDecls()
 		g.body()
 	})
@@ -187,16 +190,15 @@ func (g *sweepGen) body() {
 		}
 	}, func(d int) {
 		g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
-		g.hoistColumn(d)
-		g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
-		g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
-		for a := range sp.Levels {
-			g.level(a, d+1)
+		if !g.emu {
+			g.column(d) // the thread's column, once per box
 		}
-		g.shiftRegs(d + 1)
-		g.line(d+1, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
-		g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
-		g.line(d, "}")
+		g.line(d, "int hx_q = 0; /* (z - hx_zlo) mod NB: the buffer slot of plane z of level 0 */")
+		g.line(d, fmt.Sprintf("%s hx_z = hx_zlo;", it))
+		if sp.Steady {
+			g.steady(d)
+		}
+		g.genericSteps(d, "hx_z <= hx_zhi", "the generic sweep steps (a box that is not interior: all of them)")
 		g.copyUnwritten(d, g.ownedColumns)
 	})
 }
@@ -261,19 +263,24 @@ func (g *sweepGen) column(d int) {
 }
 
 // slot prints the buffer index of plane offset rel0 of level b read at
-// level a (b == a: the plane level a writes), face offset rf.
+// level a (b == a: the plane level a writes), face offset rf: a constant
+// slot in the steady state's unrolled steps (qc >= 0).
 func (g *sweepGen) slot(b, a int, rel0 int64, rf string) string {
 	sp := g.sp
 	k := ((rel0-sp.Lag*int64(a))%sp.NB + sp.NB) % sp.NB
+	base := int64(sp.Levels[b].Buf) * sp.NB
+	if g.qc >= 0 {
+		return fmt.Sprintf("%d + hx_f%s", (base+(g.qc+k)%sp.NB)*sp.Plane+sp.Pad, rf)
+	}
 	s := "hx_q"
 	if k != 0 {
 		s = fmt.Sprintf("(hx_q + %d >= %d ? hx_q + %d : hx_q + %d)", k, sp.NB, k-sp.NB, k)
 	}
-	idx := fmt.Sprintf("(%d + %s) * %d + hx_f%s", int64(sp.Levels[b].Buf)*sp.NB, s, g.face, rf)
-	if g.emu {
-		return idx
+	pad := ""
+	if sp.Pad > 0 {
+		pad = fmt.Sprintf(" + %d", sp.Pad)
 	}
-	return idx
+	return fmt.Sprintf("(%d + %s) * %d%s + hx_f%s", base, s, sp.Plane, pad, rf)
 }
 
 func (g *bandGen) sb(idx string, mode int) string {
@@ -285,11 +292,7 @@ func (g *bandGen) sb(idx string, mode int) string {
 
 // faceOff is the flat face offset of rel (dimensions 1..).
 func (g *sweepGen) faceOff(rel []int64) string {
-	sp := g.sp
-	off := rel[1]
-	if sp.Form.NS == 3 {
-		off = rel[1]*sp.Face[1] + rel[2]
-	}
+	off := g.sp.FaceOff(rel)
 	if off == 0 {
 		return ""
 	}
@@ -320,7 +323,7 @@ func (g *sweepGen) level(a int, d int) {
 	fs := lv.Stmt
 	g.line(d, fmt.Sprintf("/* level %d: %s at t = hx_tb + %d */", a, fs.Stmt.Name, lv.TOff))
 	g.line(d, "{")
-	g.line(d+1, fmt.Sprintf("const %s hx_p = hx_z - %d;", it, sp.Lag*int64(a)))
+	g.line(d+1, fmt.Sprintf("const %s hx_p = %s - %d;", it, g.z, sp.Lag*int64(a)))
 	g.line(d+1, fmt.Sprintf("if (hx_nlev > %d && hx_p >= hx_bl0 - %d && hx_p <= hx_bl0 + %d) {", a, sp.GL[a][0], sp.W[0]-1+sp.GR[a][0]))
 	g.threadsRaw(d+2, func(d int) {
 		if g.emu {
@@ -328,23 +331,36 @@ func (g *sweepGen) level(a int, d int) {
 		}
 		c := g.colConds(a)
 		g.line(d, "if ("+g.flag(fmt.Sprintf("hx_rg%d", a), c.region)+") {")
-		var keep []string
-		if lv.Buf >= 0 {
-			keep = append(keep, g.sb(g.slot(a, a, 0, ""), 1))
-		}
-		if lv.Regs > 0 {
-			keep = append(keep, g.reg(a, "n"))
-		}
-		g.cell(d+1, a, c, func(k int, rd gpuplan.SweepRead) string {
-			if rd.Reg >= 0 {
-				return g.reg(rd.From, fmt.Sprint(rd.Reg))
-			}
-			return g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
-		}, keep)
+		g.cell(d+1, a, c, g.levelRead(a), g.keep(a))
 		g.line(d, "}")
 	})
 	g.line(d+1, "}")
 	g.line(d, "}")
+}
+
+// levelRead prints level a's read k routed to level rd.From: a column
+// register or its buffer.
+func (g *sweepGen) levelRead(a int) func(k int, rd gpuplan.SweepRead) string {
+	return func(k int, rd gpuplan.SweepRead) string {
+		if rd.Reg >= 0 {
+			return g.reg(rd.From, fmt.Sprint(rd.Reg))
+		}
+		return g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
+	}
+}
+
+// keep lists where level a keeps its value: its buffer (when a later
+// level reads it from there) and its column register.
+func (g *sweepGen) keep(a int) []string {
+	lv := g.sp.Levels[a]
+	var keep []string
+	if lv.Buf >= 0 {
+		keep = append(keep, g.sb(g.slot(a, a, 0, ""), 1))
+	}
+	if lv.Regs > 0 {
+		keep = append(keep, g.reg(a, "n"))
+	}
+	return keep
 }
 
 // cell prints level a's work on the thread's cell (hx_p, hx_x1..) of its
@@ -355,21 +371,8 @@ func (g *sweepGen) level(a int, d int) {
 // cell is owned, into the band's output copy; outside the domain it stores
 // the band-start value of the element into keep.
 func (g *bandGen) cell(d, a int, c colConds, read func(k int, rd gpuplan.SweepRead) string, keep []string) {
-	lv := g.bp.Levels[a]
-	fs := lv.Stmt
-	subst := lv.Subst()
-	wins := map[*frontend.ArrayRef]string{}
-	for k, rd := range lv.Reads {
-		if rd.From >= 0 {
-			wins[fs.Reads[k].Ref] = read(k, rd)
-		}
-	}
-	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
-	for _, arr := range g.cs.Code.Scop.Arrays {
-		p.arrays[arr.Name] = arr
-	}
-	rhs := p.expr(fs.Stmt.Body.RHS, false, false)
-	widx := elemIdx(fs.Write.Ref, subst)
+	fs := g.bp.Levels[a].Stmt
+	rhs, widx := g.value(a, read)
 	g.line(d, "if ("+c.domPlane+" && "+g.flag("hx_dc", c.domCol)+") {")
 	g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
 	for _, k := range keep {
@@ -384,6 +387,27 @@ func (g *bandGen) cell(d, a int, c colConds, read func(k int, rd gpuplan.SweepRe
 		}
 	}
 	g.line(d, "}")
+}
+
+// value prints level a's value at the thread's cell (its right-hand side,
+// reading read(k, rd) for every read k routed to a level, the others from
+// the band-start state in global memory) and the flat index of the
+// element it writes.
+func (g *bandGen) value(a int, read func(k int, rd gpuplan.SweepRead) string) (rhs, widx string) {
+	lv := g.bp.Levels[a]
+	fs := lv.Stmt
+	subst := lv.Subst()
+	wins := map[*frontend.ArrayRef]string{}
+	for k, rd := range lv.Reads {
+		if rd.From >= 0 {
+			wins[fs.Reads[k].Ref] = read(k, rd)
+		}
+	}
+	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
+	for _, arr := range g.cs.Code.Scop.Arrays {
+		p.arrays[arr.Name] = arr
+	}
+	return p.expr(fs.Stmt.Body.RHS, false, false), elemIdx(fs.Write.Ref, subst)
 }
 
 // copyUnwritten prints the copy of the owned cells of every field of a
@@ -536,13 +560,13 @@ func (g *bandGen) flag(name, cond string) string {
 	return name
 }
 
-// hoistColumn prints, in CUDA, the thread's column, face index and column
-// flags once per box, before the sweep.
-func (g *sweepGen) hoistColumn(d int) {
+// hoistFlags prints, in CUDA, the thread's column flags before a loop of
+// generic sweep steps (in the loop's own scope: the steady state between
+// the two loops of an interior box keeps none of them live).
+func (g *sweepGen) hoistFlags(d int) {
 	if g.emu {
 		return
 	}
-	g.column(d)
 	for a, lv := range g.sp.Levels {
 		c := g.colConds(a)
 		if a == 0 {

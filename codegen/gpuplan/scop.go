@@ -31,6 +31,12 @@ type CUDAOptions struct {
 	// elements that consecutive iterations share in registers
 	// (stream.go).
 	NoReuse bool
+	// NoSteady turns off the sweep kernel's steady state (--steady=false;
+	// see sweep_steady.go): every sweep step of every box runs the generic
+	// code with its guards. NoSteadyUnroll keeps the steady state but does
+	// not unroll its loop by the buffer depth (--steady-unroll=false): the
+	// buffer slots are computed at run time.
+	NoSteady, NoSteadyUnroll bool
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -207,7 +213,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

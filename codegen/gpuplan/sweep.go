@@ -50,10 +50,11 @@ import (
 // (rel = (rel0, 0, ..)) come from column registers instead (SweepRead.Reg:
 // the thread computed that value itself, L*(a-a') - rel0 steps earlier),
 // so only face neighbours go through shared memory (and NB counts only
-// those). (Unrolling the sweep by NB for constant slots, and column
+// those). (Unrolling the generic sweep by NB for constant slots, and column
 // registers for level 0's band-start reads, were tried and measured slower
 // on the H100: more registers, fewer blocks per SM; see
-// bench/results/sweep_first_run.txt.)
+// bench/results/sweep_first_run.txt. The steady state, sweep_steady.go,
+// unrolls only the guard-free steps of interior boxes.)
 //
 // Ping-pong. The written arrays have two copies: a band reads the
 // band-start state from one and writes to the other; a tile writes back
@@ -82,6 +83,21 @@ type SweepPlan struct {
 	NB    int64   // planes per circular buffer
 	NBuf  int     // buffered levels
 	Smem  int64   // static shared memory per block (bytes)
+
+	// The steady state (sweep_steady.go): Steady says whether the kernel
+	// has it (SteadyWhy why not), SteadyUnroll whether its loop is
+	// unrolled by NB (constant buffer slots). An interior box's steady
+	// sweep steps are [bl0 + SteadyLo, bl0 + w0-1 + SteadyHi]; GL0Max and
+	// GR0Max are the widest ghost zone along s0 over the levels.
+	Steady, SteadyUnroll bool
+	SteadyWhy            string
+	SteadyLo, SteadyHi   int64
+	GL0Max, GR0Max       int64
+	// Pad is the padding of every buffer plane on both ends (elements; 0
+	// without the steady state) and Plane the elements of a plane (the
+	// face plus 2*Pad): plane j of buffer b starts at (b*NB + j)*Plane +
+	// Pad.
+	Pad, Plane int64
 }
 
 // SweepLevel is one level of a band.
@@ -324,8 +340,9 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // planSweep builds the sweep plan of cs.
 //
 // With regs, reads in the thread's own column come from column registers
-// (SweepRead.Reg; CUDAOptions.NoReuse turns them off).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error) {
+// (SweepRead.Reg; CUDAOptions.NoReuse turns them off); noSteady and
+// noUnroll turn off the steady state and its unrolling (planSteady).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -389,6 +406,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs bool) (*SweepPlan, error
 	if sp.Smem > MaxSweepSmem {
 		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %d: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, MaxSweepSmem)
 	}
+	sp.planSteady(noSteady, noUnroll)
 	return sp, nil
 }
 

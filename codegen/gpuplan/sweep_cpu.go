@@ -12,11 +12,12 @@ import (
 // buffers, ping-pong copies and owner write-back as the CUDA sweep kernel,
 // without column registers (every read of a level from its plane buffer:
 // the CPU code runs the face as an inner loop, where per-column registers
-// would be one more buffer). The buffers and the face keep the kernel's
+// would be one more buffer) and without the kernel's steady state (the C
+// code has its own loops). The buffers and the face keep the kernel's
 // limits. Refusals are positioned at the offending construct, else at the
 // scop.
 func PlanSweepC(sc *ast.ScopCode, sched *schedule.Schedule) (*SweepPlan, error) {
-	sp, err := planSweep(&Scop{Code: sc}, sched, false)
+	sp, err := planSweep(&Scop{Code: sc}, sched, false, true, true)
 	if err != nil {
 		return nil, cRefusal(sc, "sweep", "C sweep code", err)
 	}

@@ -14,7 +14,12 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 		kernel, sp.Form.NS, sp.H+1, sp.K, (sp.H+1)/int64(sp.K))
 	fmt.Fprintf(w, "  boxes %s (offsets %s), skew c = %d, plane lag per level %d (one barrier per sweep step)\n", ints(sp.W), ints(sp.Off), sp.C, sp.Lag)
 	fmt.Fprintf(w, "  block %dx%dx%d threads: the face of s1..s%d with the level-0 ghost zone (%s)\n", sp.Block[0], sp.Block[1], sp.Block[2], sp.Form.NS-1, ints(sp.Face))
-	fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem)
+	if sp.Pad > 0 {
+		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x (the face + 2 x %d padding) x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.Pad, sp.ElemSz, sp.Smem)
+	} else {
+		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem)
+	}
+	sp.dumpSteady(w)
 	sp.dumpLevels(w, func(lv SweepLevel) string {
 		buf := "not buffered (no later level reads it)"
 		if lv.Buf >= 0 {
@@ -27,6 +32,20 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 		}
 		return ""
 	})
+}
+
+// dumpSteady prints the steady-state decision (sweep_steady.go).
+func (sp *SweepPlan) dumpSteady(w io.Writer) {
+	if !sp.Steady {
+		fmt.Fprintf(w, "  steady state: %s\n", sp.SteadyWhy)
+		return
+	}
+	unroll := fmt.Sprintf("unrolled by NB = %d (constant buffer slots; the remainder runs the generic steps)", sp.NB)
+	if !sp.SteadyUnroll {
+		unroll = "not unrolled (--steady-unroll=false: run-time buffer slots)"
+	}
+	fmt.Fprintf(w, "  steady state: interior boxes (all %d levels, planes [bl0-%d, bl0+%d] and the face in the domain) run sweep steps [bl0%+d, bl0+%d] without guards, %s\n",
+		len(sp.Levels), sp.GL0Max, sp.W[0]-1+sp.GR0Max, sp.SteadyLo, sp.W[0]-1+sp.SteadyHi, unroll)
 }
 
 // dumpLevels prints the lines of a band plan's dump that the ghost-zone

@@ -89,13 +89,13 @@ func TestSweepPlan(t *testing.T) {
 		sizes []int64
 		want  sweepSummary
 	}{
-		{"jacobi2d_mod2.c", []int64{2, 16, 30}, sweepSummary{K: 1, Lag: 2, NB: 3, NBuf: 2, Block: [3]int{34, 1, 1}, Smem: 2 * 3 * 34 * 4, Levels: []string{
+		{"jacobi2d_mod2.c", []int64{2, 16, 30}, sweepSummary{K: 1, Lag: 2, NB: 3, NBuf: 2, Block: [3]int{34, 1, 1}, Smem: 2 * 3 * (34 + 2) * 4 /* planes padded by 1: the steady state */, Levels: []string{
 			// A[(t+1)%2] at t is A[t%2] at t+1; level 0 writes the field level 2 writes again.
 			"S0 t+0 buf 0 regs 3 next 2: " + global,
 			"S0 t+1 buf 1 regs 3 next -1: " + fromPrev(1),
 			"S0 t+2 buf -1 regs 0 next -1: " + fromPrev(2),
 		}}},
-		{"jacobi2d_twonest.c", []int64{3, 16, 30}, sweepSummary{K: 2, Lag: 2, NB: 3, NBuf: 1, Block: [3]int{36, 1, 1}, Smem: 1 * 3 * 36 * 4, Levels: []string{
+		{"jacobi2d_twonest.c", []int64{3, 16, 30}, sweepSummary{K: 2, Lag: 2, NB: 3, NBuf: 1, Block: [3]int{36, 1, 1}, Smem: 1 * 3 * (36 + 2) * 4, Levels: []string{
 			// B = f(A); A = B: A from the band start, then from level 1,
 			// whose values a thread keeps in registers and shares (buffer 0).
 			"S0 t+0 buf -1 regs 2 next 2: " + global,

@@ -258,10 +258,9 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 	ns := bp.Form.NS
 	unbind := g.bind(lv, x)
 	defer unbind()
-	var dom, own, inArr []value.Value
+	var dom, inArr []value.Value
 	for i := 0; i < ns; i++ {
 		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
-		own = append(own, g.sge(x[i], g.bl[i]), g.sle(x[i], g.add(g.bl[i], bp.W[i]-1)))
 		ext, _ := g.llvmKernel.body(fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i])
 		xo, ext := g.sameInt(g.add(x[i], fs.Write.Off[i]), ext)
 		inArr = append(inArr, g.sge(xo, zeroOf(xo)), g.cur.NewICmp(enum.IPredSLT, xo, ext))
@@ -282,27 +281,45 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 		}
 	}
 	g.ifElse(g.and(dom...), func() {
-		asg := fs.Stmt.Body
-		if asg.Op != "=" {
-			g.fail("%s: the LLVM ghost-zone kernels take assignments (=) only", ast.PosString(asg.Pos))
-		}
-		wins := map[*frontend.ArrayRef]value.Value{}
-		for k, rd := range lv.Reads {
-			if rd.From >= 0 {
-				wins[fs.Reads[k].Ref] = g.cur.NewLoad(g.elem, read(k, rd))
-			}
-		}
-		g.wins = wins
-		rhs, rt := g.llvmKernel.body(asg.RHS)
-		g.wins = nil
-		v := g.storeConv(rhs, rt, fs.Write.Array.Elem)
+		v := g.value(a, read)
 		if keep != nil {
 			store(v, keep())
 		}
-		closeOut := g.ifOpen(g.and(g.last[a], g.and(own...)))
+		closeOut := g.ifOpen(g.and(g.last[a], g.owned(x)))
 		g.cur.NewStore(v, g.flatPtrOf(fs.Write.Ref, "hx_o_"+name))
 		closeOut()
 	}, els)
+}
+
+// value is level a's value at the cell its statement's iterators are
+// bound to (bind): the right-hand side with the reads routed to a level
+// loaded from read(k, rd), the others from the band-start state.
+func (g *bandIR) value(a int, read func(k int, rd gpuplan.SweepRead) value.Value) value.Value {
+	lv := g.bp.Levels[a]
+	fs := lv.Stmt
+	asg := fs.Stmt.Body
+	if asg.Op != "=" {
+		g.fail("%s: the LLVM ghost-zone kernels take assignments (=) only", ast.PosString(asg.Pos))
+	}
+	wins := map[*frontend.ArrayRef]value.Value{}
+	for k, rd := range lv.Reads {
+		if rd.From >= 0 {
+			wins[fs.Reads[k].Ref] = g.cur.NewLoad(g.elem, read(k, rd))
+		}
+	}
+	g.wins = wins
+	rhs, rt := g.llvmKernel.body(asg.RHS)
+	g.wins = nil
+	return g.storeConv(rhs, rt, fs.Write.Array.Elem)
+}
+
+// owned is the condition that the cell x is in the box (owned).
+func (g *bandIR) owned(x []value.Value) value.Value {
+	var own []value.Value
+	for i := range x {
+		own = append(own, g.sge(x[i], g.bl[i]), g.sle(x[i], g.add(g.bl[i], g.bp.W[i]-1)))
+	}
+	return g.and(own...)
 }
 
 // flatPtrOf is the address of r's element in the array argument named ptr

@@ -27,6 +27,10 @@ import (
 //	  shift the column registers; barrier0; q = (q + 1) mod NB
 //	copy the owned cells of the fields the band does not write
 //
+// with, where the plan has it, the steady state of interior boxes
+// (sweep_steady.go) between the generic steps of the pipeline's fill and
+// drain.
+//
 // The arguments, shared buffers, boxes, cells, copies and integer widths
 // are band.go's; the column registers are allocas, promoted to registers
 // (opt -O3 before llc where LLVMToPTX finds opt; llc -O3 alone leaves no
@@ -35,15 +39,11 @@ import (
 // sweepKernel lowers the sweep kernel kn of cs.
 func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	sp := cs.Sweep
-	face := int64(1)
-	for _, f := range sp.Face {
-		face *= f
-	}
-	b, err := lm.newBandIR(cs, kn, int64(sp.NBuf)*sp.NB*face)
+	b, err := lm.newBandIR(cs, kn, int64(sp.NBuf)*sp.NB*sp.Plane)
 	if err != nil {
 		return err
 	}
-	g := &sweepIR{bandIR: b, sp: sp, face: face}
+	g := &sweepIR{bandIR: b, sp: sp, qc: -1}
 	// Column registers (CUDA: "float hx_c<b>_<j> = 0;").
 	g.regs = make([][]*ir.InstAlloca, len(sp.Levels))
 	for b, lv := range sp.Levels {
@@ -57,6 +57,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 		}
 	}
 	g.q = g.cur.NewAlloca(types.I32)
+	g.z = g.cur.NewAlloca(g.it)
 	g.body()
 	return g.finish()
 }
@@ -65,9 +66,10 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 type sweepIR struct {
 	*bandIR
 	sp   *gpuplan.SweepPlan
-	face int64
 	regs [][]*ir.InstAlloca // column registers of each level: 0..Regs-1, then "n"
 	q    *ir.InstAlloca     // the buffer slot of plane z of level 0
+	z    *ir.InstAlloca     // the sweep step (carried from one loop of steps to the next)
+	qc   int64              // the constant slot of level 0's plane in the unrolled steady steps, or -1: q
 	x    []value.Value      // the thread's column hx_x1.. (x[0] unused)
 	f    value.Value        // its face index
 }
@@ -88,16 +90,11 @@ func (g *sweepIR) body() {
 		zlo := g.add(g.bl[0], -sp.GL[0][0])
 		zhi := nsw(g.cur.NewAdd(g.add(g.bl[0], sp.W[0]-1), zext))
 		g.cur.NewStore(i32(0), g.q)
-		closeZ := g.loopOpen("hx_z", zlo, zhi, g.ic(1))
-		z := g.env["hx_z"]
-		for a := range sp.Levels {
-			g.level(a, z)
+		g.cur.NewStore(zlo, g.z)
+		if sp.Steady {
+			g.steady()
 		}
-		g.shiftRegs()
-		g.barrier()
-		q := g.cur.NewLoad(types.I32, g.q)
-		g.cur.NewStore(g.cur.NewSelect(g.cur.NewICmp(enum.IPredEQ, q, i32(sp.NB-1)), i32(0), g.add(q, 1)), g.q)
-		closeZ()
+		g.genericSteps(zhi)
 		g.copyUnwritten(g.ownedColumns)
 	})
 }
@@ -131,26 +128,24 @@ func (g *sweepIR) cellAt(p value.Value) []value.Value {
 func (g *sweepIR) slot(b, a int, rel0, rf int64) value.Value {
 	sp := g.sp
 	kk := ((rel0-sp.Lag*int64(a))%sp.NB + sp.NB) % sp.NB
+	base := int64(sp.Levels[b].Buf) * sp.NB
+	if g.qc >= 0 {
+		return g.add(g.add(g.f, (base+(g.qc+kk)%sp.NB)*sp.Plane+sp.Pad), rf)
+	}
 	var s value.Value = g.cur.NewLoad(types.I32, g.q)
 	if kk != 0 {
 		s = g.cur.NewSelect(g.sge(g.add(s, kk), i32(sp.NB)), g.add(s, kk-sp.NB), g.add(s, kk))
 	}
-	idx := nsw(g.cur.NewAdd(nsw(g.cur.NewMul(g.add(s, int64(sp.Levels[b].Buf)*sp.NB), i32(g.face))), g.f))
-	return g.add(idx, rf)
+	idx := nsw(g.cur.NewAdd(nsw(g.cur.NewMul(g.add(s, base), i32(sp.Plane))), g.f))
+	return g.add(idx, rf+sp.Pad)
 }
 
 // faceOff is the flat face offset of rel (dimensions 1..).
-func (g *sweepIR) faceOff(rel []int64) int64 {
-	if g.sp.Form.NS == 3 {
-		return rel[1]*g.sp.Face[1] + rel[2]
-	}
-	return rel[1]
-}
+func (g *sweepIR) faceOff(rel []int64) int64 { return g.sp.FaceOff(rel) }
 
 // level lowers level a's work at sweep step z.
 func (g *sweepIR) level(a int, z value.Value) {
 	sp := g.sp
-	lv := sp.Levels[a]
 	ns := sp.Form.NS
 	p := g.add(z, -sp.Lag*int64(a))
 	c := g.and(g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a))), g.sge(p, g.add(g.bl[0], -sp.GL[a][0])), g.sle(p, g.add(g.bl[0], sp.W[0]-1+sp.GR[a][0])))
@@ -160,27 +155,39 @@ func (g *sweepIR) level(a int, z value.Value) {
 		region = append(region, g.sge(g.x[i], g.add(g.bl[i], -sp.GL[a][i])), g.sle(g.x[i], g.add(g.bl[i], sp.W[i]-1+sp.GR[a][i])))
 	}
 	closeRg := g.ifOpen(g.and(region...))
-	var keep func() []value.Value
-	if lv.Buf >= 0 || lv.Regs > 0 {
-		keep = func() []value.Value {
-			var out []value.Value
-			if lv.Buf >= 0 {
-				out = append(out, g.sbPtr(g.slot(a, a, 0, 0)))
-			}
-			if lv.Regs > 0 {
-				out = append(out, g.regs[a][lv.Regs])
-			}
-			return out
-		}
-	}
-	g.cell(a, g.cellAt(p), func(k int, rd gpuplan.SweepRead) value.Value {
+	g.cell(a, g.cellAt(p), g.levelRead(a), g.keep(a))
+	closeRg()
+	closeLv()
+}
+
+// levelRead is the address of level a's read k routed to level rd.From:
+// a column register or its buffer.
+func (g *sweepIR) levelRead(a int) func(k int, rd gpuplan.SweepRead) value.Value {
+	return func(k int, rd gpuplan.SweepRead) value.Value {
 		if rd.Reg >= 0 {
 			return g.regs[rd.From][rd.Reg]
 		}
 		return g.sbPtr(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)))
-	}, keep)
-	closeRg()
-	closeLv()
+	}
+}
+
+// keep lists the addresses where level a keeps its value (its buffer, its
+// column register), or is nil when it keeps it nowhere.
+func (g *sweepIR) keep(a int) func() []value.Value {
+	lv := g.sp.Levels[a]
+	if lv.Buf < 0 && lv.Regs == 0 {
+		return nil
+	}
+	return func() []value.Value {
+		var out []value.Value
+		if lv.Buf >= 0 {
+			out = append(out, g.sbPtr(g.slot(a, a, 0, 0)))
+		}
+		if lv.Regs > 0 {
+			out = append(out, g.regs[a][lv.Regs])
+		}
+		return out
+	}
 }
 
 // shiftRegs moves each level's column values one step older.

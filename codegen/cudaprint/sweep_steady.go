@@ -1,0 +1,136 @@
+package cudaprint
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The sweep kernel's steady state (gpuplan.SweepPlan.Steady; the plan's
+// sweep_steady.go explains the math). Per box:
+//
+//	T hx_z = hx_zlo;
+//	if (hx_nlev == 8 && box interior) {
+//	  const T hx_za = hx_bl0 + 14, hx_zb = hx_bl0 + 134;
+//	  { flags; for (; hx_z < hx_za; hx_z++) generic step }  // prologue
+//	  for (; hx_z <= hx_zb - 2; hx_z += 3) {                // unrolled by NB = 3
+//	    { const T hx_s = hx_z + 0; level 0..7 without guards, slots constant; __syncthreads(); }
+//	    { const T hx_s = hx_z + 1; ... }
+//	    { const T hx_s = hx_z + 2; ... }
+//	  }
+//	  hx_q = 0;                                            // the slot at hx_za, again
+//	}
+//	{ flags; for (; hx_z <= hx_zhi; hx_z++) generic step }  // epilogue, or every step
+//
+// A steady level computes every thread's column:
+//
+//	const T hx_p = hx_s - 2;
+//	const float hx_v = ... hx_sb[5 + hx_f + -1] ...;
+//	hx_sb[263 + hx_f] = hx_v;
+//	hx_c1_n = hx_v;
+//	(last writer:) if (hx_p >= hx_bl0 && hx_p <= hx_bl0 + 127 && hx_oc) hx_o_A[...] = hx_v;
+//
+// The emulator counts the boxes that take the steady state
+// (hx_emu_steady_boxes, reported after the run) so that tests can check
+// that the steady code ran.
+
+// steady prints, at depth d, an interior box's prologue and steady steps
+// (the epilogue is the generic loop after it).
+func (g *sweepGen) steady(d int) {
+	sp, it := g.sp, g.it()
+	ns := sp.Form.NS
+	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels)),
+		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.GL0Max, sp.W[0]-1+sp.GR0Max)}
+	for i := 1; i < ns; i++ {
+		conds = append(conds, fmt.Sprintf("hx_bl%d - %d >= hx_lo%d && hx_bl%d + %d <= hx_hi%d", i, sp.GL[0][i], i, i, sp.W[i]-1+sp.GR[0][i], i))
+	}
+	g.line(d, "/* an interior box (all levels, its planes with ghost zones and the face in the domain): the steady state */")
+	g.line(d, "if ("+strings.Join(conds, " && ")+") {")
+	g.line(d+1, fmt.Sprintf("const %s hx_za = hx_bl0 + %d, hx_zb = hx_bl0 + %d;", it, sp.SteadyLo, sp.W[0]-1+sp.SteadyHi))
+	g.genericSteps(d+1, "hx_z < hx_za", "prologue: the pipeline fills")
+	if g.emu {
+		g.line(d+1, "hx_emu_steady_boxes++;")
+	}
+	g.line(d+1, "{")
+	dd := d + 2
+	if !g.emu {
+		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
+	}
+	if sp.SteadyUnroll {
+		g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, sp.SteadyQ0()))
+		g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1, sp.NB))
+		for j := int64(0); j < sp.NB; j++ {
+			g.line(dd+1, "{")
+			g.line(dd+2, fmt.Sprintf("const %s hx_s = hx_z + %d;", it, j))
+			g.z, g.qc = "hx_s", (sp.SteadyQ0()+j)%sp.NB
+			g.steadyStep(dd + 2)
+			g.line(dd+1, "}")
+		}
+		g.z, g.qc = "hx_z", -1
+		g.line(dd, "}")
+		g.line(dd, fmt.Sprintf("hx_q = %d; /* (hx_z - hx_zlo) mod NB: unchanged by the unrolled steps */", sp.SteadyQ0()))
+	} else {
+		g.line(dd, "/* the steady steps */")
+		g.line(dd, "for (; hx_z <= hx_zb; hx_z++) {")
+		g.steadyStep(dd + 1)
+		g.line(dd+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
+		g.line(dd, "}")
+	}
+	g.line(d+1, "}")
+	g.line(d, "}")
+}
+
+// steadyStep prints one steady sweep step at g.z: every level without
+// guards, the column registers' shift, the barrier.
+func (g *sweepGen) steadyStep(d int) {
+	for a := range g.sp.Levels {
+		g.steadyLevel(a, d)
+	}
+	g.shiftRegs(d)
+	g.line(d, "__syncthreads();")
+}
+
+// steadyLevel prints level a's work at steady step g.z: every thread
+// computes its column (garbage outside the level's region, never read by
+// a cell of a later level's region) and the last writer stores its owned
+// cells.
+func (g *sweepGen) steadyLevel(a, d int) {
+	sp, it := g.sp, g.it()
+	lv := sp.Levels[a]
+	fs := lv.Stmt
+	g.line(d, fmt.Sprintf("/* level %d: %s at t = hx_tb + %d */", a, fs.Stmt.Name, lv.TOff))
+	g.threadsRaw(d, func(d int) {
+		if g.emu {
+			g.column(d)
+		}
+		g.line(d, "{")
+		g.line(d+1, fmt.Sprintf("const %s hx_p = %s - %d;", it, g.z, sp.Lag*int64(a)))
+		rhs, widx := g.value(a, g.levelRead(a))
+		g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
+		for _, k := range g.keep(a) {
+			g.line(d+1, k+" = hx_v;")
+		}
+		if sp.Next[a] < 0 { // its field's last writer (the band has all levels)
+			c := g.colConds(a)
+			g.line(d+1, fmt.Sprintf("if (%s && %s) %s = hx_v;", c.ownPlane, g.flag("hx_oc", c.ownCol), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
+		}
+		g.line(d, "}")
+	})
+}
+
+// genericSteps prints, at depth d, a scope with the thread's column flags
+// and the generic sweep steps from hx_z while cond holds (what says
+// which).
+func (g *sweepGen) genericSteps(d int, cond, what string) {
+	sp := g.sp
+	g.line(d, "{ /* "+what+" */")
+	g.hoistFlags(d + 1)
+	g.line(d+1, fmt.Sprintf("for (; %s; hx_z++) {", cond))
+	for a := range sp.Levels {
+		g.level(a, d+2)
+	}
+	g.shiftRegs(d + 2)
+	g.line(d+2, "__syncthreads(); /* the levels of a step read only planes of earlier steps */")
+	g.line(d+2, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
+	g.line(d+1, "}")
+	g.line(d, "}")
+}

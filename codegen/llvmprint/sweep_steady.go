@@ -1,0 +1,114 @@
+package llvmprint
+
+import (
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+)
+
+// The sweep kernel's steady state in LLVM IR (gpuplan.SweepPlan.Steady,
+// its math in gpuplan's sweep_steady.go), as cudaprint's sweep_steady.go
+// prints it in CUDA: the sweep step z lives in an alloca (promoted by
+// mem2reg) that the loops of steps carry from one to the next:
+//
+//	z = zlo
+//	if (interior box) {
+//	  for (; z <= za-1; z++) generic step      // prologue
+//	  hx_steady:                                // the block tests find
+//	  for (; z <= zb-(NB-1); z += NB)           // steady, unrolled by NB:
+//	    steady step z+0 .. z+NB-1               //   constant buffer slots
+//	  q = q0
+//	}
+//	for (; z <= zhi; z++) generic step          // epilogue, or every step
+//
+// A steady step computes every level at every thread's column without
+// guards; the last writers store their owned cells.
+
+// SteadyBlock is the name of the basic block where an interior box
+// starts its steady steps (tests count the boxes that reach it).
+const SteadyBlock = "hx_steady"
+
+// genericSteps lowers the generic sweep steps from the step in g.z while
+// it is at most hi, and leaves the next step in g.z.
+func (g *sweepIR) genericSteps(hi value.Value) {
+	sp := g.sp
+	closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), hi, g.ic(1))
+	z := g.env["hx_z"]
+	for a := range sp.Levels {
+		g.level(a, z)
+	}
+	g.shiftRegs()
+	g.barrier()
+	g.nextQ()
+	closeZ()
+	g.cur.NewStore(z, g.z) // the header's value: the first step not taken
+}
+
+// nextQ advances the buffer slot q by one step (mod NB).
+func (g *sweepIR) nextQ() {
+	q := g.cur.NewLoad(types.I32, g.q)
+	g.cur.NewStore(g.cur.NewSelect(g.cur.NewICmp(enum.IPredEQ, q, i32(g.sp.NB-1)), i32(0), g.add(q, 1)), g.q)
+}
+
+// steady lowers an interior box's prologue and steady steps (the
+// epilogue is the generic loop after it).
+func (g *sweepIR) steady() {
+	sp := g.sp
+	ns := sp.Form.NS
+	in := []value.Value{g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels)))),
+		g.sge(g.add(g.bl[0], -sp.GL0Max), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.GR0Max), g.hi[0])}
+	for i := 1; i < ns; i++ {
+		in = append(in, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
+	}
+	closeIn := g.ifOpen(g.and(in...))
+	za := g.add(g.bl[0], sp.SteadyLo)
+	zb := g.add(g.bl[0], sp.W[0]-1+sp.SteadyHi)
+	g.genericSteps(g.add(za, -1))
+	st := g.llvmKernel.f.NewBlock(SteadyBlock) // (g.f is the face index)
+	g.cur.NewBr(st)
+	g.cur = st
+	if sp.SteadyUnroll {
+		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1)), g.ic(sp.NB))
+		z := g.env["hx_z"]
+		for j := int64(0); j < sp.NB; j++ {
+			g.qc = (sp.SteadyQ0() + j) % sp.NB
+			g.steadyStep(g.add(z, j))
+		}
+		g.qc = -1
+		closeZ()
+		g.cur.NewStore(z, g.z)
+		g.cur.NewStore(i32(sp.SteadyQ0()), g.q) // unchanged by the unrolled steps
+	} else {
+		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), zb, g.ic(1))
+		z := g.env["hx_z"]
+		g.steadyStep(z)
+		g.nextQ()
+		closeZ()
+		g.cur.NewStore(z, g.z)
+	}
+	closeIn()
+}
+
+// steadyStep lowers one steady sweep step z: every level without guards,
+// the column registers' shift, the barrier.
+func (g *sweepIR) steadyStep(z value.Value) {
+	sp := g.sp
+	for a, lv := range sp.Levels {
+		x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
+		unbind := g.bind(lv, x)
+		v := g.value(a, g.levelRead(a))
+		if keep := g.keep(a); keep != nil {
+			for _, p := range keep() {
+				g.cur.NewStore(v, p)
+			}
+		}
+		if sp.Next[a] < 0 { // its field's last writer (the band has all levels)
+			closeOut := g.ifOpen(g.owned(x))
+			g.cur.NewStore(v, g.flatPtrOf(lv.Stmt.Write.Ref, "hx_o_"+lv.Stmt.Write.Array.Name))
+			closeOut()
+		}
+		unbind()
+	}
+	g.shiftRegs()
+	g.barrier()
+}

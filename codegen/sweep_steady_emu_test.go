@@ -1,0 +1,136 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"hextile/codegen/gpuplan"
+	"hextile/internal/testlong"
+	"hextile/runtime"
+)
+
+// steadyCases: sizes and problem sizes with interior boxes (several boxes
+// per dimension, the ghost zones inside the domain) so that the sweep
+// kernel's steady state runs: 2-D and 3-D, radius 2, two statements per
+// time step, a short last band (T not a multiple of the band's time
+// steps), steady ranges that leave a remainder to the epilogue.
+var steadyCases = []sweepCase{
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 8, 6}, args: [][]string{{"N=40", "T=9"}}},
+	{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 9, 5}, args: [][]string{{"N=44", "T=7"}}},
+	{file: "../testdata/jacobi2d_twonest.c", sizes: []int64{3, 7, 6}, args: [][]string{{"N=38", "T=5"}}},
+	{file: "../testdata/jacobi3d_mod2.c", sizes: []int64{1, 6, 3, 4}, args: [][]string{{"N=22", "T=5"}}},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 8, 6}, args: [][]string{{"N=40", "T=9"}}, noRegs: true, long: true},
+	{file: "../testdata/jacobi2d_twonest.c", sizes: []int64{5, 12, 9}, args: [][]string{{"N=61", "T=7"}}, long: true},
+	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 16, 18}, args: [][]string{nil}, params: map[string]int64{"dimsize": 70, "timestep": 19}, long: true},
+	{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true},
+	{file: "../testdata/laplacian2d.c", sizes: []int64{7, 32, 242}, args: [][]string{{"N=500", "T=17"}}, long: true}, // bench's sizes (N <= 512: the width proof of the file's N)
+}
+
+// steadyBoxes matches the emulator's count of the boxes that ran the
+// steady state.
+var steadyBoxes = regexp.MustCompile(`emu: (\d+) steady sweep box\(es\)`)
+
+// TestSweepSteadyEmu: the sweep kernel with its steady state (unrolled
+// and not; with 64-bit loops and indices on the first case) and without is bit-identical to the sequential program, race-
+// free and in bounds in the emulator, and the steady code ran (the
+// emulator counts the boxes that take it) exactly when the plan has it.
+func TestSweepSteadyEmu(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	modes := []struct {
+		name string
+		opt  gpuplan.CUDAOptions
+	}{
+		{"steady", gpuplan.CUDAOptions{}},
+		{"nounroll", gpuplan.CUDAOptions{NoSteadyUnroll: true}},
+		{"nosteady", gpuplan.CUDAOptions{NoSteady: true}},
+		{"steady64", gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}}, // 64-bit loops and indices
+	}
+	for i, tc := range steadyCases {
+		if tc.long && !testlong.Enabled() {
+			continue
+		}
+		for _, m := range modes {
+			// By default: every case with the steady state, the 2-D and
+			// 3-D ones (0, 3) also not unrolled and without, the first
+			// with 64-bit loops.
+			if !testlong.Enabled() && m.name != "steady" && i != 0 && (i != 3 || m.name == "steady64") {
+				continue
+			}
+			tc, m := tc, m
+			name := fmt.Sprintf("%s_%d_%s", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i, m.name)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				c, err := ghostCompile(tc.file, "sweep", tc.sizes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				params := c.Scops[0].Scop.Defines
+				if tc.params != nil {
+					params = map[string]int64{}
+					for k, v := range c.Scops[0].Scop.Defines {
+						params[k] = v
+					}
+					for k, v := range tc.params {
+						params[k] = v
+					}
+				}
+				opt := m.opt
+				opt.NoReuse = tc.noRegs
+				src, err := EmuProgram(c, params, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				exe, _, err := cc.Compile(src, dir, "steady_"+name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, args := range tc.args {
+					r, err := runtime.RunHarness(exe, args, time.Minute, nil)
+					if err != nil {
+						t.Fatalf("%v: %v", args, err)
+					}
+					if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") || r.Updates <= 0 {
+						os.WriteFile(filepath.Join(os.TempDir(), "steady_"+name+".c"), []byte(src), 0o644)
+						t.Errorf("%v: %s\n%s(program kept in %s)", args, r.Failure, r.Output, os.TempDir())
+					}
+					n := int64(0)
+					if mm := steadyBoxes.FindStringSubmatch(r.Output); mm != nil {
+						n, _ = strconv.ParseInt(mm[1], 10, 64)
+					}
+					if want := !opt.NoSteady; (n > 0) != want {
+						t.Errorf("%v: %d boxes ran the steady state, want them to (%v)\n%s", args, n, want, r.Output)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSweepSteadyCUDASyntax: the CUDA-mode sweep kernels with the steady
+// state (unrolled and not; hoisted flags in the generic loops' scopes)
+// compile as C++ with the CUDA built-ins stubbed.
+func TestSweepSteadyCUDASyntax(t *testing.T) {
+	chk := newCUDASyntax(t)
+	for _, tc := range steadyCases[:4] {
+		for _, opt := range []CUDAOptions{{}, {NoSteadyUnroll: true}} {
+			c, err := sweepCompile(tc.file, tc.sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cs, err := cudaScops(c, opt); err != nil || !cs[0].Sweep.Steady {
+				t.Fatalf("%s: no steady state planned (%v)", tc.file, err)
+			}
+			chk.check(tc.file, tc.sizes, opt)
+		}
+	}
+}
