@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/codegen/ast"
-	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/internal/testlong"
@@ -43,7 +42,7 @@ var persistCases = []persistCase{
 	{file: "../testdata/jacobi2d_twonest.c", kind: schedule.None, params: map[string]int64{"N": 45, "T": 4}, barriers: 8},
 	{file: "../testdata/jacobi3d_mod2.c", kind: schedule.None, params: map[string]int64{"N": 20, "T": 3}, barriers: 3},
 	{file: "../testdata/real/an5d_j2d5pt.c", kind: schedule.None, params: map[string]int64{"dimsize": 66, "timestep": 5}, barriers: 5},
-	{file: "../testdata/real/polybench_jacobi2d.c", kind: schedule.None, barriers: 40}, // MINI_DATASET: TSTEPS 20, N 30,
+	{file: "../testdata/real/polybench_jacobi2d.c", kind: schedule.None, barriers: 40}, // MINI_DATASET: TSTEPS 20, N 30
 	{file: "../bench/inputs/an5d_star3d1r.c", kind: schedule.None, params: map[string]int64{"dimsize": 14, "timestep": 3}, barriers: 3, long: true},
 	{file: "../testdata/heat2d.c", kind: schedule.Hybrid, params: map[string]int64{"N": 40, "T": 9}, barriers: -1, long: true},
 }
@@ -159,7 +158,8 @@ func TestPersistentRefusals(t *testing.T) {
 // TestPersistentCUDASyntax: the CUDA files of the persistent kernels
 // (kernels as device functions, the persistent kernel with its grid
 // barrier, the host's cooperative launch and fallback) compile as C++
-// with the CUDA built-ins and runtime stubbed.
+// with the CUDA built-ins and runtime stubbed, and the kernels with
+// clang's CUDA front end (cudaprint.CUDAShim).
 func TestPersistentCUDASyntax(t *testing.T) {
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
@@ -191,6 +191,9 @@ func TestPersistentCUDASyntax(t *testing.T) {
 				if b, err := cmd.CombinedOutput(); err != nil {
 					t.Errorf("%s %s: %v\n%s", tc.file, f, err, b)
 				}
+			}
+			if _, err := exec.LookPath("clang"); err == nil {
+				clangCUDA(t, out, filepath.Join(out, res.Name+"_kernel.cu")) // the CUDA front end, with the shim
 			}
 			k := res.Files[res.Name+"_kernel.cu"]
 			for _, want := range []string{"hx_grid_sync();", "__global__ void __launch_bounds__(", "hx_persist0("} {
@@ -241,4 +244,33 @@ static cudaError_t cudaEventSynchronize(cudaEvent_t) { return 0; }
 static cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t) { return 0; }
 `
 
-var _ = cudaprint.CUDAShim
+// TestPersistentEmuNeedsBarriers: the emulator's race checks see the grid
+// barriers: without them (the persistent kernel's steps run back to back
+// in one epoch) the launch reports races, so the bit-identical runs above
+// are evidence of the barriers' placement, not luck of the block order.
+func TestPersistentEmuNeedsBarriers(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	c := persistCompile(t, "../testdata/jacobi2d_twonest.c", schedule.None)
+	src, err := EmuProgram(c, persistParams(c, map[string]int64{"N": 45, "T": 3}), gpuplan.CUDAOptions{Persistent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.ReplaceAll(src, "hx_emu_grid_sync();\n", "\n")
+	if cut == src {
+		t.Fatal("no grid barrier in the emulated persistent kernel")
+	}
+	exe, _, err := cc.Compile(cut, t.TempDir(), "persist_nobarrier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runtime.RunHarness(exe, nil, time.Minute, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OK || !strings.Contains(r.Output, "race") {
+		t.Errorf("without grid barriers: want a race reported, got\n%s", r.Output)
+	}
+}

@@ -316,10 +316,13 @@ func HostFunc(cs *gpuplan.Scop) string {
 	s := cs.Code.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
 	hostPrologue(&b, cs, nil)
+	if cs.Persist != nil {
+		b.WriteString(persistSetup(cs)) // persistent.go: the grid, before the timed part
+	}
 	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
 	b.WriteString("  {\n")
 	if cs.Persist != nil {
-		b.WriteString(persistHostCode(cs)) // persistent.go
+		b.WriteString(persistLaunch(cs)) // persistent.go
 	} else {
 		b.WriteString(hostCode(cs))
 	}

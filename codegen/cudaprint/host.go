@@ -114,7 +114,13 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 		}
 		h.line(d, "long "+strings.Join(decl, ", ")+";")
 		h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(0), ast.BoundString(grid[0].Upper, false), ast.BoundString(grid[0].Lower, true)))
-		if ng > 1 {
+		if ng > 1 && h.site != nil && gpuplan.RectangularGrid(grid) {
+			// The persistent kernel and its sizing: the trip counts, no
+			// loops (the same extents wherever a launch has blocks).
+			for i := 1; i < ng; i++ {
+				h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(i), ast.BoundString(grid[i].Upper, false), ast.BoundString(grid[i].Lower, true)))
+			}
+		} else if ng > 1 {
 			for i := 1; i < ng; i++ {
 				h.line(d, gname(i)+" = 0;")
 			}

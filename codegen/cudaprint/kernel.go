@@ -44,7 +44,7 @@ type kernelGen struct {
 	dev       bool
 	noBarrier bool
 	b         strings.Builder
-	tid [3]string
+	tid       [3]string
 	// Shared-memory staging: the plan of the tile being printed, the
 	// uniform variables and Lets in scope, and the first refusal.
 	stage   *gpuplan.StagePlan

@@ -59,7 +59,7 @@ import (
 // starts from a clean state.
 const gridSyncText = `/* hx_grid_sync: a grid-wide barrier of a cooperative launch (see cudaprint/persistent.go) */
 __device__ unsigned int hx_grid_bar;
-static __device__ __forceinline__ void hx_grid_sync(void)
+static __device__ inline void hx_grid_sync(void)
 {
   __syncthreads();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
@@ -140,9 +140,11 @@ func PersistKernel(cs *gpuplan.Scop) string {
 	g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	g.bindParams()
 	g.b.WriteString(hostCodeSites(cs, 1, func(h *hostGen, kn *gpuplan.Kernel, d int) {
-		h.line(d, "const long hx_nv = hx_gx * hx_gy * hx_gz;")
-		h.line(d, "for (long hx_v = blockIdx.x; hx_v < hx_nv; hx_v += gridDim.x) {")
-		call := fmt.Sprintf("%s_body(dim3((unsigned)hx_gx, (unsigned)hx_gy, (unsigned)hx_gz), dim3((unsigned)(hx_v %% hx_gx), (unsigned)(hx_v / hx_gx %% hx_gy), (unsigned)(hx_v / (hx_gx * hx_gy))), %s);", kn.Name, strings.Join(bodyArgs(cs, kn), ", "))
+		// 32-bit: the host launches only where every launch has at most
+		// 2^31-1 blocks, so that hx_v + gridDim.x does not wrap.
+		h.line(d, "const unsigned hx_ux = (unsigned)hx_gx, hx_uy = (unsigned)hx_gy, hx_nv = (unsigned)(hx_gx * hx_gy * hx_gz);")
+		h.line(d, "for (unsigned hx_v = blockIdx.x; hx_v < hx_nv; hx_v += gridDim.x) {")
+		call := fmt.Sprintf("%s_body(dim3(hx_ux, hx_uy, (unsigned)hx_gz), dim3(hx_v %% hx_ux, hx_v / hx_ux %% hx_uy, hx_v / (hx_ux * hx_uy)), %s);", kn.Name, strings.Join(bodyArgs(cs, kn), ", "))
 		if p.OneThread(kn) {
 			call = "if (hx_tx == 0 && hx_ty == 0 && hx_tz == 0) " + call
 		}
@@ -185,22 +187,30 @@ func PersistEmuLauncher(cs *gpuplan.Scop) string {
 	return g.b.String()
 }
 
-// persistHostCode prints the host sequence of a persistent plan (at depth
-// 1): the largest launch, the grid, the cooperative launch, and the
-// per-step host sequence where it is refused.
-func persistHostCode(cs *gpuplan.Scop) string {
+// persistSetup prints the host's sizing of the persistent grid (at depth
+// 1, before the timed part: a program would do it once): the largest
+// launch's blocks hx_tiles (the host sequence, counting), the device's
+// cooperative launch and multiprocessors, the blocks per multiprocessor
+// from the occupancy API, and the grid hx_pg (0: per-step launches, with
+// the reason in hx_why).
+func persistSetup(cs *gpuplan.Scop) string {
 	p := cs.Persist
 	var b strings.Builder
 	line := func(d int, s string) { b.WriteString(strings.Repeat("  ", d) + s + "\n") }
 	nt := fmt.Sprintf("%d", p.Block[0]*p.Block[1]*p.Block[2])
 	smem := fmt.Sprintf("%d", p.Smem)
-	line(1, fmt.Sprintf("/* persistent: %s runs the host sequence on the device (one cooperative launch); the largest launch's blocks: */", p.Name))
+	line(1, fmt.Sprintf("/* persistent: %s runs the host sequence on the device in one cooperative launch of hx_pg blocks; the largest launch's blocks: */", p.Name))
 	line(1, "long hx_tiles = 0;")
-	b.WriteString(hostCodeSites(cs, 1, func(h *hostGen, kn *gpuplan.Kernel, d int) {
+	line(1, "{")
+	b.WriteString(hostCodeSites(cs, 2, func(h *hostGen, kn *gpuplan.Kernel, d int) {
 		h.line(d, "if (hx_gx * hx_gy * hx_gz > hx_tiles) hx_tiles = hx_gx * hx_gy * hx_gz;")
 	}))
-	line(1, "int hx_done = hx_tiles == 0;")
-	line(1, "if (!hx_done) {")
+	line(1, "}")
+	line(1, "long hx_pg = 0;")
+	line(1, "const char *hx_why = NULL;")
+	line(1, "if (hx_tiles > 2147483647L) {")
+	line(2, "hx_why = \"more than 2^31-1 blocks in a launch\";")
+	line(1, "} else if (hx_tiles > 0) {")
 	line(2, "int hx_dev = 0, hx_coop = 0, hx_nsm = 0, hx_per = 0;")
 	line(2, "HX_CHECK(cudaGetDevice(&hx_dev));")
 	line(2, "HX_CHECK(cudaDeviceGetAttribute(&hx_coop, cudaDevAttrCooperativeLaunch, hx_dev));")
@@ -209,29 +219,46 @@ func persistHostCode(cs *gpuplan.Scop) string {
 		line(2, fmt.Sprintf("HX_CHECK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s));", p.Name, smem))
 	}
 	line(2, fmt.Sprintf("HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&hx_per, %s, %s, %s));", p.Name, nt, smem))
-	line(2, "long hx_pg = (long)hx_per * hx_nsm; /* every block resident */")
+	line(2, "hx_pg = (long)hx_per * hx_nsm; /* every block resident */")
 	line(2, "if (hx_pg > hx_tiles) hx_pg = hx_tiles;")
-	line(2, "if (!hx_coop || hx_pg <= 0) {")
-	line(3, fmt.Sprintf("fprintf(stderr, \"hextile: %s: %%s: per-step launches instead\\n\", hx_coop ? \"no block of the persistent kernel fits on a multiprocessor\" : \"the device has no cooperative launch\");", p.Name))
-	line(2, "} else {")
-	line(3, "cudaError_t hx_err;")
+	line(2, "if (!hx_coop) hx_why = \"the device has no cooperative launch\";")
+	line(2, "else if (hx_pg <= 0) hx_why = \"no block of the persistent kernel fits on a multiprocessor\";")
+	line(1, "}")
+	line(1, "if (hx_why) {")
+	line(2, "static int hx_said = 0; /* once per program */")
+	line(2, "hx_pg = 0;")
+	line(2, fmt.Sprintf("if (!hx_said++) fprintf(stderr, \"hextile: %s: %%s: per-step launches instead\\n\", hx_why);", p.Name))
+	line(1, "}")
+	return b.String()
+}
+
+// persistLaunch prints the timed part of a persistent plan's host code (at
+// depth 1): the cooperative launch of hx_pg blocks, and the per-step host
+// sequence where there is none (hx_why) or the launch is refused.
+func persistLaunch(cs *gpuplan.Scop) string {
+	p := cs.Persist
+	var b strings.Builder
+	line := func(d int, s string) { b.WriteString(strings.Repeat("  ", d) + s + "\n") }
+	line(1, "int hx_done = hx_tiles == 0;")
+	line(1, "if (hx_pg > 0) {")
+	line(2, "cudaError_t hx_err;")
 	block := fmt.Sprintf("hx_dim3(%d, %d, %d)", p.Block[0], p.Block[1], p.Block[2])
 	line(0, "#ifdef HX_EMU")
-	line(3, fmt.Sprintf("hx_err = hx_emu_coop_%s(hx_dim3(hx_pg, 1, 1), %s, %s);", p.Name, block, strings.Join(persistArgs(cs, false), ", ")))
+	line(2, fmt.Sprintf("hx_err = hx_emu_coop_%s(hx_dim3(hx_pg, 1, 1), %s, %s);", p.Name, block, strings.Join(persistArgs(cs, false), ", ")))
 	line(0, "#else")
 	var addrs []string
 	for _, a := range persistArgs(cs, false) {
 		addrs = append(addrs, "(void *)&"+a)
 	}
-	line(3, fmt.Sprintf("void *hx_pargs[] = { %s };", strings.Join(addrs, ", ")))
-	line(3, fmt.Sprintf("hx_err = cudaLaunchCooperativeKernel((const void *)%s, hx_dim3(hx_pg, 1, 1), %s, hx_pargs, %s, 0);", p.Name, block, smem))
+	line(2, fmt.Sprintf("void *hx_pargs[] = { %s };", strings.Join(addrs, ", ")))
+	line(2, fmt.Sprintf("hx_err = cudaLaunchCooperativeKernel((const void *)%s, hx_dim3(hx_pg, 1, 1), %s, hx_pargs, %d, 0);", p.Name, block, p.Smem))
 	line(0, "#endif")
-	line(3, "if (hx_err == cudaSuccess) {")
-	line(4, "hx_done = 1;")
-	line(3, "} else {")
-	line(4, "(void)cudaGetLastError();")
-	line(4, fmt.Sprintf("fprintf(stderr, \"hextile: %s: cooperative launch of %%ld blocks refused (%%s): per-step launches instead\\n\", hx_pg, cudaGetErrorString(hx_err));", p.Name))
-	line(3, "}")
+	line(2, "if (hx_err == cudaSuccess) {")
+	line(3, "hx_done = 1;")
+	line(2, "} else {")
+	line(3, "(void)cudaGetLastError();")
+	line(3, fmt.Sprintf("fprintf(stderr, \"hextile: %s: cooperative launch of %%ld blocks refused (%%s): per-step launches instead\\n\", hx_pg, cudaGetErrorString(hx_err));", p.Name))
+	line(3, "hx_pg = 0;")
 	line(2, "}")
 	line(1, "}")
 	line(1, "if (!hx_done) {")

@@ -98,3 +98,19 @@ func planPersistent(cs *Scop) (*PersistPlan, error) {
 	}
 	return p, nil
 }
+
+// RectangularGrid reports whether no grid loop's bounds use the counter of
+// a grid loop around it: the launch's extents are then the trip counts
+// themselves (the host's largest trip count of each nested grid loop over
+// the outer values is the one trip count), which the persistent kernel
+// computes without the host's loops over the outer grid loops.
+func RectangularGrid(grid []*ast.For) bool {
+	for i := 1; i < len(grid); i++ {
+		for _, o := range grid[:i] {
+			if anyUses(grid[i].Lower, o.Iter) || anyUses(grid[i].Upper, o.Iter) {
+				return false
+			}
+		}
+	}
+	return true
+}
