@@ -187,6 +187,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		mode = fmt.Sprintf("OpenMP, %d threads", r.Threads)
 	}
 	fmt.Fprintf(stdout, "tiling: %s (%s)\n", req.Tile, mode)
+	if pf.persistent {
+		persistentReport(r.Output, stdout, stderr) // persistent.go
+	}
 	fmt.Fprintf(stdout, "max-diff: %g\n", r.MaxDiff)
 	tu, ou := r.UpdatesPerSecond()
 	printCPUTimes(stdout, r.TimeOrig, r.TimeTiled, r.Updates, tu, ou)
