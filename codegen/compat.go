@@ -142,9 +142,6 @@ func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
 // LLVMModule builds the module of EmitLLVM: without programmatic
 // dependent launch, which needs PTX for sm_90 (EmitLLVMFor).
 func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
-	if err := noLLVMPersistent(opt); err != nil {
-		return nil, err
-	}
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
@@ -156,9 +153,6 @@ func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
 // dependent launch (opt.NoPDL off) when arch is sm_90 or newer, every
 // kernel first waits for the previous one (griddepcontrol.wait).
 func EmitLLVMFor(c *Compilation, opt CUDAOptions, arch string) (string, error) {
-	if err := noLLVMPersistent(opt); err != nil {
-		return "", err
-	}
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return "", err
@@ -168,15 +162,6 @@ func EmitLLVMFor(c *Compilation, opt CUDAOptions, arch string) (string, error) {
 		return "", err
 	}
 	return m.String(), nil
-}
-
-// noLLVMPersistent refuses the persistent kernel (opt.Persistent) in the
-// LLVM back end, which launches per step.
-func noLLVMPersistent(opt CUDAOptions) error {
-	if opt.Persistent {
-		return fmt.Errorf("--persistent: the LLVM/PTX back end has no persistent kernel yet (the CUDA target and the emulator have it)")
-	}
-	return nil
 }
 
 // cudaScops builds the GPU plan of every scop of c.
