@@ -139,9 +139,17 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 		if !launched {
 			t.Errorf("%s: the IR's persistent kernel was not launched", tc.file)
 		}
-		if ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Persistent: true, Params: params}); err != nil || !strings.Contains(ll, "atomicrmw add") || !strings.Contains(ll, "@hx_persist0(") {
-			t.Errorf("%s: no persistent kernel with a grid barrier in the IR (%v)", tc.file, err)
+		ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Persistent: true, Params: params})
+		if err != nil || !strings.Contains(ll, "atomicrmw add") || !strings.Contains(ll, "@hx_persist0(") {
+			t.Fatalf("%s: no persistent kernel with a grid barrier in the IR (%v)", tc.file, err)
 		}
-		_ = filepath.Join
+		// And for the GPU: llc's NVPTX back end takes it (the grid barrier's
+		// counter in global memory).
+		llFile := filepath.Join(dir, tag+"_nvptx.ll")
+		os.WriteFile(llFile, []byte(ll), 0o644)
+		out, err := exec.Command(llc, "-march=nvptx64", "-mcpu=sm_80", "-O3", llFile, "-o", "-").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), ".entry hx_persist0(") || !strings.Contains(string(out), "atom.global.add.u32") {
+			t.Errorf("%s: llc for NVPTX: %v\n%.2000s", tc.file, err, out)
+		}
 	}
 }

@@ -57,15 +57,15 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 }
 
 // persistentUsage is the help text of --persistent (compile, run, tune).
-const persistentUsage = "CUDA (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda): run each scop's whole host sequence in one cooperative launch of a persistent kernel, all blocks resident and a grid barrier where a launch ended (per-step launches, with a message, where the device refuses the cooperative launch); shown in --dump=plan"
+const persistentUsage = "GPU targets (compile --target=cuda|llvm|ptx, run --device=emu|gpu): run each scop's whole host sequence in one cooperative launch of a persistent kernel, all blocks resident and a grid barrier where a launch ended (per-step launches, with a note, where the device refuses the cooperative launch); shown in --dump=plan"
 
-// persistentRefusal refuses --persistent for a target (or device) whose
-// code generator launches per step ("" when it takes it).
+// persistentRefusal refuses --persistent for the C target (nil for the
+// GPU targets, which take it).
 func persistentRefusal(persistent bool, target string) error {
-	if !persistent || target == "cuda" {
+	if !persistent || target != "c" {
 		return nil
 	}
-	return usagef("--persistent: the persistent kernel is printed by the CUDA back end (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda); --target=%s launches per step", target)
+	return usagef("--persistent: the persistent kernel is a GPU kernel (compile --target=cuda|llvm|ptx, run --device=emu|gpu); --target=c and run --device=cpu have none")
 }
 
 // request turns the flags into a pipeline request for file; the -D list

@@ -729,7 +729,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	llc := fs.String("llc", "", "the llc program (default: llc on PATH)")
 	arch := fs.String("arch", "", "llc -mcpu: the GPU architecture (default: the GPU's; --prepare: sm_90)")
 	cc := fs.String("cc", "", "C compiler of the reference (default $CC, cc or gcc)")
-	fs.BoolVar(&pf.persistent, "persistent", false, persistentUsage+"; tune: with --device=emu (the PTX path of --device=gpu has no persistent kernel yet), the ghost-zone candidates refused")
+	fs.BoolVar(&pf.persistent, "persistent", false, persistentUsage+"; tune: every candidate with it (the ghost-zone kinds refused)")
 	if ok, code := parseFlags(fs, "tune", args, stdout, stderr); !ok {
 		return code
 	}
@@ -751,8 +751,6 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "tune", usagef("--reps=%d: want 1 to 100 timed runs", *reps))
 	case *prepare != "" && *cands != "":
 		return usageFail(stderr, "tune", usagef("--prepare and --candidates are the two halves of a search: give one"))
-	case pf.persistent && *device != "emu":
-		return usageFail(stderr, "tune", usagef("--persistent: tune measures through the PTX back end on --device=gpu, which has no persistent kernel yet; give --device=emu, or time compile --target=cuda --persistent builds (bench/persistent.sh)"))
 	case *prepare != "" && *device != "gpu":
 		return usageFail(stderr, "tune", usagef("--prepare writes PTX for --device=gpu"))
 	}

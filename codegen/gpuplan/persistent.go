@@ -114,3 +114,23 @@ func RectangularGrid(grid []*ast.For) bool {
 	}
 	return true
 }
+
+// Persistent is the index of the scop's persistent kernel in Kernels, or
+// -1 when it has none.
+func (g *GPUScop) Persistent() int { return g.persist }
+
+// PersistentLaunch is the cooperative launch of the persistent kernel for
+// the parameter values params: Grid[0] is the largest launch's block count
+// of the per-step schedule (Launches), which the runner caps at the blocks
+// the device holds at once (0: nothing to launch).
+func (g *GPUScop) PersistentLaunch(params map[string]int64) (GPULaunch, error) {
+	if g.persist < 0 {
+		return GPULaunch{}, fmt.Errorf("%s: internal error: the scop has no persistent kernel", ast.PosString(g.Scop.Pos))
+	}
+	var tiles int64
+	err := g.Launches(params, func(l GPULaunch) error {
+		tiles = max(tiles, l.Grid[0]*l.Grid[1]*l.Grid[2])
+		return nil
+	})
+	return GPULaunch{Kernel: g.persist, Grid: [3]int64{tiles, 1, 1}}, err
+}

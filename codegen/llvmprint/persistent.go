@@ -204,6 +204,8 @@ func (lm *llvmModule) gridSync() *ir.Func {
 	}
 	bar := lm.m.NewGlobalDef("hx_grid_bar", constant.NewInt(types.I32, 0))
 	bar.AddrSpace = 1
+	bar.Typ = globalPtr(types.I32)
+	bar.Align = 4
 	bar.Linkage = enum.LinkageInternal
 	f := lm.m.NewFunc("hx_grid_sync", types.Void)
 	f.Linkage = enum.LinkageInternal
