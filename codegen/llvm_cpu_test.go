@@ -54,7 +54,8 @@ func hostIR(ll string) string {
 
 const irThreadRuntime = `
 #include <pthread.h>
-typedef struct { unsigned t[3], c[3]; void *args; } hx_ir_thr;
+/* bar: the thread's block barrier where blocks run at once (the persistent kernel, llvm_persistent_test.go); NULL: hx_ir_bar */
+typedef struct { unsigned t[3], c[3]; void *args; pthread_barrier_t *bar; } hx_ir_thr;
 static __thread hx_ir_thr *hx_ir_me;
 static dim3 hx_ir_grid;
 static pthread_barrier_t hx_ir_bar;
@@ -69,7 +70,7 @@ int hx_sreg_ctaid_z(void) { return hx_ir_me->c[2]; }
 int hx_sreg_nctaid_x(void) { return hx_ir_grid.x; }
 int hx_sreg_nctaid_y(void) { return hx_ir_grid.y; }
 int hx_sreg_nctaid_z(void) { return hx_ir_grid.z; }
-void hx_barrier0(void) { pthread_barrier_wait(&hx_ir_bar); }
+void hx_barrier0(void) { pthread_barrier_wait(hx_ir_me->bar ? hx_ir_me->bar : &hx_ir_bar); }
 static long hx_ir_launches;
 static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 {
@@ -100,16 +101,7 @@ static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 func irLaunchers(cs *gpuplan.Scop) string {
 	var b strings.Builder
 	for _, kn := range cs.Kernels {
-		decl := cudaprint.KernelArgs(cs, kn, true)
-		var names, fields []string
-		for _, d := range decl {
-			d = strings.ReplaceAll(d, "HX_RESTRICT ", "")
-			d = strings.ReplaceAll(d, "const ", "")
-			f := strings.Fields(d)
-			n := strings.TrimPrefix(f[len(f)-1], "*")
-			names = append(names, n)
-			fields = append(fields, d)
-		}
+		names, fields := irArgFields(cudaprint.KernelArgs(cs, kn, true))
 		fmt.Fprintf(&b, "void ir_%s(%s);\n", kn.Name, strings.Join(fields, ", "))
 		fmt.Fprintf(&b, "typedef struct { %s; } hx_ira_%s;\n", strings.Join(fields, "; "), kn.Name)
 		var calls []string
@@ -120,6 +112,20 @@ func irLaunchers(cs *gpuplan.Scop) string {
 		fmt.Fprintf(&b, "static void hx_ir_launch_%s(dim3 g, dim3 b, %s) { hx_ira_%s a = { %s }; hx_ir_run(g, b, hx_irt_%s, &a); }\n", kn.Name, strings.Join(fields, ", "), kn.Name, strings.Join(names, ", "), kn.Name)
 	}
 	return b.String()
+}
+
+// irArgFields are the names and C declarations of the kernel arguments
+// decl (cudaprint.KernelArgs), as the IR function takes them.
+func irArgFields(decl []string) (names, fields []string) {
+	for _, d := range decl {
+		d = strings.ReplaceAll(d, "HX_RESTRICT ", "")
+		d = strings.ReplaceAll(d, "const ", "")
+		f := strings.Fields(d)
+		n := strings.TrimPrefix(f[len(f)-1], "*")
+		names = append(names, n)
+		fields = append(fields, d)
+	}
+	return names, fields
 }
 
 // TestLLVMRunsOnCPU runs the IR of every testdata stencil (hybrid, none

@@ -61,6 +61,9 @@ type cuda struct {
 	cuDeviceComputeCapab func(major, minor *int32, dev int32) int32
 	// cuLaunchKernelEx is nil when the driver lacks it (cuda_pdl.go).
 	cuLaunchKernelEx func(cfg unsafe.Pointer, f uintptr, params unsafe.Pointer, extra unsafe.Pointer) int32
+	// coop: the cooperative launch entry points where the driver has them
+	// (cuda_coop.go).
+	coop cudaCoop
 }
 
 var (
@@ -104,6 +107,7 @@ func loadDriver() (*cuda, error) {
 			purego.RegisterFunc(s.fn, p)
 		}
 		d.resolveLaunchEx(h)
+		d.resolveCoop(h)
 		driver = d
 	})
 	return driver, driverErr
@@ -144,6 +148,7 @@ func cString(p uintptr) string {
 type Context struct {
 	d      *cuda
 	ctx    uintptr
+	dev    int32  // the device (cuDeviceGet of ordinal 0)
 	Device string // the device's name
 	SM     string // its architecture, e.g. sm_90
 	calls  chan func()
@@ -195,6 +200,7 @@ func (c *Context) init() error {
 	if err := d.check("cuDeviceGet", d.cuDeviceGet(&dev, 0)); err != nil {
 		return err
 	}
+	c.dev = dev
 	name := make([]byte, 256)
 	if err := d.check("cuDeviceGetName", d.cuDeviceGetName(&name[0], int32(len(name)), dev)); err != nil {
 		return err
@@ -336,7 +342,17 @@ func (f *Function) LaunchPDL(grid, block [3]uint32, smem uint32, args ...any) er
 	return f.launch(grid, block, smem, true, args)
 }
 
+// LaunchCooperative is Launch as a cooperative launch (cuda_coop.go): the
+// blocks are all resident or the launch is refused.
+func (f *Function) LaunchCooperative(grid, block [3]uint32, smem uint32, args ...any) error {
+	return f.launchMode(grid, block, smem, false, true, args)
+}
+
 func (f *Function) launch(grid, block [3]uint32, smem uint32, pdl bool, args []any) error {
+	return f.launchMode(grid, block, smem, pdl, false, args)
+}
+
+func (f *Function) launchMode(grid, block [3]uint32, smem uint32, pdl, coop bool, args []any) error {
 	c := f.m.c
 	return c.do(func() error {
 		var pin goruntime.Pinner
@@ -375,6 +391,9 @@ func (f *Function) launch(grid, block [3]uint32, smem uint32, pdl bool, args []a
 			cfg = new(cuLaunchConfig)
 			*cfg = pdlConfig(grid, block, smem, &attr)
 			pin.Pin(cfg)
+		}
+		if coop {
+			return c.d.launchCoop(f.f, f.Name, grid, block, smem, unsafe.Pointer(&ptrs[0]))
 		}
 		return c.d.launch(f.f, f.Name, grid, block, smem, unsafe.Pointer(&ptrs[0]), pdl, cfg)
 	})

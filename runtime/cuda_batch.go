@@ -26,6 +26,9 @@ type BatchLaunch struct {
 	// serialization (cuda_pdl.go): only for a kernel that starts with
 	// griddepcontrol.wait. A plain launch when the driver lacks it.
 	PDL bool
+	// Cooperative launches through cuLaunchCooperativeKernel (cuda_coop.go):
+	// a persistent kernel, every block resident; not with PDL.
+	Cooperative bool
 }
 
 // BufArg is a pointer argument bound at Run: BufArg(i) is Run's bufs[i].
@@ -54,6 +57,7 @@ type batchLaunch struct {
 	smem        uint32
 	first, n    int // its entries in ptrs: ptrs[first : first+n]
 	pdl         bool
+	coop        bool
 	cfg         int // its entry in cfgs when pdl
 }
 
@@ -76,8 +80,8 @@ func (c *Context) NewBatch(ls []BatchLaunch) (*Batch, error) {
 		if l.F == nil || l.F.m.c != c {
 			return nil, fmt.Errorf("launch %d: kernel not of this context", li)
 		}
-		bl := batchLaunch{f: l.F.f, name: l.F.Name, grid: l.Grid, block: l.Block, smem: l.Smem, first: p, n: len(l.Args), pdl: l.PDL}
-		if l.PDL {
+		bl := batchLaunch{f: l.F.f, name: l.F.Name, grid: l.Grid, block: l.Block, smem: l.Smem, first: p, n: len(l.Args), pdl: l.PDL && !l.Cooperative, coop: l.Cooperative}
+		if bl.pdl {
 			bl.cfg = len(b.cfgs)
 			b.cfgs = append(b.cfgs, cuLaunchConfig{})
 		}
@@ -174,6 +178,12 @@ func (b *Batch) Run(bufs ...DevPtr) error {
 		for i := range b.ls {
 			l := &b.ls[i]
 			params := unsafe.Pointer(&b.ptrs[l.first])
+			if l.coop {
+				if err := c.d.launchCoop(l.f, l.name, l.grid, l.block, l.smem, params); err != nil {
+					return fmt.Errorf("launch %d of %d: %w", i+1, len(b.ls), err)
+				}
+				continue
+			}
 			var cfg *cuLaunchConfig
 			if l.pdl {
 				cfg = &b.cfgs[l.cfg]

@@ -33,6 +33,8 @@ type pipelineFlags struct {
 	unroll     int
 	block      []int
 	shared     bool
+	// persistent: --persistent (gpuplan.CUDAOptions.Persistent).
+	persistent bool
 	// The cost model (model.go): --model, whether it picks the
 	// configuration (enableModel), the GPU it assumes, the -D values.
 	model     bool
@@ -54,6 +56,19 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.unroll, "unroll", 0, "unroll constant-trip point loops of full tiles up to this many iterations")
 	fs.IntSliceVar(&f.block, "block", nil, "CUDA threads per block for the point dimensions, innermost (threadIdx.x) first")
 	fs.BoolVar(&f.shared, "shared", false, "CUDA: stage each time tile in shared memory")
+	fs.BoolVar(&f.persistent, "persistent", false, persistentUsage)
+}
+
+// persistentUsage is the help text of --persistent (compile, run, tune).
+const persistentUsage = "GPU targets (compile --target=cuda|llvm|ptx, run --device=emu|gpu): run each scop's whole host sequence in one cooperative launch of a persistent kernel, all blocks resident and a grid barrier where a launch ended (per-step launches, with a note, where the device refuses the cooperative launch); shown in --dump=plan"
+
+// persistentRefusal refuses --persistent for the C target (nil for the
+// GPU targets, which take it).
+func persistentRefusal(persistent bool, target string) error {
+	if !persistent || target != "c" {
+		return nil
+	}
+	return usagef("--persistent: the persistent kernel is a GPU kernel (compile --target=cuda|llvm|ptx, run --device=emu|gpu); --target=c and run --device=cpu have none")
 }
 
 // request turns the flags into a pipeline request for file; the -D list
@@ -219,8 +234,14 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if ghostKind(pf.tile) && len(pf.block) > 0 {
 		return usageFail(stderr, "compile", ghostBlockRefusal(pf.tile))
 	}
+	if err := persistentRefusal(pf.persistent && !(dump["plan"] && *out == ""), *target); err != nil {
+		return usageFail(stderr, "compile", err)
+	}
+	if pf.persistent && df.on() {
+		return usageFail(stderr, "compile", usagef("--distribute does not take --persistent: each rank exchanges halos with its neighbours between the launches"))
+	}
 	if df.on() {
-		return df.run(fs, &pf, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}), req, overrides, ds, *target, *out, *harness, stdout, stderr)
+		return df.run(fs, &pf, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}), req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
 	modelArch := ""
 	if fs.Changed("arch") {
@@ -231,7 +252,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
-		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})
+		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})
 		req.GPU = &gpu
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
@@ -250,7 +271,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 0
 	}
 	if *target != "c" && !ghostKind(pf.tile) {
-		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
+		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))
 		}
 	}
@@ -258,7 +279,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
 		var res *codegen.CUDAResult
 		err := newProgress(stderr).step("generating CUDA", func() (err error) {
-			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}))
+			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}))
 			return err
 		})
 		if err == nil {
@@ -288,7 +309,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
 		pr := newProgress(stderr)
 		err = pr.step("generating LLVM IR", func() (err error) {
-			text, err = codegen.EmitLLVMFor(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}), *arch)
+			text, err = codegen.EmitLLVMFor(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}), *arch)
 			return err
 		})
 		if err == nil && *target == "ptx" {

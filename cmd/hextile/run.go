@@ -107,6 +107,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if noCodegen(pf.tile, req.Target) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
 	}
+	if err := persistentRefusal(pf.persistent, req.Target); err != nil {
+		return usageFail(stderr, "run", err)
+	}
 	if ghostKind(pf.tile) && len(pf.block) > 0 {
 		return usageFail(stderr, "run", ghostBlockRefusal(pf.tile))
 	}
@@ -125,12 +128,12 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
 	if *device != "cpu" && !ghostKind(pf.tile) {
-		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
+		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "run", err, scopPos(c))
 		}
 	}
 	if *device == "gpu" {
-		opt := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoPDL: !*pdl, NoReuse: !*reuse})
+		opt := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse})
 		if *backend == "cuda" {
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, fast: ff, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
@@ -139,7 +142,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var src string
 	if *device == "emu" {
 		// The CUDA code run by the CPU emulator (race and bounds checks).
-		src, err = codegen.EmuProgram(c, paramValues(c, overrides), sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, NoReuse: !*reuse}))
+		src, err = codegen.EmuProgram(c, paramValues(c, overrides), sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoReuse: !*reuse}))
 		*noOMP = true
 	} else {
 		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))
@@ -187,6 +190,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		mode = fmt.Sprintf("OpenMP, %d threads", r.Threads)
 	}
 	fmt.Fprintf(stdout, "tiling: %s (%s)\n", req.Tile, mode)
+	if pf.persistent {
+		persistentReport(r.Output, stdout, stderr) // persistent.go
+	}
 	fmt.Fprintf(stdout, "max-diff: %g\n", r.MaxDiff)
 	if *device == "emu" {
 		noteSteadyBoxes(stdout, r.Output)

@@ -155,6 +155,13 @@ func runCUDA(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]in
 	if len(gen) == 0 {
 		gen = append(gen, "no pdl, no register reuse")
 	}
+	if opt.Persistent {
+		if persistentReport(out, io.Discard, stderr) > 0 {
+			gen = append(gen, "persistent kernel refused: per-step launches")
+		} else {
+			gen = append(gen, "persistent kernel")
+		}
+	}
 	fmt.Fprintf(stdout, "device: CUDA build (nvcc -O3 -arch=%s %s; %s)\n", arch, mode, strings.Join(gen, ", "))
 	printGPUTimes(stdout, rep.kernelS, rep.totalS, rep.reps, rep.updates, int64(math.Round(rep.flopsPerUpdate*float64(rep.updates))))
 	if code != 0 || !strings.HasPrefix(rep.verify, "verify: ok") && !strings.HasPrefix(rep.verify, "verify: skipped") {

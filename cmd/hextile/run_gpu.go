@@ -131,6 +131,7 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	var kernelS, totalS float64
 	var updates, flops int64
 	var maxRel float64 // --fast-math: the largest relative error of the verified elements
+	coop := false      // a persistent kernel ran (--persistent)
 	for k, g := range gs {
 		params := map[string]int64{}
 		for _, p := range g.Scop.Params {
@@ -188,7 +189,18 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 		var bls []runtime.BatchLaunch
 		arrays, bufIndex := deviceBuffers(g)
 		final := 0 // the copy that holds the final state (ping-pong)
+		if pi := g.Persistent(); pi >= 0 {
+			// --persistent: one cooperative launch (persistent.go), or the
+			// per-step launches below where the device refuses it.
+			if bls, err = persistentBatch(g, fns[pi], params, inputs, bufIndex, stderr); err != nil {
+				return fail(err)
+			}
+			coop = coop || len(bls) > 0
+		}
 		err = g.Launches(params, func(l codegen.GPULaunch) error {
+			if len(bls) > 0 && bls[0].Cooperative {
+				return nil // the persistent kernel runs them all
+			}
 			final = 1 - final
 			kn := g.Kernels[l.Kernel]
 			args, err := launchArgs(g, l, params, inputs, bufIndex)
@@ -256,7 +268,11 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	} else if ok {
 		fmt.Fprintln(stdout, "verify: ok")
 	}
-	fmt.Fprintf(stdout, "device: %s (%s), PTX %s; %s\n", ctx.Device, ctx.SM, ptxFrom, ptxFeatures(pdlKernels, !opt.NoReuse, ptxFile != "", ctx.HasPDL()))
+	feat := ptxFeatures(pdlKernels, !opt.NoReuse, ptxFile != "", ctx.HasPDL())
+	if coop {
+		feat += ", persistent kernel"
+	}
+	fmt.Fprintf(stdout, "device: %s (%s), PTX %s; %s\n", ctx.Device, ctx.SM, ptxFrom, feat)
 	printGPUTimes(stdout, kernelS, totalS, reps, updates, flops)
 	if !ok {
 		return 1
@@ -313,6 +329,9 @@ func gpuOnce(ctx *runtime.Context, batch *runtime.Batch, bls []runtime.BatchLaun
 			launch := l.F.Launch
 			if l.PDL {
 				launch = l.F.LaunchPDL
+			}
+			if l.Cooperative {
+				launch = l.F.LaunchCooperative
 			}
 			if err := launch(l.Grid, l.Block, l.Smem, args...); err != nil {
 				return 0, 0, err

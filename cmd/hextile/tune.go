@@ -627,7 +627,10 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if err != nil {
 		return nil, &tuneRefusal{err}
 	}
-	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse})
+	if tb.pf.persistent && ghostKind(cfg.Tile) {
+		return nil, &tuneRefusal{fmt.Errorf("--persistent: --tile=%s has no persistent kernel", cfg.Tile)}
+	}
+	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: tb.pf.persistent})
 	var scops []*frontend.Scop
 	for _, sc := range c.Scops {
 		scops = append(scops, sc.Scop)
@@ -814,6 +817,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	kinds := fs.String("tile", "", "KIND[,KIND...]: search only these schedule kinds (default: every kind that applies: hybrid, none, classical, hexagonal, sweep, overlapped)")
 	var sf steadyFlags
 	sf.register(fs)
+	fs.BoolVar(&pf.persistent, "persistent", false, persistentUsage+"; tune: every candidate with it (the ghost-zone kinds refused)")
 	if ok, code := parseFlags(fs, "tune", args, stdout, stderr); !ok {
 		return code
 	}

@@ -14,7 +14,11 @@
 // function instead (sweep_kernel.go, sweep_host.go), one with an
 // overlapped plan (gpuplan.OverlapPlan, --tile=overlapped) the overlapped
 // kernel (overlap_kernel.go, built from the sweep kernel's shared pieces,
-// bandGen) and the same host function.
+// bandGen) and the same host function. A scop with a persistent plan
+// (gpuplan.PersistPlan, --persistent) gets its kernels as device functions
+// called by thin per-step kernels, the persistent kernel that runs the host
+// sequence with grid barriers, and a host function that sizes and launches
+// it cooperatively, the per-step sequence as the fallback (persistent.go).
 //
 // # Example
 //

@@ -75,6 +75,9 @@ func Emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 			nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
 			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.Name, strings.Join(KernelArgs(cs, kn, true), ", "))
 		}
+		if cs.Persist != nil {
+			h.WriteString(PersistProto(cs))
+		}
 	}
 	h.WriteString("#endif\n")
 	res.Files[name+".h"] = h.String()
@@ -82,9 +85,19 @@ func Emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 	var kb strings.Builder
 	fmt.Fprintf(&kb, "#include \"%s.h\"\n\n", name)
 	for _, cs := range css {
+		if cs.Persist != nil {
+			kb.WriteString(gridSyncText)
+			break
+		}
+	}
+	for _, cs := range css {
 		fmt.Fprintf(&kb, "/* scop %d (%s): %s */\n", cs.Index, ast.PosString(cs.Code.Scop.Pos), cs.Code.Note)
 		for _, kn := range cs.Kernels {
 			kb.WriteString(PrintKernel(cs, kn, false))
+			kb.WriteString("\n")
+		}
+		if cs.Persist != nil {
+			kb.WriteString(PersistKernel(cs))
 			kb.WriteString("\n")
 		}
 	}
@@ -303,9 +316,16 @@ func HostFunc(cs *gpuplan.Scop) string {
 	s := cs.Code.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
 	hostPrologue(&b, cs, nil)
+	if cs.Persist != nil {
+		b.WriteString(persistSetup(cs)) // persistent.go: the grid, before the timed part
+	}
 	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
 	b.WriteString("  {\n")
-	b.WriteString(hostCode(cs))
+	if cs.Persist != nil {
+		b.WriteString(persistLaunch(cs)) // persistent.go
+	} else {
+		b.WriteString(hostCode(cs))
+	}
 	b.WriteString("  }\n")
 	b.WriteString("  HX_CHECK(cudaGetLastError());\n  HX_CHECK(cudaEventRecord(hx_e1, 0));\n  HX_CHECK(cudaEventSynchronize(hx_e1));\n")
 	b.WriteString("  float hx_ms = 0;\n  HX_CHECK(cudaEventElapsedTime(&hx_ms, hx_e0, hx_e1));\n  if (hx_kernel_s) *hx_kernel_s = 1e-3 * hx_ms;\n")

@@ -11,8 +11,14 @@ import (
 // hostCode prints the host loop code of cs (the launches of its kernels
 // included), at depth 1.
 func hostCode(cs *gpuplan.Scop) string {
-	h := &hostGen{cs: cs}
-	h.node(cs.Code.AST.Root, 1, nil)
+	return hostCodeSites(cs, 1, nil)
+}
+
+// hostCodeSites prints the host loop code of cs at depth with site
+// printing each launch site (nil: the launch; see hostGen.site).
+func hostCodeSites(cs *gpuplan.Scop, depth int, site func(h *hostGen, kn *gpuplan.Kernel, depth int)) string {
+	h := &hostGen{cs: cs, site: site}
+	h.node(cs.Code.AST.Root, depth, nil)
 	return h.b.String()
 }
 
@@ -21,6 +27,11 @@ type hostGen struct {
 	cs   *gpuplan.Scop
 	next int // the next kernel of cs.kernels to launch
 	b    strings.Builder
+	// site prints what runs at a launch site of kernel kn once the grid
+	// extents hx_gx, hx_gy, hx_gz are known, positive and clamped (nil:
+	// the launch, launchSite). The persistent kernel (persistent.go)
+	// prints the same host sequence with its own sites.
+	site func(h *hostGen, kn *gpuplan.Kernel, depth int)
 }
 
 func (h *hostGen) line(depth int, s string) {
@@ -103,7 +114,13 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 		}
 		h.line(d, "long "+strings.Join(decl, ", ")+";")
 		h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(0), ast.BoundString(grid[0].Upper, false), ast.BoundString(grid[0].Lower, true)))
-		if ng > 1 {
+		if ng > 1 && h.site != nil && gpuplan.RectangularGrid(grid) {
+			// The persistent kernel and its sizing: the trip counts, no
+			// loops (the same extents wherever a launch has blocks).
+			for i := 1; i < ng; i++ {
+				h.line(d, fmt.Sprintf("%s = %s - %s + 1;", gname(i), ast.BoundString(grid[i].Upper, false), ast.BoundString(grid[i].Lower, true)))
+			}
+		} else if ng > 1 {
 			for i := 1; i < ng; i++ {
 				h.line(d, gname(i)+" = 0;")
 			}
@@ -125,16 +142,26 @@ func (h *hostGen) launch(body ast.Node, grid []*ast.For, depth int, vars []strin
 	h.line(d+1, "if (hx_gx > 2147483647L) hx_gx = 2147483647L;")
 	h.line(d+1, "if (hx_gy > 65535) hx_gy = 65535;")
 	h.line(d+1, "if (hx_gz > 65535) hx_gz = 65535;")
+	if h.site != nil {
+		h.site(h, kn, d+1)
+	} else {
+		h.launchSite(kn, d+1)
+	}
+	h.line(d, "}")
+	h.line(depth, "}")
+}
+
+// launchSite prints the launch of kn over the grid hx_gx x hx_gy x hx_gz.
+func (h *hostGen) launchSite(kn *gpuplan.Kernel, depth int) {
+	cs := h.cs
 	args := KernelArgs(cs, kn, false)
 	smem := "0"
 	if cs.Shared {
 		smem = "HX_SMEM_" + kn.Name
-		h.line(d+1, fmt.Sprintf("if (%s > 49152) HX_CHECK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s));", smem, kn.Name, smem))
+		h.line(depth, fmt.Sprintf("if (%s > 49152) HX_CHECK(cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s));", smem, kn.Name, smem))
 	}
-	h.line(d+1, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), %s, %s);", kn.Name, kn.Block[0], kn.Block[1], kn.Block[2], smem, strings.Join(args, ", ")))
-	h.line(d+1, "HX_CHECK(cudaGetLastError());")
-	h.line(d, "}")
-	h.line(depth, "}")
+	h.line(depth, fmt.Sprintf("HX_LAUNCH(%s, hx_dim3(hx_gx, hx_gy, hx_gz), hx_dim3(%d, %d, %d), %s, %s);", kn.Name, kn.Block[0], kn.Block[1], kn.Block[2], smem, strings.Join(args, ", ")))
+	h.line(depth, "HX_CHECK(cudaGetLastError());")
 }
 
 // KernelArgs lists a kernel's arguments (decl: with their types).

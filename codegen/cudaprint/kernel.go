@@ -37,8 +37,14 @@ type kernelGen struct {
 	cs  *gpuplan.Scop
 	kn  *gpuplan.Kernel
 	emu bool
-	b   strings.Builder
-	tid [3]string
+	// dev prints the kernel's body as a __device__ function that takes the
+	// block index and the grid as arguments (hx_blockIdx, hx_gridDim: the
+	// persistent kernel's virtual blocks, persistent.go); noBarrier leaves
+	// the block barriers out (a kernel of one thread).
+	dev       bool
+	noBarrier bool
+	b         strings.Builder
+	tid       [3]string
 	// Shared-memory staging: the plan of the tile being printed, the
 	// uniform variables and Lets in scope, and the first refusal.
 	stage   *gpuplan.StagePlan
@@ -67,6 +73,22 @@ func kernelGenFor(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) *kernelGen {
 	return &kernelGen{cs: cs, kn: kn, emu: emu, tid: [3]string{"hx_tx", "hx_ty", "hx_tz"}}
 }
 
+// blockIdx and gridDim name the block index and the grid in the kernel's
+// code: CUDA's, or the device function's arguments (dev).
+func (g *kernelGen) blockIdx() string {
+	if g.dev {
+		return "hx_blockIdx"
+	}
+	return "blockIdx"
+}
+
+func (g *kernelGen) gridDim() string {
+	if g.dev {
+		return "hx_gridDim"
+	}
+	return "gridDim"
+}
+
 // PrintKernel returns the kernel's definition.
 func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	if cs.Sweep != nil {
@@ -74,6 +96,9 @@ func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	}
 	if cs.Overlap != nil {
 		return printOverlapKernel(cs, kn, emu)
+	}
+	if cs.Persist != nil && !emu {
+		return printPersistKernelBody(cs, kn) // persistent.go
 	}
 	g := kernelGenFor(cs, kn, emu)
 	return g.print()
@@ -88,6 +113,11 @@ func (g *kernelGen) print() string {
 		g.line(0, "{")
 		g.line(1, "int hx_tx, hx_ty, hx_tz;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz; (void)gridDim; (void)blockIdx;")
+	} else if g.dev {
+		g.line(0, fmt.Sprintf("static __device__ void %s_body(dim3 hx_gridDim, dim3 hx_blockIdx, %s)", kn.Name, args))
+		g.line(0, "{")
+		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
+		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	} else {
 		nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
 		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
@@ -98,13 +128,7 @@ func (g *kernelGen) print() string {
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	}
-	for _, p := range cs.Code.Scop.Params {
-		g.line(0, "#ifdef HX_FIX_"+p)
-		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.IntType, p, p, p))
-		g.line(0, "#else")
-		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
-		g.line(0, "#endif")
-	}
+	g.bindParams()
 	if cs.Shared {
 		if emu {
 			g.line(1, fmt.Sprintf("static double hx_smem_d[%d];", gpuplan.MaxSharedBytes/8))
@@ -120,12 +144,12 @@ func (g *kernelGen) print() string {
 	ng := len(kn.Grid)
 	for i, f := range kn.Grid {
 		ax := axes[ng-1-i]
-		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)blockIdx.%s; %s <= %s; %s += (int)gridDim.%s) {", cs.IntType, f.Iter, ast.BoundString(f.Lower, true), ax, f.Iter, ast.BoundString(f.Upper, false), f.Iter, ax))
+		g.line(depth, fmt.Sprintf("for (%s %s = %s + (int)%s.%s; %s <= %s; %s += (int)%s.%s) {", cs.IntType, f.Iter, ast.BoundString(f.Lower, true), g.blockIdx(), ax, f.Iter, ast.BoundString(f.Upper, false), f.Iter, g.gridDim(), ax))
 		g.vars = append(g.vars, f.Iter)
 		depth++
 	}
 	if ng == 0 {
-		g.line(depth, "if (blockIdx.x == 0) {")
+		g.line(depth, "if ("+g.blockIdx()+".x == 0) {")
 		depth++
 	}
 	g.uniform(kn.Body, depth)
@@ -160,6 +184,19 @@ func (g *kernelGen) print() string {
 		g.line(0, "}")
 	}
 	return g.b.String()
+}
+
+// bindParams binds each parameter p from the kernel's argument hx_arg_p
+// (a compile-time constant with -DHX_FIX_p=VALUE).
+func (g *kernelGen) bindParams() {
+	cs := g.cs
+	for _, p := range cs.Code.Scop.Params {
+		g.line(0, "#ifdef HX_FIX_"+p)
+		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.IntType, p, p, p))
+		g.line(0, "#else")
+		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
+		g.line(0, "#endif")
+	}
 }
 
 // uniform prints block-uniform code; it reports whether n does thread work
@@ -272,6 +309,10 @@ func (g *kernelGen) uniform(n ast.Node, depth int) (work, tb bool) {
 func (g *kernelGen) isThread(n ast.Node) bool { return g.kn.IsThread(n) }
 
 func (g *kernelGen) barrier(depth int) {
+	if g.noBarrier {
+		g.line(depth, "/* one thread: no block barrier */")
+		return
+	}
 	g.line(depth, "__syncthreads();")
 }
 

@@ -11,7 +11,8 @@ package cudaprint
 // (__syncthreads is a clang builtin); the math functions a statement may
 // call are declared as device functions, and for sm_90 and newer
 // cudaGridDependencySynchronize (programmatic dependent launch; the kernels
-// call it only there).
+// call it only there). dim3, __threadfence and the unsigned atomicAdd are
+// the SDK's, for the persistent kernels (persistent.go).
 const CUDAShim = `/* hextile: minimal CUDA declarations for compiling kernels with clang without the CUDA SDK */
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
@@ -41,6 +42,12 @@ __device__ float fmaxf(float, float);
 __device__ double fmin(double, double);
 __device__ double fmax(double, double);
 }
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+};
+static __device__ inline void __threadfence(void) { __nvvm_membar_gl(); }
+static __device__ inline unsigned int atomicAdd(unsigned int *p, unsigned int v) { return (unsigned int)__nvvm_atom_add_gen_i((int *)p, (int)v); }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 /* programmatic dependent launch: wait for the previous kernel (the CUDA SDK's definition) */
 static __device__ __attribute__((always_inline)) inline void cudaGridDependencySynchronize(void) { asm volatile("griddepcontrol.wait;" ::: "memory"); }

@@ -12,5 +12,12 @@
 // EmuProgram (package codegen) on testdata/jacobi1d_mod2.c with the none
 // tiling gives a program whose hx_emu_launch_hx_kernel0_0 runs the
 // kernel's blocks one after the other, T times, as the host code launches
-// it.
+// it. Under --persistent (gpuplan.PersistPlan) the cooperative launch of
+// the persistent kernel is hx_emu_coop_hx_persistK (cudaprint's
+// PersistEmuLauncher): one launch in which the host sequence runs on the
+// CPU and each launch site runs the persistent blocks in turn over the
+// site's virtual blocks, each grid barrier (hx_emu_grid_sync) starting a
+// new race-check epoch as a launch boundary does; the emulated device has
+// HX_EMU_SMS x HX_EMU_PER_SM resident blocks, and HX_EMU_NO_COOP=1 in the
+// environment takes its cooperative launch away (the per-step fallback).
 package emu

@@ -51,6 +51,10 @@ func Program(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int6
 			b.WriteString(cudaprint.PrintKernel(cs, kn, true))
 			b.WriteString("\n")
 		}
+		if cs.Persist != nil {
+			b.WriteString(cudaprint.PersistEmuLauncher(cs))
+			b.WriteString("\n")
+		}
 	}
 	for _, cs := range css {
 		b.WriteString(cudaprint.HostFunc(cs))
@@ -189,6 +193,29 @@ static void hx_emu_shared(void *p, const char *name, size_t esize, size_t n)
 
 #define cudaFuncSetAttribute(k, a, v) cudaSuccess
 
+/* The device the persistent kernels (cooperative launch) see: HX_EMU_SMS
+   multiprocessors of HX_EMU_PER_SM resident blocks each (small, so that a
+   persistent block runs several virtual blocks); HX_EMU_NO_COOP=1 in the
+   environment: no cooperative launch (the per-step fallback). */
+#ifndef HX_EMU_SMS
+#define HX_EMU_SMS 3
+#endif
+#ifndef HX_EMU_PER_SM
+#define HX_EMU_PER_SM 2
+#endif
+#define cudaDevAttrCooperativeLaunch 1
+#define cudaDevAttrMultiProcessorCount 2
+static cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+static cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
+{
+  (void)dev;
+  if (attr == cudaDevAttrCooperativeLaunch) { const char *e = getenv("HX_EMU_NO_COOP"); *v = !(e && *e == '1'); }
+  else *v = HX_EMU_SMS;
+  return cudaSuccess;
+}
+#define cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, k, t, s) (*(n) = HX_EMU_PER_SM, cudaSuccess)
+static unsigned hx_emu_resident(void) { return HX_EMU_SMS * HX_EMU_PER_SM; }
+
 static cudaError_t cudaFree(void *p)
 {
   for (int i = 0; i < hx_emu_nal; i++)
@@ -214,7 +241,10 @@ static cudaError_t cudaMemcpy(void *d, const void *s, size_t n, int kind)
 #define __syncthreads() hx_emu_barrier()
 #define HX_EMU_REPORT(f) do { if (hx_emu_report(f)) f = 1; } while (0)
 
-static unsigned hx_emu_launch_id, hx_emu_block_id, hx_emu_epoch, hx_emu_tid;
+/* hx_emu_launch_id numbers the race-check epochs of the grid: a launch,
+   or the part of a persistent kernel between two grid barriers;
+   hx_emu_nlaunch counts the launches, hx_emu_ngrid the grid barriers. */
+static unsigned hx_emu_launch_id, hx_emu_block_id, hx_emu_epoch, hx_emu_tid, hx_emu_nlaunch, hx_emu_ngrid;
 static const char *hx_emu_kernel = "";
 static dim3 hx_emu_bdim, hx_emu_bidx, hx_emu_tidx;
 static long hx_emu_nerr;
@@ -227,6 +257,7 @@ static void hx_emu_begin_launch(const char *k, dim3 g, dim3 b, int bx, int by, i
 {
   (void)g;
   hx_emu_launch_id++;
+  hx_emu_nlaunch++;
   hx_emu_kernel = k;
   hx_emu_bdim = b;
   if ((int)b.x != bx || (int)b.y != by || (int)b.z != bz) {
@@ -243,6 +274,14 @@ static void hx_emu_begin_block(unsigned x, unsigned y, unsigned z)
 }
 
 static void hx_emu_barrier(void) { hx_emu_epoch++; }
+
+/* hx_emu_grid_sync: a grid barrier of a persistent kernel; what comes after
+   it is ordered after everything before it, as after a launch boundary. */
+static void hx_emu_grid_sync(void)
+{
+  hx_emu_launch_id++;
+  hx_emu_ngrid++;
+}
 
 static void hx_emu_thread(int x, int y, int z)
 {
@@ -296,7 +335,8 @@ static int hx_emu_report(int failed)
 {
   if (hx_emu_steady_boxes > 0) printf("emu: %ld steady sweep box(es)\n", hx_emu_steady_boxes);
   if (hx_emu_nerr == 0) {
-    printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_launch_id);
+    if (hx_emu_ngrid > 0) printf("emu: %u launches, %u grid barriers, no races, no out-of-bounds accesses\n", hx_emu_nlaunch, hx_emu_ngrid);
+    else printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_nlaunch);
     return 0;
   }
   if (!failed) printf("verify: FAILED: emu: %ld error(s), first: %s\n", hx_emu_nerr, hx_emu_first);

@@ -221,6 +221,11 @@ func Build(in []Input, opt CUDAOptions) ([]*Scop, error) {
 			return nil, err
 		}
 		cs.Deps = s.Deps
+		if opt.Persistent {
+			if cs.Persist, err = planPersistent(cs); err != nil {
+				return nil, err
+			}
+		}
 		out = append(out, cs)
 	}
 	return out, nil

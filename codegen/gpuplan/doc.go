@@ -57,6 +57,10 @@
 // in shared memory), the sweep's machinery without the plane sweep; the
 // two share BandPlan (band.go: levels, ghost zones, read routing, fields).
 //
+// With CUDAOptions.Persistent the host sequence itself moves to the
+// device: PersistPlan (persistent.go) runs every launch of a scop in one
+// cooperative launch, a grid barrier where each launch ended.
+//
 // A new kernel strategy is a new decision here (a field of Kernel or a
 // plan type beside StagePlan/StreamPlan) and its lowering in the printers.
 package gpuplan

@@ -27,6 +27,10 @@ func (cs *Scop) Dump(w io.Writer) {
 		cs.Overlap.Dump(w, cs.Kernels[0].Name)
 		return
 	}
+	if p := cs.Persist; p != nil {
+		fmt.Fprintf(w, "# persistent: one cooperative launch of %s (blocks of %dx%dx%d threads, %d bytes of dynamic shared memory) runs the host sequence below on the device, each launch a grid-stride pass of its blocks followed by a grid barrier (%d launch sites); grid: blocks per SM (occupancy) x SMs, at most the largest launch's blocks; per-step launches where the cooperative launch is refused\n",
+			p.Name, p.Block[0], p.Block[1], p.Block[2], p.Smem, p.Sites)
+	}
 	fmt.Fprintln(w, "host:")
 	h := &hostDump{cs: cs, w: w}
 	h.node(cs.Code.AST.Root, 1)
@@ -78,6 +82,14 @@ func (h *hostDump) launch(depth int) {
 	g := "one block"
 	if len(grid) > 0 {
 		g = "grid over " + strings.Join(grid, ", ")
+	}
+	if p := h.cs.Persist; p != nil {
+		one := ""
+		if p.OneThread(kn) {
+			one = " on thread 0"
+		}
+		h.line(depth, "run %s in %s (%s; block %dx%dx%d%s), then grid barrier", kn.Name, p.Name, g, kn.Block[0], kn.Block[1], kn.Block[2], one)
+		return
 	}
 	h.line(depth, "launch %s (%s; block %dx%dx%d)", kn.Name, g, kn.Block[0], kn.Block[1], kn.Block[2])
 }

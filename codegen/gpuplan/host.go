@@ -59,6 +59,7 @@ type GPUScop struct {
 	Kernels []GPUKernel
 	cs      *Scop
 	site    map[ast.Node]int // launch site -> kernel
+	persist int              // the persistent kernel's index in Kernels (-1: none; persistent.go)
 }
 
 // Written reports whether a kernel of the scop writes array name (the
@@ -81,7 +82,7 @@ type GPULaunch struct {
 func GPUScops(css []*Scop) []*GPUScop {
 	var out []*GPUScop
 	for _, cs := range css {
-		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}}
+		g := &GPUScop{Scop: cs.Code.Scop, cs: cs, site: map[ast.Node]int{}, persist: -1}
 		for i, kn := range cs.Kernels {
 			gk := GPUKernel{Name: kn.Name, Block: kn.Block, Smem: kn.Smem, Host: kn.Host, Int64: cs.IntType != "int"}
 			if cs.Band() != nil {
@@ -93,6 +94,11 @@ func GPUScops(css []*Scop) []*GPUScop {
 			} else {
 				g.site[kn.Body] = i
 			}
+		}
+		if p := cs.Persist; p != nil {
+			// After the per-step kernels, as in the module (llvmprint).
+			g.persist = len(g.Kernels)
+			g.Kernels = append(g.Kernels, GPUKernel{Name: p.Name, Block: p.Block, Smem: p.Smem, Int64: cs.IntType != "int"})
 		}
 		out = append(out, g)
 	}

@@ -37,6 +37,11 @@ type CUDAOptions struct {
 	// not unroll its loop by the buffer depth (--steady-unroll=false): the
 	// buffer slots are computed at run time.
 	NoSteady, NoSteadyUnroll bool
+	// Persistent runs the whole host sequence of each scop in one
+	// cooperative launch of a persistent kernel with grid barriers between
+	// the launches it replaces (persistent.go); off: one launch per kernel
+	// of the host sequence.
+	Persistent bool
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -88,6 +93,9 @@ type Scop struct {
 	// Overlap is the plan of the overlapped kernel (--tile=overlapped,
 	// overlap.go); Kernels then holds its one kernel.
 	Overlap *OverlapPlan
+	// Persist is the persistent kernel's plan (CUDAOptions.Persistent,
+	// persistent.go); nil: the host launches every kernel itself.
+	Persist *PersistPlan
 	// plans memoises planShared per full-tile node and printing context
 	// (the plan is a pure function of them; the CUDA, emulator and LLVM
 	// printers ask for the same tiles).

@@ -66,6 +66,11 @@ func ModuleFor(css []*gpuplan.Scop, pdl bool) (*ir.Module, error) {
 				return nil, err
 			}
 		}
+		if cs.Persist != nil {
+			if err := lm.persistKernel(cs); err != nil { // persistent.go
+				return nil, err
+			}
+		}
 	}
 	return lm.m, nil
 }
@@ -184,68 +189,59 @@ type llvmKernel struct {
 	streamB0, streamB1 value.Value
 	wins               map[*frontend.ArrayRef]value.Value
 	winAnch            *LlvmAnchors
+	// The body of a persistent kernel (persistent.go): virt holds the
+	// virtual grid and block index (nctaid.x ... ctaid.z) that stand for
+	// the special registers; noBarrier leaves the block barriers out (a
+	// kernel of one thread).
+	virt      map[string]value.Value
+	noBarrier bool
 }
 
 func (lm *llvmModule) Kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
-	s := cs.Code.Scop
 	switch {
 	case cs.Sweep != nil:
 		return lm.sweepKernel(cs, kn) // sweep.go
 	case cs.Overlap != nil:
 		return lm.overlapKernel(cs, kn) // overlap.go
 	}
-	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
-	if k.wide() {
-		// 64-bit loops: the kernel computes its integers in i64. Shared
-		// staging, register reuse and streaming (which compute in i32) are
-		// off; anchors are already off (wide code has 64-bit indices).
-		k.it = types.I64
-		k.noStage = true
-	}
+	_, err := lm.kernelFunc(cs, kn, false)
+	return err
+}
+
+// kernelFunc lowers kernel kn: the kernel itself, or with body its body as
+// the internal function NAME_body of the persistent kernel
+// (persistent.go), which takes the grid and the block index as its first
+// six arguments (nctaid x, y, z, then ctaid x, y, z) in place of the
+// special registers.
+func (lm *llvmModule) kernelFunc(cs *gpuplan.Scop, kn *gpuplan.Kernel, body bool) (*ir.Func, error) {
+	s := cs.Code.Scop
+	k := newKernelState(lm, cs, kn)
 	var params []*ir.Param
-	for _, p := range s.Params {
-		params = append(params, ir.NewParam(p, k.it))
-	}
-	for _, a := range s.Arrays {
-		k.arrs[a.Name] = a
-		if len(a.Extents) == 0 {
-			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
-		} else {
-			// __restrict__ (and const when only read) of the CUDA kernel:
-			// distinct allocations, so the NVPTX back end may use the
-			// non-coherent cache for read-only arrays.
-			p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
-			p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias)
-			if !cs.Written[a.Name] {
-				p.Attrs = append(p.Attrs, enum.ParamAttrReadOnly)
-			}
-			params = append(params, p)
+	if body {
+		for _, n := range virtNames {
+			params = append(params, ir.NewParam(n, types.I32))
 		}
 	}
-	for _, v := range kn.Host {
-		params = append(params, ir.NewParam(v, k.it))
+	params = append(params, k.argParams(kn.Host)...)
+	name := kn.Name
+	if body {
+		name += "_body"
 	}
-	k.f = lm.m.NewFunc(kn.Name, types.Void, params...)
+	k.f = lm.m.NewFunc(name, types.Void, params...)
 	i := 0
-	for _, p := range s.Params {
-		k.env[p] = k.f.Params[i]
-		i++
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 {
-			k.env[a.Name] = k.f.Params[i]
-		} else {
-			k.ptrs[a.Name] = k.f.Params[i]
+	if body {
+		k.f.Linkage = enum.LinkageInternal
+		k.virt = map[string]value.Value{}
+		for j, n := range virtNames {
+			k.virt[n] = k.f.Params[j]
 		}
-		i++
+		i = len(virtNames)
+		k.noBarrier = cs.Persist != nil && cs.Persist.OneThread(kn)
 	}
-	for _, v := range kn.Host {
-		k.env[v] = k.f.Params[i]
-		i++
-	}
+	k.bindArgs(i, kn.Host)
 	k.vars = append(append([]string(nil), s.Params...), kn.Host...)
 	k.cur = k.f.NewBlock("entry")
-	if lm.pdl {
+	if lm.pdl && !body {
 		k.pdlWait()
 	}
 	k.entry, k.entryEnv = k.cur, map[string]value.Value{}
@@ -276,13 +272,82 @@ func (lm *llvmModule) Kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	}
 	k.cur.NewRet(nil)
 	if k.err != nil {
-		return k.err
+		return nil, k.err
+	}
+	if body {
+		return k.f, nil
 	}
 	lm.annotate(k.f, "kernel", 1)
 	lm.annotate(k.f, "maxntidx", int64(kn.Block[0]))
 	lm.annotate(k.f, "maxntidy", int64(kn.Block[1]))
 	lm.annotate(k.f, "maxntidz", int64(kn.Block[2]))
-	return nil
+	return k.f, nil
+}
+
+// newKernelState is the lowering state of kernel kn of cs, its integer
+// type decided.
+func newKernelState(lm *llvmModule, cs *gpuplan.Scop, kn *gpuplan.Kernel) *llvmKernel {
+	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	if k.wide() {
+		// 64-bit loops: the kernel computes its integers in i64. Shared
+		// staging, register reuse and streaming (which compute in i32) are
+		// off; anchors are already off (wide code has 64-bit indices).
+		k.it = types.I64
+		k.noStage = true
+	}
+	for _, a := range cs.Code.Scop.Arrays {
+		k.arrs[a.Name] = a
+	}
+	return k
+}
+
+// argParams are the arguments of a kernel of the scop that takes the host
+// counters host: the CUDA kernel's, in the same order.
+func (k *llvmKernel) argParams(host []string) []*ir.Param {
+	var params []*ir.Param
+	for _, p := range k.cs.Code.Scop.Params {
+		params = append(params, ir.NewParam(p, k.it))
+	}
+	for _, a := range k.cs.Code.Scop.Arrays {
+		if len(a.Extents) == 0 {
+			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
+		} else {
+			// __restrict__ (and const when only read) of the CUDA kernel:
+			// distinct allocations, so the NVPTX back end may use the
+			// non-coherent cache for read-only arrays.
+			p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
+			p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias)
+			if !k.cs.Written[a.Name] {
+				p.Attrs = append(p.Attrs, enum.ParamAttrReadOnly)
+			}
+			params = append(params, p)
+		}
+	}
+	for _, v := range host {
+		params = append(params, ir.NewParam(v, k.it))
+	}
+	return params
+}
+
+// bindArgs binds the arguments of argParams(host), from k.f's argument i
+// on: parameters and scalars in env, arrays in ptrs.
+func (k *llvmKernel) bindArgs(i int, host []string) {
+	for _, p := range k.cs.Code.Scop.Params {
+		k.env[p] = k.f.Params[i]
+		i++
+	}
+	for _, a := range k.cs.Code.Scop.Arrays {
+		if len(a.Extents) == 0 {
+			k.env[a.Name] = k.f.Params[i]
+		} else {
+			k.ptrs[a.Name] = k.f.Params[i]
+		}
+		i++
+	}
+	for _, v := range host {
+		k.env[v] = k.f.Params[i]
+		i++
+	}
 }
 
 func (k *llvmKernel) fail(format string, args ...any) {
@@ -293,6 +358,9 @@ func (k *llvmKernel) fail(format string, args ...any) {
 
 // sreg reads a PTX special register (tid, ctaid, nctaid on axis ax).
 func (k *llvmKernel) sreg(reg, ax string) value.Value {
+	if v, ok := k.virt[reg+"."+ax]; ok {
+		return v // a persistent kernel's virtual block (persistent.go)
+	}
 	f := k.lm.decl("llvm.nvvm.read.ptx.sreg."+reg+"."+ax, types.I32)
 	return k.cur.NewCall(f)
 }
@@ -314,6 +382,9 @@ func (k *llvmKernel) sregInt(reg, ax string) value.Value {
 }
 
 func (k *llvmKernel) barrier() {
+	if k.noBarrier {
+		return // one thread of a persistent block (persistent.go)
+	}
 	k.cur.NewCall(k.lm.decl("llvm.nvvm.barrier0", types.Void))
 }
 
