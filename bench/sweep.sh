@@ -27,6 +27,7 @@ OUT=${OUT:-/tmp/hxsweep}
 REPS=${REPS:-3}
 ARCH=${ARCH:-sm_90}
 ONLY=${ONLY:-}
+MATCH=${MATCH:-.}  # extended regexp on the configuration name (with ONLY: both)
 D=devbuild/sweep
 # name | file | compile options | full size (-D) | verification size (harness arguments)
 CONFIGS=(
@@ -47,6 +48,9 @@ CONFIGS=(
   "laplacian2d_sweep_nosteady|bench/inputs/laplacian2d.c|--tile=sweep --steady=false|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_nounroll|bench/inputs/laplacian2d.c|--tile=sweep --steady-unroll=false|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_h3_w64|bench/inputs/laplacian2d.c|--tile=sweep --sizes=3,64,122|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_overlap|bench/inputs/laplacian2d.c|--tile=overlapped|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_overlap_h5_w22|bench/inputs/laplacian2d.c|--tile=overlapped --sizes=5,22,22|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_overlap_h1_w30|bench/inputs/laplacian2d.c|--tile=overlapped --sizes=1,30,30|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_none|bench/inputs/heat2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"
@@ -69,7 +73,8 @@ if [ "${1:-run}" = prepare ]; then
   mkdir -p "$D"
   for c in "${CONFIGS[@]}"; do
     IFS='|' read -r name file opts full vsize <<< "$c"
-    [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
+    { [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]]; } && continue
+  [[ "$name" =~ $MATCH ]] || continue
     # shellcheck disable=SC2086
     devbuild/hextile compile "$file" --target=cuda --harness $opts $full -o "$D/$name" 2> "$D/$name.gen.log" ||
       { echo "prepare: $name failed:"; cat "$D/$name.gen.log"; exit 1; }
@@ -90,7 +95,8 @@ extra="-fmad=false"
 # Build all in parallel.
 for c in "${CONFIGS[@]}"; do
   IFS='|' read -r name file opts full vsize <<< "$c"
-  [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
+  { [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]]; } && continue
+  [[ "$name" =~ $MATCH ]] || continue
   d=$D/$name
   [ -d "$d" ] || { echo "run: $d missing: run 'bash bench/sweep.sh prepare' here and carry devbuild/sweep"; exit 2; }
   base=$(basename "$(ls "$d"/*_ref.c)" _ref.c)
@@ -106,7 +112,8 @@ fail=0
 printf "%-28s %-34s %-12s %10s %10s %s\n" config options verify gcells-k gcells-tot regs/smem
 for c in "${CONFIGS[@]}"; do
   IFS='|' read -r name file opts full vsize <<< "$c"
-  [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
+  { [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]]; } && continue
+  [[ "$name" =~ $MATCH ]] || continue
   bin=$OUT/$name.bin
   if [ ! -x "$bin" ]; then printf "%-28s %-34s %s\n" "$name" "$opts" "BUILD FAILED"; fail=1; continue; fi
   # shellcheck disable=SC2046
