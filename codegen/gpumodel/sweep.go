@@ -19,37 +19,37 @@ import (
 //
 //	steps   S = w0 + (2 r0 + 1) h        (w0 planes, the s0 ghost zones r0 h each side, the pipeline fill h)
 //	active  U = sum_a (w0 + 2 r0 (h-a)) prod_i (w_i + 2 r_i (h-a))   (level a over its box and ghost zone)
-//	own       = InstBase + points + flops + InstSpecial x divisions + 1   (the update and the store to its buffer)
-//	inst      = SweepA x U x own + S x F x (SweepStep + H x SweepIdle)   (per block and band)
-//	issue     = busiest SM's blocks x inst / (128 x clock) / latency(resident threads)
+//	own       = SweepA x (InstBase + points + flops + 1) + SweepDiv x divisions   (sweepInstPerUpdate)
+//	inst      = U x own + S x F x (SweepStep + H x SweepIdle)   (per block and band)
+//	issue     = per round of resident blocks: hypot(blocks x inst / (128 x clock), S x SweepStepLat / clock)
 //	mem       = one read of the band-start box ((w0 + 2 r0 h) x F cells) and one write of the owned
 //	            w0 x prod w_i cells per band and block (the ping-pong copies), through L2 and DRAM (memTime)
 //	band      = hypot(mem, issue) + launch;  time = ceil(steps / H) x band
 //	shared    = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
 //	regs      = 32 + 4 H (every level's column registers; 64 at h = 7 as ptxas reports)
 //
-// with SweepA = 4, SweepStep = 4, SweepIdle = 1 (Calibration). The
-// redundant ghost-zone work is U / (w0 x prod w_i x H) and the pipeline
-// fill S / w0; both grow with h while the global traffic per update falls
-// as 1/H: the default 2-D sweep moves about 1 byte per update against the
-// untiled kernel's 9, and is issue-bound (the shared-memory loads, the
-// barrier's wait and the levels' predicates are in SweepA and the step
-// terms) on the H100.
+// with SweepA = 1, SweepDiv = 90, SweepStep = 4, SweepIdle = 0 and
+// SweepStepLat = 2100 cycles (Calibration). The redundant ghost-zone work
+// is U / (w0 x prod w_i x H) and the pipeline fill S / w0; both grow with h
+// while the global traffic per update falls as 1/H: the default 2-D sweep
+// moves about 1 byte per update against the untiled kernel's 9. In the
+// steady state an update is a handful of instructions, so the kernel is
+// bound by the per-step latency (the light stencils: about 2100 cycles a
+// step whatever their work) or by the IEEE division (div.rn.f32 with its
+// range checks: most of an update of AN5D's j2d5pt, which runs 3.4x faster
+// with --fast-math).
 //
 // Worked example (AN5D's j2d5pt, 16384^2 x 1000, H100, default sizes
 // 7,128,242): F = 256 threads, 8704 blocks (66 on the busiest SM), 4
-// resident (64 registers, 21.5 KB), S = 149 steps, U = 269088 (1.09 x
-// 128 x 242 x 8), own = 8 + 5 + 9 + 15 + 1 = 38; inst = 4 x 269088 x 38
-// + 149 x 256 x (4 + 8) = 41.4 M per block, 66 x 41.4 M / (128 x 1.98
-// GHz) = 10.8 ms per band, 125 bands: 1.36 s, 198 GCells/s predicted
-// against 236-264 measured (the global traffic, 0.8 ms a band from DRAM, hides
-// under the issue).
-//
-// With --fast-math (Features.FastMath) the division costs InstSpecialFast
-// and the multiply-adds are fused: own = 8 + 5 + 5 + 1 + 1 = 20, 371
-// GCells/s predicted against 491 measured (the exact build's 0.84 ratio
-// carried over: the ghost-zone and step terms are SweepA's, whatever the
-// arithmetic).
+// resident (64 registers, 21.7 KB): 17 rounds; S = 149 steps, U = 269088
+// (1.09 x 128 x 242 x 8), own = 8 + 5 + 9 + 1 + 90 = 113; a round of 4
+// blocks issues 4 x (269088 x 113 + 149 x 256 x 4) = 121.8 M thread
+// instructions, 0.48 ms at 128 x 1.98 GHz, against a floor of 149 x 2100
+// cycles = 0.16 ms: 0.51 ms a round, 8.5 ms a band, 125 bands: 254
+// GCells/s predicted against 272 measured. With --fast-math own = 8 + 5 +
+// 5 + 1 + 1 = 20: 0.091 ms of issue against the 0.16 ms floor, 680
+// predicted against 921 measured (the floor is an average: the large
+// boxes of 16384^2 overlap it better than 2048^2's).
 type sweepEstimator struct{}
 
 func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
@@ -164,10 +164,9 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 	}
 	levels := float64(geo.h + 1)
 	busiest := ceilDiv(geo.blocks, int64(g.SMs))
-	conc := min(int64(res), busiest)
-	own := instPerUpdate(f, float64(f.Points)) + 1
-	inst := geo.active*cal.SweepA*own + float64(geo.steps)*float64(geo.face)*(cal.SweepStep+levels*cal.SweepIdle)
-	issue := float64(busiest) * inst / smIssueRate(g) / latency(threads, int(conc), true)
+	own := sweepInstPerUpdate(f)
+	inst := geo.active*own + float64(geo.steps)*float64(geo.face)*(cal.SweepStep+levels*cal.SweepIdle)
+	issue := sweepIssue(busiest, int64(res), threads, geo.steps, inst, g)
 	// Global traffic of a band: the band-start box in, the owned cells
 	// out (memTime's reads x amp + writes per reuse updates).
 	updates := f.Cells() * levels
@@ -187,4 +186,40 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 		bound = "parallelism"
 	}
 	return finish(f, Estimate{Candidate: c, Seconds: band * bands, Launches: bands, Blocks: float64(geo.blocks), Resident: res, Bound: bound}), true
+}
+
+// sweepInstPerUpdate is the thread instructions of one level update of the
+// sweep kernel: SweepA x (InstBase + loads + flops + 1, the store to its
+// buffer) plus, per division or math call, SweepDiv for the IEEE sequence
+// (in the steady state's unrolled loop the rest of an update is a few
+// instructions, and div.rn.f32's call with its range checks and slow path
+// is most of the update: AN5D's j2d5pt runs 3.4x faster with fast math) or
+// SweepA x InstSpecialFast for the approximate one.
+func sweepInstPerUpdate(f *Features) float64 {
+	cal := Calibration
+	flops := f.Flops
+	special := cal.SweepDiv
+	if f.FastMath {
+		flops -= f.FMAs
+		special = cal.SweepA * cal.InstSpecialFast
+	}
+	return cal.SweepA*(cal.InstBase+float64(f.Points)+float64(flops)+1) + special*float64(f.Special)
+}
+
+// sweepIssue is the time of the busiest SM's blocks, each of inst thread
+// instructions over steps sweep steps, res of threads threads resident at
+// a time: per round of at most res blocks, the hypot of the issue time at
+// the full rate and a latency floor of SweepStepLat cycles per sweep step
+// (the barrier ending each step, and the chain from a level's buffer store
+// to the next level's loads: the light stencils run a step in about 2400
+// cycles whatever their instruction count; laplacian2d 2048^2, 576 blocks,
+// 4 resident, 252 GCells/s where its instructions allow 2.5 times that).
+func sweepIssue(busiest, res int64, threads int, steps int64, inst float64, g *GPU) float64 {
+	t := 0.0
+	for left := busiest; left > 0; left -= res {
+		n := min(left, res)
+		floor := float64(steps) * Calibration.SweepStepLat / (g.ClockGHz * 1e9)
+		t += math.Hypot(float64(n)*inst/smIssueRate(g), floor)
+	}
+	return t
 }

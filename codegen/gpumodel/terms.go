@@ -44,23 +44,27 @@ var Calibration = struct {
 	// 519, 606 GCells/s). HexGlobalA, HexGlobalB: the same without
 	// --shared (7,15,128 global 388, hybrid default 217).
 	HexA, HexB, HexGlobalA, HexGlobalB float64
-	// SweepA, SweepStep, SweepIdle: a --tile=sweep band costs SweepA x
-	// (the update's own instructions + a store to its buffer) per level
-	// update (ghost zones included), SweepStep per thread and sweep step
-	// (the barrier, the buffer slots, the loop) and SweepIdle per thread,
-	// step and level outside that level's region or plane range (its
-	// predicate): fitted on the sweep rows of bench/results/
-	// sweep_h100_2026-11-28.md (j2d5pt 16384^2 default 236, 9,256,236 160,
-	// 7,256,114 179; laplacian2d and heat2d 2048^2 226, 217; laplacian3d
-	// 256^3 158 and 3,32,10,26 185; star3d1r 512^3 204).
+	// SweepA, SweepStep, SweepIdle, SweepDiv, SweepStepLat: the sweep
+	// kernel with its steady state (guard-free interior boxes). A level
+	// update costs SweepA x (the update's own instructions + the store to
+	// its buffer) + SweepDiv per IEEE division or math call
+	// (sweepInstPerUpdate); a thread pays SweepStep per sweep step (the
+	// barrier, the loop) and SweepIdle per step and level outside that
+	// level's range; a sweep step takes at least SweepStepLat cycles
+	// (sweepIssue: the barrier and the chain from a level's loads to the
+	// next step). Fitted on bench/results/steady_persist_h100_2026-11-28.md
+	// (12 rows, predicted/measured 0.74-1.20: j2d5pt 16384^2 272 exact and
+	// 921 fast, laplacian2d 2048^2 252, laplacian3d 256^3 174, star3d1r
+	// 512^3 222).
 	SweepA, SweepStep, SweepIdle float64
+	SweepDiv, SweepStepLat       float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
 	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
-	SweepA: 4, SweepStep: 4, SweepIdle: 1,
+	SweepA: 1, SweepStep: 4, SweepIdle: 0, SweepDiv: 90, SweepStepLat: 2100,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of
