@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
@@ -151,5 +153,39 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), ".entry hx_persist0(") || !strings.Contains(string(out), "atom.global.add.u32") {
 			t.Errorf("%s: llc for NVPTX: %v\n%.2000s", tc.file, err, out)
 		}
+	}
+}
+
+// TestPersistentLaunch: the runner's view of a persistent scop (run
+// --device=gpu --backend=ptx): the persistent kernel after the per-step
+// kernels (the module's order), launched once over at most the largest
+// launch's blocks (jacobi2d_twonest at N=45: 2 x 6 blocks of 32x8 tiles).
+func TestPersistentLaunch(t *testing.T) {
+	c := persistCompile(t, "../testdata/jacobi2d_twonest.c", schedule.None)
+	params := persistParams(c, map[string]int64{"N": 45, "T": 3})
+	gs, err := GPUScops(c, gpuplan.CUDAOptions{Persistent: true, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gs[0]
+	l, err := g.PersistentLaunch(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type view struct {
+		Index   int
+		Name    string
+		Block   [3]int
+		Grid    [3]int64
+		NoHost  bool
+		Kernels int
+	}
+	got := view{g.Persistent(), g.Kernels[l.Kernel].Name, g.Kernels[l.Kernel].Block, l.Grid, len(l.Host) == 0, len(g.Kernels)}
+	want := view{2, "hx_persist0", [3]int{32, 8, 1}, [3]int64{12, 1, 1}, true, 3}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("persistent launch (-want +got):\n%s", d)
+	}
+	if gs, _ := GPUScops(c, gpuplan.CUDAOptions{Params: params}); gs[0].Persistent() != -1 {
+		t.Errorf("a persistent kernel without --persistent")
 	}
 }
