@@ -169,7 +169,7 @@ func PersistEmuLauncher(cs *gpuplan.Scop) string {
 	g := kernelGenFor(cs, nil, true)
 	g.line(0, fmt.Sprintf("static cudaError_t hx_emu_coop_%s(dim3 hx_grid, dim3 hx_block, %s)", p.Name, strings.Join(persistArgs(cs, true), ", ")))
 	g.line(0, "{")
-	g.line(1, "if (hx_grid.y != 1 || hx_grid.z != 1 || hx_grid.x < 1 || hx_grid.x > hx_emu_resident()) return 2; /* cudaErrorCooperativeLaunchTooLarge */")
+	g.line(1, "if (hx_grid.y != 1 || hx_grid.z != 1 || hx_grid.x < 1 || hx_grid.x > hx_emu_resident() || hx_emu_coop_refused()) return 2; /* cudaErrorCooperativeLaunchTooLarge */")
 	g.line(1, fmt.Sprintf("hx_emu_begin_launch(\"%s\", hx_grid, hx_block, %d, %d, %d);", p.Name, p.Block[0], p.Block[1], p.Block[2]))
 	g.bindParams()
 	g.b.WriteString(hostCodeSites(cs, 1, func(h *hostGen, kn *gpuplan.Kernel, d int) {
