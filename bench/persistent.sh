@@ -23,7 +23,7 @@
 # the occupancy API says is resident, at most the largest launch's blocks): the barrier's cost against
 # the parallelism, without generating again.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/hxpersist}
 REPS=${REPS:-5}
 ARCH=${ARCH:-sm_90}
@@ -109,6 +109,7 @@ for c in "${CONFIGS[@]}"; do
   printf "%-24s %-26s %-8s %10s %10s %-16s %s\n" "$name" "$opts" "${v:-none}" "${gk:--}" "${gt:--}" "$mode" "${rs:--}"
   # The PTX path (devbuild/hextile run --device=gpu --backend=ptx), where prepared.
   if [ -f "$D/$name.ptx" ] && [ -x devbuild/hextile ]; then
+    # shellcheck disable=SC2013
     vdefs=$(for a in $(cat "$D/$name/verify.args"); do printf -- '-D %s ' "$a"; done)
     # shellcheck disable=SC2086
     timeout 300 devbuild/hextile run "$file" --device=gpu --backend=ptx --ptx="$D/$name.v.ptx" $opts $vdefs --reps=0 > "$OUT/$name.ptx.verify.log" 2>&1
