@@ -88,25 +88,28 @@ for c in "${CONFIGS[@]}"; do
   IFS='|' read -r name file opts full vsize <<< "$c"
   [ -n "$ONLY" ] && [[ "$name" != $ONLY* ]] && continue
   bin=$OUT/$name.bin
-  if [ ! -x "$bin" ]; then printf "%-24s %-26s %s\n" "$name" "$opts" "BUILD FAILED"; fail=1; continue; fi
-  # shellcheck disable=SC2046
-  timeout 300 "$OUT/$name.v.bin" $(cat "$D/$name/verify.args") HX_REPS=0 > "$OUT/$name.verify.log" 2>&1
-  v=$(grep -m1 '^verify:' "$OUT/$name.verify.log" | cut -c9- || true)
-  [ "$v" = " ok" ] || fail=1
-  HX_PERSIST_VERBOSE=1 timeout 300 "$bin" HX_VERIFY=0 HX_REPS="$REPS" > "$OUT/$name.time.log" 2>&1
-  gk=$(grep -m1 '^gcells-kernel:' "$OUT/$name.time.log" | cut -d' ' -f2)
-  gt=$(grep -m1 '^gcells-total:' "$OUT/$name.time.log" | cut -d' ' -f2)
-  mode=per-step
-  rs=$(grep -m1 -E 'Used [0-9]+ registers' "$OUT/$name.build.log" | sed -E 's/.*Used ([0-9]+) registers.*/\1/')
-  if [[ "$opts" == *--persistent* ]]; then
-    if grep -q 'per-step launches instead' "$OUT/$name.time.log" "$OUT/$name.verify.log"; then
-      mode="FELL BACK"; fail=1
-    else
-      mode="persistent $(grep -m1 -oE 'hx_persist0: [0-9]+ blocks' "$OUT/$name.time.log" | grep -oE '[0-9]+ blocks' | cut -d' ' -f1)"
+  if [ ! -x "$bin" ]; then
+    printf "%-24s %-26s %s\n" "$name" "$opts" "BUILD FAILED"; fail=1
+  else
+    # shellcheck disable=SC2046
+    timeout 300 "$OUT/$name.v.bin" $(cat "$D/$name/verify.args") HX_REPS=0 > "$OUT/$name.verify.log" 2>&1
+    v=$(grep -m1 '^verify:' "$OUT/$name.verify.log" | cut -c9- || true)
+    [ "$v" = " ok" ] || fail=1
+    HX_PERSIST_VERBOSE=1 timeout 300 "$bin" HX_VERIFY=0 HX_REPS="$REPS" > "$OUT/$name.time.log" 2>&1
+    gk=$(grep -m1 '^gcells-kernel:' "$OUT/$name.time.log" | cut -d' ' -f2)
+    gt=$(grep -m1 '^gcells-total:' "$OUT/$name.time.log" | cut -d' ' -f2)
+    mode=per-step
+    rs=$(grep -m1 -E 'Used [0-9]+ registers' "$OUT/$name.build.log" | sed -E 's/.*Used ([0-9]+) registers.*/\1/')
+    if [[ "$opts" == *--persistent* ]]; then
+      if grep -q 'per-step launches instead' "$OUT/$name.time.log" "$OUT/$name.verify.log"; then
+        mode="FELL BACK"; fail=1
+      else
+        mode="persistent $(grep -m1 -oE 'hx_persist0: [0-9]+ blocks' "$OUT/$name.time.log" | grep -oE '[0-9]+ blocks' | cut -d' ' -f1)"
+      fi
+      rs=$(grep -A4 "Compiling entry function '_Z[0-9]*hx_persist" "$OUT/$name.build.log" | grep -m1 -oE 'Used [0-9]+ registers' | cut -d' ' -f2)
     fi
-    rs=$(grep -A4 "Compiling entry function '_Z[0-9]*hx_persist" "$OUT/$name.build.log" | grep -m1 -oE 'Used [0-9]+ registers' | cut -d' ' -f2)
+    printf "%-24s %-26s %-8s %10s %10s %-16s %s\n" "$name" "$opts" "${v:-none}" "${gk:--}" "${gt:--}" "$mode" "${rs:--}"
   fi
-  printf "%-24s %-26s %-8s %10s %10s %-16s %s\n" "$name" "$opts" "${v:-none}" "${gk:--}" "${gt:--}" "$mode" "${rs:--}"
   # The PTX path (devbuild/hextile run --device=gpu --backend=ptx), where prepared.
   if [ -f "$D/$name.ptx" ] && [ -x devbuild/hextile ]; then
     # shellcheck disable=SC2013
