@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"hextile/codegen/cudaprint"
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
@@ -20,8 +22,9 @@ import (
 // own barrier, so that the grid barrier (an atomic add on @hx_grid_bar and
 // spinning volatile loads, membar.gl as __sync_synchronize) really
 // synchronises blocks that run concurrently. The emulated device holds 2
-// blocks (HX_EMU_SMS 1 x HX_EMU_PER_SM 2), fewer than the launches' blocks,
-// and the per-step launches abort: the result is the persistent kernel's.
+// blocks (HX_EMU_SMS 1 x HX_EMU_PER_SM 2; 1 with shared memory, of which
+// the harness has one copy), fewer than the launches' blocks, and the
+// per-step launches abort: the result is the persistent kernel's.
 
 // irCoopRuntime runs a cooperative launch's blocks at once.
 const irCoopRuntime = `
@@ -91,16 +94,29 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 		file   string
 		params map[string]int64
 		long   bool
+		kind   schedule.Kind
+		opt    gpuplan.CUDAOptions // and Persistent
 	}{
-		{"../testdata/jacobi2d_twonest.c", map[string]int64{"N": 45, "T": 3}, false},
-		{"../testdata/jacobi2d_mod2.c", map[string]int64{"N": 40, "T": 4}, true},
-		{"../testdata/jacobi3d_mod2.c", map[string]int64{"N": 14, "T": 3}, true},
-		{"../testdata/real/an5d_j2d5pt.c", map[string]int64{"dimsize": 50, "timestep": 3}, true},
+		{file: "../testdata/jacobi2d_twonest.c", params: map[string]int64{"N": 45, "T": 3}},
+		{file: "../testdata/jacobi2d_mod2.c", params: map[string]int64{"N": 40, "T": 4}, long: true},
+		{file: "../testdata/jacobi3d_mod2.c", params: map[string]int64{"N": 14, "T": 3}, long: true},
+		{file: "../testdata/real/an5d_j2d5pt.c", params: map[string]int64{"dimsize": 50, "timestep": 3}, long: true},
+		// 64-bit loops and indices; tiles staged in shared memory (a block
+		// barrier between virtual blocks).
+		{file: "../testdata/jacobi2d_mod2.c", params: map[string]int64{"N": 40, "T": 3}, long: true, opt: gpuplan.CUDAOptions{ForceWide: true}},
+		{file: "../testdata/heat2d.c", params: map[string]int64{"N": 30, "T": 6}, long: true, kind: schedule.Classical, opt: gpuplan.CUDAOptions{Shared: true}},
+		{file: "../testdata/heat2d.c", params: map[string]int64{"N": 30, "T": 6}, long: true, kind: schedule.Classical},
 	} {
 		if tc.long && !testlong.Enabled() {
 			continue
 		}
-		c := persistCompile(t, tc.file, schedule.None)
+		kind := tc.kind
+		if kind == "" {
+			kind = schedule.None
+		}
+		c := persistCompile(t, tc.file, kind)
+		opt := tc.opt
+		opt.Persistent = true
 		params := persistParams(c, tc.params)
 		tag := fmt.Sprintf("persist_ir_%d", i)
 		var runs [][]string
@@ -110,7 +126,8 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 		}
 		runs = append(runs, args)
 		launched := false
-		err := runIROnCPUWith(c, gpuplan.CUDAOptions{Persistent: true, Params: params}, llc, cc, dir, tag, runs, irRunEdits{
+		opt.Params = params
+		err := runIROnCPUWith(c, opt, llc, cc, dir, tag, runs, irRunEdits{
 			defines: params,
 			ir: func(ll string) string {
 				ll = strings.ReplaceAll(ll, "@hx_persist", "@ir_hx_persist")
@@ -130,7 +147,13 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 				}
 				src = src[:i] + irCoopRuntime + irCoopLauncher(css[0]) + src[i:]
 				launched = true
-				return "#define HX_EMU_SMS 1\n#define HX_EMU_PER_SM 2\n" + src, nil
+				// Two blocks at once; one with shared memory (the harness
+				// has one hx_dsmem for all blocks).
+				per := 2
+				if opt.Shared {
+					per = 1
+				}
+				return fmt.Sprintf("#define HX_EMU_SMS 1\n#define HX_EMU_PER_SM %d\n", per) + src, nil
 			},
 		})
 		if err != nil {
@@ -139,7 +162,7 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 		if !launched {
 			t.Errorf("%s: the IR's persistent kernel was not launched", tc.file)
 		}
-		ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Persistent: true, Params: params})
+		ll, err := EmitLLVM(c, opt)
 		if err != nil || !strings.Contains(ll, "atomicrmw add") || !strings.Contains(ll, "@hx_persist0(") {
 			t.Fatalf("%s: no persistent kernel with a grid barrier in the IR (%v)", tc.file, err)
 		}
@@ -151,5 +174,39 @@ func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), ".entry hx_persist0(") || !strings.Contains(string(out), "atom.global.add.u32") {
 			t.Errorf("%s: llc for NVPTX: %v\n%.2000s", tc.file, err, out)
 		}
+	}
+}
+
+// TestPersistentLaunch: the runner's view of a persistent scop (run
+// --device=gpu --backend=ptx): the persistent kernel after the per-step
+// kernels (the module's order), launched once over at most the largest
+// launch's blocks (jacobi2d_twonest at N=45: 2 x 6 blocks of 32x8 tiles).
+func TestPersistentLaunch(t *testing.T) {
+	c := persistCompile(t, "../testdata/jacobi2d_twonest.c", schedule.None)
+	params := persistParams(c, map[string]int64{"N": 45, "T": 3})
+	gs, err := GPUScops(c, gpuplan.CUDAOptions{Persistent: true, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gs[0]
+	l, err := g.PersistentLaunch(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type view struct {
+		Index   int
+		Name    string
+		Block   [3]int
+		Grid    [3]int64
+		NoHost  bool
+		Kernels int
+	}
+	got := view{g.Persistent(), g.Kernels[l.Kernel].Name, g.Kernels[l.Kernel].Block, l.Grid, len(l.Host) == 0, len(g.Kernels)}
+	want := view{2, "hx_persist0", [3]int{32, 8, 1}, [3]int64{12, 1, 1}, true, 3}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("persistent launch (-want +got):\n%s", d)
+	}
+	if gs, _ := GPUScops(c, gpuplan.CUDAOptions{Params: params}); gs[0].Persistent() != -1 {
+		t.Errorf("a persistent kernel without --persistent")
 	}
 }

@@ -77,9 +77,10 @@ var emuLaunches = regexp.MustCompile(`emu: (\d+) launches(?:, (\d+) grid barrier
 
 // TestPersistentEmu: the persistent kernel is bit-identical to the
 // sequential program and race-free in the emulator, in ONE launch with a
-// grid barrier per launch of the per-step schedule; with the cooperative
-// launch refused (HX_EMU_NO_COOP=1) the per-step launches run instead, as
-// many as the barriers, with the message on standard error.
+// grid barrier per launch of the per-step schedule; without a cooperative
+// launch (HX_EMU_NO_COOP=1) or with the launch refused
+// (HX_EMU_COOP_REFUSE=1) the per-step launches run instead, as many as the
+// barriers, with the message on standard error.
 func TestPersistentEmu(t *testing.T) {
 	cc := runtime.CC{Opt: "-O1"}
 	if !cc.Available() {
@@ -104,11 +105,8 @@ func TestPersistentEmu(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, fallback := range []bool{false, true} {
-				var env []string
-				if fallback {
-					env = []string{"HX_EMU_NO_COOP=1"}
-				}
+			for _, env := range [][]string{nil, {"HX_EMU_NO_COOP=1"}, {"HX_EMU_COOP_REFUSE=1"}} {
+				fallback := env != nil
 				r, err := runtime.RunHarness(exe, nil, time.Minute, env)
 				if err != nil {
 					t.Fatalf("fallback %v: %v", fallback, err)
@@ -132,13 +130,16 @@ func TestPersistentEmu(t *testing.T) {
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("fallback %v: (launches, grid barriers) (-want +got):\n%s\n%s", fallback, d, r.Output)
 				}
-				if fallback != strings.Contains(r.Output, "per-step launches instead") {
+				if fallback != strings.Contains(r.Output, "per-step launches instead") || strings.Contains(envText(env), "REFUSE") != strings.Contains(r.Output, "cooperative launch of") {
 					t.Errorf("fallback %v: the fallback message %s", fallback, map[bool]string{true: "is missing", false: "is there"}[fallback])
 				}
 			}
 		})
 	}
 }
+
+// envText is an environment list as one string.
+func envText(env []string) string { return strings.Join(env, " ") }
 
 // TestPersistentRefusals: the ghost-zone kinds refuse --persistent with
 // the reason.

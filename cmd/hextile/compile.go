@@ -62,8 +62,9 @@ func (f *pipelineFlags) register(fs *pflag.FlagSet) {
 // persistentUsage is the help text of --persistent (compile, run, tune).
 const persistentUsage = "GPU targets (compile --target=cuda|llvm|ptx, run --device=emu|gpu): run each scop's whole host sequence in one cooperative launch of a persistent kernel, all blocks resident and a grid barrier where a launch ended (per-step launches, with a note, where the device refuses the cooperative launch); shown in --dump=plan"
 
-// persistentRefusal refuses --persistent for the C target (nil for the
-// GPU targets, which take it).
+// persistentRefusal refuses --persistent given on the command line for the
+// C target (nil for the GPU targets, which take it; a tuning file's
+// persistent winner is simply not used by the C target).
 func persistentRefusal(persistent bool, target string) error {
 	if !persistent || target != "c" {
 		return nil
@@ -234,7 +235,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if ghostKind(pf.tile) && len(pf.block) > 0 {
 		return usageFail(stderr, "compile", ghostBlockRefusal(pf.tile))
 	}
-	if err := persistentRefusal(pf.persistent && !(dump["plan"] && *out == ""), *target); err != nil {
+	if err := persistentRefusal(fs.Changed("persistent") && pf.persistent && !(dump["plan"] && *out == ""), *target); err != nil {
 		return usageFail(stderr, "compile", err)
 	}
 	if pf.persistent && df.on() {

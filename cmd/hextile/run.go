@@ -107,7 +107,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if noCodegen(pf.tile, req.Target) {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
 	}
-	if err := persistentRefusal(pf.persistent, req.Target); err != nil {
+	if err := persistentRefusal(fs.Changed("persistent") && pf.persistent, req.Target); err != nil {
 		return usageFail(stderr, "run", err)
 	}
 	if ghostKind(pf.tile) && len(pf.block) > 0 {

@@ -247,6 +247,8 @@ type tuneSpace struct {
 	target string
 	// fast is --fast-math: the model's predictions assume it.
 	fast bool
+	// persistent: tune --persistent, every candidate's (tuneConfig).
+	persistent bool
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -266,7 +268,7 @@ func tuneSpaceOf(req codegen.Request, pf *pipelineFlags, ds []define) (*tuneSpac
 	if len(c.Scops) == 0 {
 		return nil, c, fmt.Errorf("%s:1:1: no scop to tune (mark the stencil's loops with #pragma scop)", req.File)
 	}
-	sp := &tuneSpace{defaults: map[string][]int64{}}
+	sp := &tuneSpace{defaults: map[string][]int64{}, persistent: pf.persistent}
 	for _, sc := range c.Scops {
 		sp.ns = max(sp.ns, spaceDims(sc.Scop))
 	}
@@ -439,6 +441,7 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	seen := map[string]bool{}
 	var out []tuneConfig
 	add := func(cfg tuneConfig) {
+		cfg.Persistent = sp.persistent
 		if key := cfg.flags(); !seen[key] && len(out) < limit {
 			seen[key] = true
 			out = append(out, cfg)
@@ -627,10 +630,10 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if err != nil {
 		return nil, &tuneRefusal{err}
 	}
-	if tb.pf.persistent && ghostKind(cfg.Tile) {
+	if cfg.Persistent && ghostKind(cfg.Tile) {
 		return nil, &tuneRefusal{fmt.Errorf("--persistent: --tile=%s has no persistent kernel", cfg.Tile)}
 	}
-	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: tb.pf.persistent})
+	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent})
 	var scops []*frontend.Scop
 	for _, sc := range c.Scops {
 		scops = append(scops, sc.Scop)

@@ -19,7 +19,7 @@ package main
 //	winner       the fastest verified candidate (null when none verified); a result:
 //	ranked       every verified candidate, fastest first; results:
 //	               tile, sizes (null: the scheduler's), block (null: the code generator's),
-//	               shared, reuse: the configuration, as the flags of the same names;
+//	               shared, reuse, persistent (absent: false): the configuration, as the flags of the same names;
 //	               flags: the same as a command line; gcells: updates per second of the kernels / 1e9
 //	               (median kernel time); kernel_s: that median; runs: the timed runs behind
 //	               it (1: screened out below --screen x the best so far); verify: "ok"
@@ -30,10 +30,11 @@ package main
 //	fast_math    true when the candidates were built and measured with --fast-math (verified within
 //	             --rtol/--atol; the model's predictions assume it); absent otherwise
 //
-// compile/run --tuning take tile, sizes, block, shared and reuse from
-// winner, except where the command line gives the flag itself; a file
-// tuned with --fast-math gives a note when --fast-math is not given (the
-// default build stays bit-exact: the flag is the user's to give).
+// compile/run --tuning take tile, sizes, block, shared, reuse and
+// persistent from winner, except where the command line gives the flag
+// itself; a file tuned with --fast-math gives a note when --fast-math is
+// not given (the default build stays bit-exact: the flag is the user's to
+// give).
 
 import (
 	"bytes"
@@ -58,6 +59,8 @@ type tuneConfig struct {
 	Block  []int   `json:"block"`
 	Shared bool    `json:"shared"`
 	Reuse  bool    `json:"reuse"`
+	// Persistent: tune --persistent (every candidate a persistent kernel).
+	Persistent bool `json:"persistent,omitempty"`
 }
 
 // flags is the configuration as hextile's flags (the key of a candidate).
@@ -74,6 +77,9 @@ func (c tuneConfig) flags() string {
 	}
 	if !c.Reuse {
 		s += " --reuse=false"
+	}
+	if c.Persistent {
+		s += " --persistent"
 	}
 	return s
 }
@@ -265,6 +271,9 @@ func applyTuning(fs *pflag.FlagSet, pf *pipelineFlags, reuse *bool, t *tuningFil
 	}
 	if reuse != nil && !explicit("reuse", fmt.Sprint(*reuse), fmt.Sprint(w.Reuse)) {
 		*reuse = w.Reuse
+	}
+	if !explicit("persistent", fmt.Sprint(pf.persistent), fmt.Sprint(w.Persistent)) {
+		pf.persistent = w.Persistent
 	}
 	// Sizes differing from the tuned ones: the configuration is still
 	// correct, maybe not the fastest.

@@ -108,6 +108,9 @@ func (g *kernelGen) print() string {
 	cs, kn, emu := g.cs, g.kn, g.emu
 	g.vars = append(append([]string(nil), cs.Code.Scop.Params...), kn.Host...)
 	args := strings.Join(KernelArgs(cs, kn, true), ", ")
+	if g.dev {
+		args = strings.Join(bodyDecls(cs, kn), ", ") // persistent.go
+	}
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
 		g.line(0, "{")

@@ -96,6 +96,27 @@ func printPersistKernelBody(cs *gpuplan.Scop, kn *gpuplan.Kernel) string {
 	return b.String()
 }
 
+// bodyDecls are the parameters of kernel kn's body function: the
+// kernel's, except that an array the scop writes loses __restrict__ there.
+// The persistent kernel inlines the bodies of all its kernels, and an
+// array read by one body and written by another between two grid barriers
+// is not read-only for the kernel's lifetime: a __restrict__ scoped to the
+// inlined body could let nvcc read it through the non-coherent read-only
+// cache (ld.global.nc), whose lines would survive the barrier stale. The
+// kernels' own parameters keep __restrict__ (the per-step kernels, and the
+// persistent kernel's, where the compiler sees every write); arrays never
+// written stay const __restrict__ (read-only for every launch).
+func bodyDecls(cs *gpuplan.Scop, kn *gpuplan.Kernel) []string {
+	var out []string
+	for _, d := range KernelArgs(cs, kn, true) {
+		if !strings.HasPrefix(d, "const ") {
+			d = strings.Replace(d, "*HX_RESTRICT ", "*", 1)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // argNames are the names of kernel kn's arguments as its own code calls
 // them (hx_arg_p for a parameter p).
 func argNames(cs *gpuplan.Scop, kn *gpuplan.Kernel) []string {
@@ -169,7 +190,7 @@ func PersistEmuLauncher(cs *gpuplan.Scop) string {
 	g := kernelGenFor(cs, nil, true)
 	g.line(0, fmt.Sprintf("static cudaError_t hx_emu_coop_%s(dim3 hx_grid, dim3 hx_block, %s)", p.Name, strings.Join(persistArgs(cs, true), ", ")))
 	g.line(0, "{")
-	g.line(1, "if (hx_grid.y != 1 || hx_grid.z != 1 || hx_grid.x < 1 || hx_grid.x > hx_emu_resident()) return 2; /* cudaErrorCooperativeLaunchTooLarge */")
+	g.line(1, "if (hx_grid.y != 1 || hx_grid.z != 1 || hx_grid.x < 1 || hx_grid.x > hx_emu_resident() || hx_emu_coop_refused()) return 2; /* cudaErrorCooperativeLaunchTooLarge */")
 	g.line(1, fmt.Sprintf("hx_emu_begin_launch(\"%s\", hx_grid, hx_block, %d, %d, %d);", p.Name, p.Block[0], p.Block[1], p.Block[2]))
 	g.bindParams()
 	g.b.WriteString(hostCodeSites(cs, 1, func(h *hostGen, kn *gpuplan.Kernel, d int) {

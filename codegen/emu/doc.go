@@ -18,6 +18,7 @@
 // CPU and each launch site runs the persistent blocks in turn over the
 // site's virtual blocks, each grid barrier (hx_emu_grid_sync) starting a
 // new race-check epoch as a launch boundary does; the emulated device has
-// HX_EMU_SMS x HX_EMU_PER_SM resident blocks, and HX_EMU_NO_COOP=1 in the
-// environment takes its cooperative launch away (the per-step fallback).
+// HX_EMU_SMS x HX_EMU_PER_SM resident blocks, HX_EMU_NO_COOP=1 in the
+// environment takes its cooperative launch away and HX_EMU_COOP_REFUSE=1
+// makes the launch fail (both: the per-step fallback).
 package emu

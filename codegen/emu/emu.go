@@ -196,7 +196,8 @@ static void hx_emu_shared(void *p, const char *name, size_t esize, size_t n)
 /* The device the persistent kernels (cooperative launch) see: HX_EMU_SMS
    multiprocessors of HX_EMU_PER_SM resident blocks each (small, so that a
    persistent block runs several virtual blocks); HX_EMU_NO_COOP=1 in the
-   environment: no cooperative launch (the per-step fallback). */
+   environment: no cooperative launch (the per-step fallback);
+   HX_EMU_COOP_REFUSE=1: the launch itself refused (the same fallback). */
 #ifndef HX_EMU_SMS
 #define HX_EMU_SMS 3
 #endif
@@ -215,6 +216,8 @@ static cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
 }
 #define cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, k, t, s) (*(n) = HX_EMU_PER_SM, cudaSuccess)
 static unsigned hx_emu_resident(void) { return HX_EMU_SMS * HX_EMU_PER_SM; }
+/* HX_EMU_COOP_REFUSE=1: the device refuses the cooperative launch itself (the fallback after a failed launch). */
+static int hx_emu_coop_refused(void) { const char *e = getenv("HX_EMU_COOP_REFUSE"); return e && *e == '1'; }
 
 static cudaError_t cudaFree(void *p)
 {

@@ -21,11 +21,10 @@ import (
 // ... below the launch's block count, then hx_grid_sync. The per-step
 // kernels stay as they are (the runner's fallback).
 //
-// The launch's extents are the grid loops' trip counts, clamped as the
-// host clamps them; the persistent kernel takes only rectangular grids (no
-// grid loop's bounds use an outer grid loop's counter: the none tiling's
-// and most others'), and refuses the others rather than lowering the
-// host's maximum over the outer loops. The virtual block count is an i32:
+// The launch's extents are those of the host (the largest trip count of
+// each nested grid loop over the outer values; the trip counts where the
+// grid is rectangular, as under --tile=none), clamped as the host clamps
+// them. The virtual block count is an i32:
 // the runner launches it only where every launch has at most 2^31 - 1
 // blocks, and the loop compares unsigned, so v + nctaid.x does not wrap.
 
@@ -49,6 +48,7 @@ func (lm *llvmModule) persistKernel(cs *gpuplan.Scop) error {
 	k.f = lm.m.NewFunc(p.Name, types.Void, k.argParams(nil)...)
 	k.bindArgs(0, nil)
 	k.cur = k.f.NewBlock("entry")
+	k.entry = k.cur
 	axes := []string{"x", "y", "z"}
 	for a := 0; a < 3; a++ {
 		k.tid[a] = k.sregInt("tid", axes[a])
@@ -122,14 +122,11 @@ func (w *persistWalk) site(grid []*ast.For) {
 	w.next++
 	ext := [3]value.Value{i32(1), i32(1), i32(1)} // x, y, z
 	ng := len(grid)
-	if ng > 0 && !gpuplan.RectangularGrid(grid) {
-		k.fail("--persistent: kernel %s's grid is not rectangular (a grid loop's bounds use an outer grid loop's counter); the LLVM back end's persistent kernel takes rectangular grids only (the CUDA target takes all)", kn.Name)
-		return
-	}
+	trips := w.trips(grid)
 	var pos value.Value = constant.True
-	for i, f := range grid {
+	for i := range grid {
 		ax := ng - 1 - i
-		t := k.cur.NewAdd(k.cur.NewSub(k.bound(f.Upper, false), k.bound(f.Lower, true)), k.ic(1))
+		t := trips[i]
 		pos = k.cur.NewAnd(pos, k.cur.NewICmp(enum.IPredSGT, t, k.ic(0)))
 		lim := int64(65535)
 		if ax == 0 {
@@ -191,6 +188,52 @@ func (w *persistWalk) site(grid []*ast.For) {
 	k.cur = exit
 	k.cur.NewCall(k.lm.gridSync())
 	closeIf()
+}
+
+// trips are the launch's extents by grid loop, outermost first, as the
+// host computes them: the trip count of the outermost grid loop, and of
+// each nested one its largest trip count over the values of the loops
+// around it (the trip count itself when the grid is rectangular; else
+// loops over the outer grid loops, the maxima in stack slots).
+func (w *persistWalk) trips(grid []*ast.For) []value.Value {
+	k := w.k
+	trip := func(f *ast.For) value.Value {
+		return k.cur.NewAdd(k.cur.NewSub(k.bound(f.Upper, false), k.bound(f.Lower, true)), k.ic(1))
+	}
+	out := make([]value.Value, len(grid))
+	if len(grid) == 0 {
+		return out
+	}
+	out[0] = trip(grid[0])
+	if gpuplan.RectangularGrid(grid) {
+		for i := 1; i < len(grid); i++ {
+			out[i] = trip(grid[i])
+		}
+		return out
+	}
+	slots := make([]*ir.InstAlloca, len(grid))
+	for i := 1; i < len(grid); i++ {
+		slots[i] = k.entry.NewAlloca(k.it) // in the entry block: one slot, not one per iteration
+		k.cur.NewStore(k.ic(0), slots[i])
+	}
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(grid)-1 {
+			return
+		}
+		f := grid[i]
+		closeLoop := k.loopOpen(f.Iter, k.bound(f.Lower, true), k.bound(f.Upper, false), k.ic(f.Stride))
+		t := trip(grid[i+1])
+		old := k.cur.NewLoad(k.it, slots[i+1])
+		k.cur.NewStore(k.cur.NewSelect(k.cur.NewICmp(enum.IPredSGT, t, old), t, old), slots[i+1])
+		rec(i + 1)
+		closeLoop()
+	}
+	rec(0)
+	for i := 1; i < len(grid); i++ {
+		out[i] = k.cur.NewLoad(k.it, slots[i])
+	}
+	return out
 }
 
 // gridSync returns hx_grid_sync, the grid barrier of cudaprint's
