@@ -113,6 +113,12 @@ prepare() {
       # shellcheck disable=SC2046,SC2086
       if "$HX" compile "$@" --target=cuda --harness $f $(defs "$full") -o "$D/hx/$name/$tag" < /dev/null > "$tmp/err" 2>&1; then
         st=ok
+        # A #define-sized input (not AN5D's, whose sizes are arguments): its kernels are built for the -D
+        # values, so the verification at the small size needs its own program (NAME.v).
+        case $input in
+        an5d:*) ;;
+        *) "$HX" compile "$@" --target=cuda --harness $f $(defs "$small") -o "$D/hx/$name/$tag.v" < /dev/null >> "$tmp/err" 2>&1 || st="error: the verification program: $(tail -n 1 "$tmp/err")" ;;
+        esac
         # a printer that cannot print an expression leaves this in the CUDA (nvcc would reject it)
         if grep -q 'unsupported' "$D/hx/$name/$tag"/*.cu; then
           st="error: the generated CUDA has an unsupported expression: $(grep -ho '/\* unsupported[^*]*\*/' "$D/hx/$name/$tag"/*.cu | head -n 1)"
@@ -202,7 +208,11 @@ build_job() {
     base=$(basename "$(ls "$d"/*_ref.c)" _ref.c)
     fl="-fmad=false"; [ "$4" = fast ] && fl="--use_fast_math"
     bx "$key" cc -O2 -std=gnu99 -ffp-contract=off -I "$P/an5d" -c "$d/${base}_ref.c" -o "$o/ref_$4.o" &&
-      bx "$key" nvcc -O3 -arch="$ARCH" $fl -o "$o/$4" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref_$4.o"
+      bx "$key" nvcc -O3 -arch="$ARCH" $fl -o "$o/$4" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref_$4.o" &&
+      if [ -d "$d.v" ]; then
+        bx "$key" cc -O2 -std=gnu99 -ffp-contract=off -I "$P/an5d" -c "$d.v/${base}_ref.c" -o "$o/ref_$4.v.o" &&
+          bx "$key" nvcc -O3 -arch="$ARCH" $fl -o "$o/$4.v" "$d.v/${base}_host.cu" "$d.v/${base}_kernel.cu" "$o/ref_$4.v.o"
+      fi
     rc=$? ;;
   an5d) # an5d CONFIG MODE
     local fl="--use_fast_math"; [ "$3" = exact ] && fl="-fmad=false"
@@ -221,6 +231,8 @@ build_job() {
   esac
   [ "$DRY" = 1 ] || echo "$rc" > "$W/done/$key"
 }
+# vbin BIN: the verification program of BIN (BIN.v, built for the small size of a #define-sized input), or BIN
+vbin() { if [ -x "$1.v" ]; then echo "$1.v"; else echo "$1"; fi; }
 # bx KEY CMD...: one build step, output appended to OUT/build/KEY.log
 bx() {
   local key=$1; shift
@@ -244,7 +256,7 @@ hx_row() {
   if has_col hx; then
     for t in $tags; do for m in exact fast; do
       # shellcheck disable=SC2086
-      { built "hx.$name.$t.$m" "$L/$name.hx.$t.$m.verify" && x "$L/$name.hx.$t.$m.verify" 120 "$W/hx/$name/$t/$m" $small HX_REPS=0; } &
+      { built "hx.$name.$t.$m" "$L/$name.hx.$t.$m.verify" && x "$L/$name.hx.$t.$m.verify" 120 "$(vbin "$W/hx/$name/$t/$m")" $small HX_REPS=0; } &
       pids+=($!)
     done; done
   fi
@@ -531,7 +543,10 @@ for name, label, inp, full, small, reps, ppcg, an5d in rows:
             res.append((tag, flags, s, gc))
             if s == 'ok' and (best is None or gc > best[3]):
                 best = (tag, flags, s, gc)
+        # the default: no flags (exact), the model's fast-math choice (fast) where the row lists it
         d = [r for r in res if r[0] == 'c0']
+        if mode == 'fast':
+            d = [r for r in res if r[1] == '--fast-math'] or d
         c['def_' + mode] = fmt(d[0][2], d[0][3]) if d else '-'
         if best:
             c['best_' + mode] = fmt('ok', best[3], short(best[1]))
