@@ -108,6 +108,9 @@ func runGPU(c *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int
 	if err := ptxIntWidths(ptx, gs); err != nil {
 		return fail(fmt.Errorf("%s: %v", ptxFrom, err))
 	}
+	if err := ptxBlocks(ptx, gs); err != nil {
+		return fail(fmt.Errorf("%s: %v", ptxFrom, err))
+	}
 	mod, err := ctx.LoadPTX(ptx)
 	if err != nil {
 		return fail(err)
@@ -533,6 +536,29 @@ func ptxIntWidths(ptx string, gs []*codegen.GPUScop) error {
 			}
 			if !strings.HasSuffix(m[1], want) {
 				return fmt.Errorf("kernel %s takes %s-bit integers and these sizes need %s-bit ones: compile the PTX with the same -D values", k.Name, m[1][1:], want)
+			}
+		}
+	}
+	return nil
+}
+
+// ptxBlocks checks that each kernel of the plans gs that the PTX defines
+// was compiled for the block shape the plan launches (llvmprint annotates
+// every kernel with its block as .maxntid): a PTX file made for another
+// configuration (another --tile, --sizes or --block, or other -D values,
+// for which the cost model picks other kernels) is refused by name instead
+// of failing at the launch.
+func ptxBlocks(ptx string, gs []*codegen.GPUScop) error {
+	for _, g := range gs {
+		for _, k := range g.Kernels {
+			m := regexp.MustCompile(`\.entry ` + regexp.QuoteMeta(k.Name) + `\(` + `[^{]*?\.maxntid (\d+), (\d+), (\d+)`).FindStringSubmatch(ptx)
+			if m == nil {
+				continue // not found or not annotated (the loader reports a missing kernel)
+			}
+			got := m[1] + "x" + m[2] + "x" + m[3]
+			want := fmt.Sprintf("%dx%dx%d", k.Block[0], k.Block[1], k.Block[2])
+			if got != want {
+				return fmt.Errorf("kernel %s was compiled for blocks of %s threads and this configuration launches %s: the PTX was made for another configuration (the cost model chooses the kernels per size): compile it with the same flags and -D values, or give --tile, --sizes and --block", k.Name, got, want)
 			}
 		}
 	}
