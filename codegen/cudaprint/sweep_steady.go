@@ -55,6 +55,12 @@ func (g *sweepGen) steady(d int) {
 	if !g.emu {
 		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
 	}
+	if sp.Prefetch {
+		g.line(dd, "/* the prefetch registers of the first steady step (hx_z == hx_za) */")
+		g.pfLoad(dd, "hx_z", true)
+		g.band = g.pfRead
+		defer func() { g.band = nil }()
+	}
 	if sp.SteadyUnroll {
 		g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, sp.SteadyQ0()))
 		g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1, sp.NB))
@@ -86,6 +92,10 @@ func (g *sweepGen) steadyStep(d int) {
 		g.steadyLevel(a, d)
 	}
 	g.shiftRegs(d)
+	if g.sp.Prefetch {
+		g.line(d, "/* prefetch: level 0's band-start reads of the next step, before the barrier */")
+		g.pfLoad(d, g.z+" + 1", false)
+	}
 	g.line(d, "__syncthreads();")
 }
 
