@@ -36,16 +36,18 @@ var prefetchModes = []struct {
 	{"noprefetch", gpuplan.CUDAOptions{NoPrefetch: true}},
 	{"ring_nounroll", gpuplan.CUDAOptions{SweepRing: true, NoSteadyUnroll: true}},
 	{"ring64", gpuplan.CUDAOptions{SweepRing: true, ForceWide: true, ForceWideIndex: true}},
+	{"late", gpuplan.CUDAOptions{SweepPrefetchLate: true}},
+	{"ring_late", gpuplan.CUDAOptions{SweepRing: true, SweepPrefetchLate: true}},
 }
 
 // TestSweepPrefetchEmu: the sweep kernel's steady state with the prefetch
 // of level 0's band-start reads (with and without the ring, unrolled and
-// not, 64-bit) and without it is bit-identical to the sequential program,
+// not, 64-bit, late) and without it is bit-identical to the sequential program,
 // race-free and in bounds in the emulator (its bounds checks cover the
 // prefetches beyond the steady steps), on interior boxes. The plain
 // prefetch runs in TestSweepSteadyEmu (the default); by default here the
-// ring on every case and the prefetch off on the first; all with
-// HEXTILE_LONG=1.
+// ring on every case, the plain and the late prefetch on the tight box and
+// the prefetch off on the first steady case; all with HEXTILE_LONG=1.
 func TestSweepPrefetchEmu(t *testing.T) {
 	cc := runtime.CC{Opt: "-O1"}
 	if !cc.Available() {
@@ -59,7 +61,7 @@ func TestSweepPrefetchEmu(t *testing.T) {
 	for n, tc := range cases {
 		i := n - 1
 		for mi, m := range prefetchModes {
-			if !testlong.Enabled() && (mi != 1 && (mi != 2 || n != 1)) && (n != 0 || mi != 0) {
+			if !testlong.Enabled() && mi != 1 && (mi != 2 || n != 1) && (n != 0 || (mi != 0 && mi != 6)) {
 				continue
 			}
 			m := m
@@ -94,18 +96,21 @@ func TestSweepPrefetchEmu(t *testing.T) {
 var steadyLoopRe = regexp.MustCompile(`(?s)/\* the steady steps.*?hx_q = \d+; /\*`)
 
 // TestSweepPrefetchPrinted: with the prefetch, every step of the printed
-// steady loop loads the prefetch registers before its barrier and level 0
-// reads no global memory there; with the ring, one own-column load per
-// step (laplacian2d: 3 loads instead of 5); without the prefetch, none.
+// steady loop loads the prefetch registers before its barrier (right
+// after level 0, or after the last level when late) and level 0 reads no
+// global memory there; with the ring, one own-column load per step
+// (laplacian2d: 3 loads instead of 5); without the prefetch, none.
 func TestSweepPrefetchPrinted(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		opt   CUDAOptions
-		loads int // prefetch loads per steady step (0: no prefetch)
+		loads int    // prefetch loads per steady step (0: no prefetch)
+		after string // the level the prefetch follows
 	}{
-		{"prefetch", CUDAOptions{}, 5},
-		{"ring", CUDAOptions{SweepRing: true}, 3},
-		{"noprefetch", CUDAOptions{NoPrefetch: true}, 0},
+		{"prefetch", CUDAOptions{}, 5, "/* level 0"},
+		{"ring", CUDAOptions{SweepRing: true}, 3, "/* level 0"},
+		{"late", CUDAOptions{SweepPrefetchLate: true}, 5, "/* level 3"},
+		{"noprefetch", CUDAOptions{NoPrefetch: true}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := sweepCompile("../testdata/laplacian2d.c", []int64{3, 8, 26})
@@ -132,16 +137,21 @@ func TestSweepPrefetchPrinted(t *testing.T) {
 			}
 			for j, st := range steps[:3] {
 				lv0 := st[strings.Index(st, "/* level 0"):strings.Index(st, "/* level 1")]
-				pf := st[strings.Index(st, "/* level 1"):]
-				loads := strings.Count(pf, "= A[")
+				lv0 = lv0[:strings.Index(lv0, "}")]
+				loads := strings.Count(st, "= A[")
+				if strings.Contains(lv0, "A[") != (tc.loads == 0) {
+					t.Errorf("step %d: level 0 reads global memory: %v, want %v:\n%s", j, !(tc.loads == 0), tc.loads == 0, lv0)
+				}
+				if tc.loads == 0 {
+					continue
+				}
 				if loads != tc.loads {
-					t.Errorf("step %d: %d prefetch loads before the barrier, want %d:\n%s", j, loads, tc.loads, pf)
+					t.Errorf("step %d: %d prefetch loads, want %d:\n%s", j, loads, tc.loads, st)
 				}
-				if tc.loads > 0 && strings.Contains(lv0, "A[") {
-					t.Errorf("step %d: level 0 reads global memory with the prefetch on:\n%s", j, lv0)
-				}
-				if tc.loads == 0 && !strings.Contains(lv0, "A[") {
-					t.Errorf("step %d: level 0 reads no global memory with the prefetch off:\n%s", j, lv0)
+				pf := strings.Index(st, "/* prefetch")
+				after := strings.Index(st, tc.after)
+				if pf < 0 || after < 0 || pf < after || strings.Contains(st[after+len(tc.after):pf], "/* level") {
+					t.Errorf("step %d: the prefetch does not follow %s*/:\n%s", j, tc.after, st)
 				}
 			}
 		})

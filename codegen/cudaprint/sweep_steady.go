@@ -86,16 +86,17 @@ func (g *sweepGen) steady(d int) {
 }
 
 // steadyStep prints one steady sweep step at g.z: every level without
-// guards, the column registers' shift, the barrier.
+// guards (with the prefetch after level PfAfter), the column registers'
+// shift, the barrier.
 func (g *sweepGen) steadyStep(d int) {
 	for a := range g.sp.Levels {
 		g.steadyLevel(a, d)
+		if g.sp.Prefetch && a == g.sp.PfAfter {
+			g.line(d, "/* prefetch: level 0's band-start reads of the next step, before the barrier */")
+			g.pfLoad(d, g.z+" + 1", false)
+		}
 	}
 	g.shiftRegs(d)
-	if g.sp.Prefetch {
-		g.line(d, "/* prefetch: level 0's band-start reads of the next step, before the barrier */")
-		g.pfLoad(d, g.z+" + 1", false)
-	}
 	g.line(d, "__syncthreads();")
 }
 

@@ -102,10 +102,11 @@ type SweepPlan struct {
 	// steady state and its own-column ring (sweep_prefetch.go): Prefetch
 	// and Ring say whether the kernel has them (PrefetchWhy, RingWhy why
 	// not); Pf are the prefetch registers (level 0's reads name theirs in
-	// SweepRead.Pf).
+	// SweepRead.Pf), loaded for the next step after level PfAfter's work.
 	Prefetch, Ring       bool
 	PrefetchWhy, RingWhy string
 	Pf                   []SweepPf
+	PfAfter              int
 }
 
 // SweepLevel is one level of a band.
@@ -355,8 +356,9 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // noUnroll turn off the steady state and its unrolling (planSteady).
 //
 // noPrefetch turns off the prefetch of level 0's band-start reads in the
-// steady state, ring turns on its own-column ring (planPrefetch).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noPrefetch, ring bool) (*SweepPlan, error) {
+// steady state, ring turns on its own-column ring, late issues it after
+// the last level (planPrefetch).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noPrefetch, ring, late bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -421,7 +423,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noP
 		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %d: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, MaxSweepSmem)
 	}
 	sp.planSteady(noSteady, noUnroll)
-	sp.planPrefetch(noPrefetch, ring)
+	sp.planPrefetch(noPrefetch, ring, late)
 	return sp, nil
 }
 

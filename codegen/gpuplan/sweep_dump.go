@@ -58,8 +58,8 @@ func (sp *SweepPlan) dumpPrefetch(w io.Writer) {
 		fmt.Fprintf(w, "  prefetch: %s\n", sp.PrefetchWhy)
 		return
 	}
-	fmt.Fprintf(w, "  prefetch: level 0's band-start reads of steady step z+1 loaded before step z's barrier into %d register(s), %d load(s) per step (the steady steps end at bl0+%d: the last prefetch stays in level 0's planes)\n",
-		len(sp.Pf), sp.PfLoads(), sp.W[0]-1+sp.SteadyHi)
+	fmt.Fprintf(w, "  prefetch: level 0's band-start reads of steady step z+1 loaded after level %d of step z (before its barrier) into %d register(s), %d load(s) per step (the steady steps end at bl0+%d: the last prefetch stays in level 0's planes)\n",
+		sp.PfAfter, len(sp.Pf), sp.PfLoads(), sp.W[0]-1+sp.SteadyHi)
 	if sp.Ring {
 		fmt.Fprintf(w, "  ring: level 0's own-column reads of a field share a ring of registers (one load per step and field)\n")
 	} else {

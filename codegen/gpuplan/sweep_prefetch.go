@@ -15,11 +15,17 @@ import "fmt"
 // step's loads above it. With the prefetch, level 0's global reads come
 // from prefetch registers (SweepRead.Pf, the registers SweepPf): before
 // the steady loop the thread loads them for the first steady step (the
-// fill), and at step z, after every level's work and before the barrier,
+// fill), and at step z, after level PfAfter's work (before the barrier),
 // it loads them for step z+1, so that their latency overlaps with the
-// barrier wait and the other warps' work. The band-start copy is never
-// written in a launch (the band writes hx_o_X), so loading it early reads
-// the same values.
+// later levels' work, the barrier wait and the other warps' work. PfAfter
+// is 0 by default (the registers are free once level 0 has read them: the
+// longest overlap, but they stay live across levels 1..H, where the
+// register pressure peaks) and H with CUDAOptions.SweepPrefetchLate
+// (--sweep-prefetch-late: just before the barrier, live only across it;
+// the loads then follow the last level's conditional stores, and the
+// compilers do not hoist them above that branch). The band-start copy is
+// never written in a launch (the band writes hx_o_X), so loading it early
+// reads the same values.
 //
 // The ring: level 0's reads of one field in the thread's own column
 // (write offset and read offset equal in dimensions 1..) at plane offsets
@@ -68,9 +74,10 @@ type SweepPf struct {
 }
 
 // planPrefetch decides the prefetch and the ring (see above) after
-// planSteady: on unless noPrefetch or without the steady state; the ring
-// only with ring and the prefetch.
-func (sp *SweepPlan) planPrefetch(noPrefetch, ring bool) {
+// planSteady: on unless noPrefetch or without the steady state, after
+// level 0 or (late) the last level; the ring only with ring and the
+// prefetch.
+func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late bool) {
 	sp.Prefetch, sp.Ring, sp.PrefetchWhy, sp.RingWhy, sp.Pf = false, false, "", "", nil
 	for a := range sp.Levels {
 		for k := range sp.Levels[a].Reads {
@@ -105,7 +112,10 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring bool) {
 		sp.PrefetchWhy = "off: level 0 reads no global memory"
 		return
 	}
-	sp.Prefetch, sp.SteadyHi = true, hi
+	sp.Prefetch, sp.SteadyHi, sp.PfAfter = true, hi, 0
+	if late {
+		sp.PfAfter = len(sp.Levels) - 1
+	}
 	done := map[int]bool{}
 	if ring {
 		sp.Ring = true

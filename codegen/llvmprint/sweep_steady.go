@@ -113,10 +113,10 @@ func (g *sweepIR) steadyStep(z value.Value) {
 			closeOut()
 		}
 		unbind()
+		if sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
+			g.pfLoad(g.add(z, 1), false)
+		}
 	}
 	g.shiftRegs()
-	if sp.Prefetch { // level 0's band-start reads of the next step, before the barrier
-		g.pfLoad(g.add(z, 1), false)
-	}
 	g.barrier()
 }
