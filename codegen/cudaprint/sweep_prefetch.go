@@ -9,20 +9,22 @@ import (
 // sweep_prefetch.go explains the math and the bounds). Before the steady
 // loop the thread fills its prefetch registers for the first steady step
 // (hx_z = hx_za there), every steady step's level 0 reads them, and after
-// the levels and before the barrier the step loads them for the next step:
+// level PfAfter (0 by default, the last level when late) the step loads
+// them for the next step, before its barrier:
 //
-//	{ const int hx_p = hx_z - 0; hx_pf0 = A[HX_IDX_A(hx_tb % 2, hx_p, hx_x1)]; }  // the fill
+//	{ const int hx_p = hx_z; hx_pf0 = A[HX_IDX_A(hx_tb % 2, hx_p, hx_x1)]; }  // the fill
 //	for (...) {
 //	  { const int hx_s = hx_z + 0;
-//	    level 0: hx_v = 0.2f * (hx_pf0 + hx_pf1 + ...); ... levels 1..H ...
-//	    shift the column registers;
-//	    { const int hx_p = hx_s + 1; hx_pf0 = A[HX_IDX_A(hx_tb % 2, hx_p, hx_x1)]; ... }
+//	    level 0: hx_v = 0.2f * (hx_pf0 + hx_pf1 + ...);
+//	    { const int hx_p = hx_s + 1; hx_pf0 = A[HX_IDX_A(hx_tb % 2, hx_p, hx_x1)]; } ...
+//	    levels 1..H; shift the column registers;
 //	    __syncthreads(); }
 //	  ...
 //
 // With the ring (gpuplan.SweepPlan.Ring) a ring entry below the top takes
 // the next entry's value at the prefetch instead of loading
-// (hx_pf0 = hx_pf1; hx_pf1 = hx_pf2; hx_pf2 = A[.. hx_p + 1 ..]). In
+// (hx_pf0 = hx_pf1; hx_pf1 = hx_pf2; hx_pf2 = A[.. hx_p + 1 ..]), and the
+// fill loads entry r from the top read at plane hx_z - (rmax - r). In
 // emulation the registers are arrays indexed by the thread, as the column
 // registers (reg).
 

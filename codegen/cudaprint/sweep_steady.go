@@ -92,7 +92,7 @@ func (g *sweepGen) steadyStep(d int) {
 	for a := range g.sp.Levels {
 		g.steadyLevel(a, d)
 		if g.sp.Prefetch && a == g.sp.PfAfter {
-			g.line(d, "/* prefetch: level 0's band-start reads of the next step, before the barrier */")
+			g.line(d, "/* prefetch: level 0's band-start reads of the next step (before the barrier) */")
 			g.pfLoad(d, g.z+" + 1", false)
 		}
 	}
