@@ -140,7 +140,15 @@ prepare() {
       fm=; [ "$m" = fast ] && fm=--fast-math
       # shellcheck disable=SC2046,SC2086
       "$HX" compile "$@" --target=ptx --arch="$ARCH" $fm $(defs "$full") -o "$D/ptx/${name}_$m.ptx" < /dev/null > "$tmp/err" 2>&1 ||
-        { echo "prepare: $name PTX $m: $(grep -m1 error "$tmp/err")" >&2; rm -f "$D/ptx/${name}_$m.ptx"; fail=1; }
+        { echo "prepare: $name PTX $m: $(grep -m1 error "$tmp/err")" >&2; rm -f "$D/ptx/${name}_$m.ptx"; fail=1; continue; }
+      # The verification PTX: the cost model's choice at the full size (its flags, from --dump=plan), compiled
+      # at the small size, where the model alone would choose other kernels.
+      # shellcheck disable=SC2046,SC2086
+      "$HX" compile "$@" --target=ptx --arch="$ARCH" $fm $(defs "$full") --dump=plan -o /dev/null < /dev/null 2> /dev/null |
+        sed -n 's/^  chosen: \(.*\): [0-9.]* GCells.*/\1/p' | head -n 1 > "$D/ptx/${name}_$m.flags"
+      # shellcheck disable=SC2046,SC2086
+      "$HX" compile "$@" --target=ptx --arch="$ARCH" $fm $(cat "$D/ptx/${name}_$m.flags") $(defs "$small") -o "$D/ptx/${name}_$m.small.ptx" < /dev/null > "$tmp/err" 2>&1 ||
+        { echo "prepare: $name PTX $m (small): $(grep -m1 error "$tmp/err")" >&2; rm -f "$D/ptx/${name}_$m.ptx"; fail=1; }
     done
     if [ "$ppcg" != - ]; then
       pd=${ppcg%% *}
@@ -265,7 +273,7 @@ hx_row() {
       [ -f "$D/ptx/${name}_$m.ptx" ] || continue
       fm=; [ "$m" = fast ] && fm=--fast-math
       # shellcheck disable=SC2046,SC2086
-      x "$L/$name.ptx.c0.$m.verify" 180 "$HX" run "$@" --device=gpu --backend=ptx --ptx "$D/ptx/${name}_$m.ptx" $fm $(defs "$small") --reps=0 &
+      x "$L/$name.ptx.c0.$m.verify" 180 "$HX" run "$@" --device=gpu --backend=ptx $(cat "$D/ptx/${name}_$m.flags" 2> /dev/null) --ptx "$D/ptx/${name}_$m.small.ptx" $fm $(defs "$small") --reps=0 &
       pids+=($!)
     done
   fi
