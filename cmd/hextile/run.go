@@ -40,6 +40,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pdl := fs.Bool("pdl", true, "--device=gpu: programmatic dependent launch on compute capability 9.0+ (both back ends; the PTX path retargets llc's PTX to sm_90 for it)")
 	var sf steadyFlags
 	sf.register(fs)
+	sf.registerStream(fs)
 	reuse := fs.Bool("reuse", true, "--device=gpu|emu: register reuse in full tiles (both back ends; rows of --shared tiles streamed through register windows)")
 	oneByOne := fs.Bool("one-by-one", false, "--backend=ptx: issue each launch through its own driver call instead of the prepared batch (a fallback)")
 	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")

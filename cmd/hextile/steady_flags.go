@@ -16,6 +16,14 @@ import (
 // measured against the other.
 type steadyFlags struct {
 	steady, unroll bool
+	// stream is --stream (compile and run only): the streaming hybrid
+	// kernel of --tile=hybrid (gpuplan's hexstream.go).
+	stream bool
+}
+
+// registerStream adds --stream (compile and run).
+func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.stream, "stream", false, "--tile=hybrid on the CUDA target (and the emulator), 2-D stencils: the streaming hybrid kernel, one thread block per hexagon sweeping s1 over the whole domain plane by plane (rows of the hexagon lag r1+1 planes apart, the previous row's planes in shared memory), no redundant computation; w1 is not used")
 }
 
 func (f *steadyFlags) register(fs *pflag.FlagSet) {
@@ -26,6 +34,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 // opts is o with the steady-state switches.
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
+	o.HexStream = f.stream
 	return o
 }
 

@@ -1,0 +1,151 @@
+package gpuplan
+
+import (
+	"fmt"
+
+	"hextile/schedule"
+)
+
+// The streaming hybrid plan (--tile=hybrid --stream on the CUDA target):
+// the hybrid schedule's hexagons over (t, s0), each hexagon one thread
+// block that SWEEPS s1 over the whole domain in order (the paper's
+// classical tiles of s1 become a pipelined plane sweep, after the sweep
+// kernel, sweep.go), with no redundant computation.
+//
+// Launches. As for the hybrid kernels: for every time tile T, phase 0
+// then phase 1, one launch whose blocks are the hexagons S0 of that phase
+// (schedule.HexGeometry: tile (T, p, S0) has its origin (t0, s00) and row
+// a, 0 <= a <= 2h+1, runs time t0 + a over s0 in [s00 + Rows[a][0], s00 +
+// Rows[a][1]]). A block has one thread per s0 column of the hexagon's
+// widest row (Threads = max Rows[a][1] - min Rows[a][0] + 1).
+//
+// Sweep. At sweep step z, row a computes the plane s1 = z - Lag*a over its
+// s0 range (where it lies in the statement's domain and t0 + a in the time
+// loop), Lag = r1 + 1 (r1 the stencil's radius along s1); one barrier ends
+// a step. A read of the previous time step at offset (di, dj) (the field
+// the statement wrote at t - 1) of the cell (s0, s1) comes from the
+// block's own row a - 1 when (s0+di, s1+dj) is a cell row a - 1 computed
+// (in its s0 range, in the domain, t0 + a - 1 in the time loop): row a - 1
+// computed plane s1+dj at step z - Lag + dj <= z - 1 and keeps it in its
+// circular buffer of NB = 2*r1 + 2 planes in shared memory (slot (s1 mod
+// NB)); the plane is overwritten NB planes later, at step z - Lag + dj +
+// NB > z, and this step's write by row a - 1 (plane s1 + Lag) never hits a
+// slot read in the step (Lag - dj lies in [1, 2*r1 + 1], NB does not
+// divide it). Every other read comes from global memory: a cell of
+// another hexagon (an earlier launch: the hybrid schedule's legality), or
+// outside the domain (never written).
+//
+// In-place writes. Every computed cell is stored to the program's own
+// array (the other phase reads it), as the hybrid kernels do. With the
+// time-modular buffers (A[(t+1)%2] written at t is A[(t-1)%2], read at t-1)
+// a write by row a of (s0, s1) overwrites the value that row a - 1 read
+// from that element at planes s1 - dj for |dj| <= r1, i.e. at steps <= z -
+// Lag + r1 = z - 1: every such read is over, behind a barrier, before the
+// write (the lag exceeds the radius). Within one step no two rows touch
+// one element of one field: rows a and a - 1 or a + 1 are Lag planes apart
+// (more than r1), rows a and a +- 2 write the same field at planes 2*Lag
+// apart. Reads of other hexagons' cells (global) see the values the
+// hybrid schedule orders before this tile, which no concurrent tile
+// overwrites: the tiles are those of the hybrid schedule, only the order
+// inside a tile changes (and the order inside respects every dependence
+// through the argument above). The emulator checks all of this: races
+// between threads and blocks, bounds, and the bit-for-bit result.
+//
+// Example: jacobi2d_mod2 with sizes 1,2,_ (h = 1, w0 = 2; w1 is not
+// used): hexagon rows [1,3], [0,4], [0,4], [1,3], 5 threads, r1 = 1, Lag =
+// 2, NB = 4; rows 0..2 keep buffers: 3*4*5*4 = 240 bytes of shared memory.
+// At step z row 0 computes plane z, row 1 plane z - 2, row 2 z - 4, row 3
+// z - 6; row 2's read of (s0+1, s1-1) is row 1's plane z - 5, computed at
+// step z - 3, in slot (z - 5) mod 4.
+
+// HexStreamPlan is the plan of the streaming hybrid kernel of one scop.
+type HexStreamPlan struct {
+	Form *StencilForm
+	Stmt *FormStmt
+	Geo  *schedule.HexGeometry
+	// R1 is the stencil's radius along s1, Lag = R1 + 1 the plane lag per
+	// row, NB = 2*R1 + 2 the planes of a row's circular buffer.
+	R1, Lag, NB int64
+	// BMin is the smallest local s0 of the hexagon (thread 0's column is
+	// s00 + BMin) and Threads the block's threads.
+	BMin, Threads int64
+	Elem          string
+	ElemSz        int64
+	Smem          int64 // shared memory per block (bytes): rows 0..2h buffered
+	// Prev[k] tells whether read k of Stmt reads the field the statement
+	// wrote at t - 1 (from row a - 1 where it computed the cell), Rel[k]
+	// its offset from the written cell.
+	Prev []bool
+	Rel  [][]int64
+}
+
+// Rows is the number of rows of the hexagon (2h + 2).
+func (hp *HexStreamPlan) Rows() int { return len(hp.Geo.Rows) }
+
+// planHexStream builds the streaming hybrid plan, or refuses the scop.
+func planHexStream(cs *Scop, sched *schedule.Schedule) (*HexStreamPlan, error) {
+	if sched.Kind != schedule.Hybrid {
+		return nil, fmt.Errorf("--stream takes the hybrid schedule (--tile=hybrid), not --tile=%s", sched.Kind)
+	}
+	form, err := AnalyseStencil(cs.Code)
+	if err != nil {
+		return nil, err
+	}
+	if form.NS != 2 {
+		return nil, fmt.Errorf("the streaming hybrid kernel takes 2-D stencils (hexagons over (t, s0), a sweep along s1); this one has %d space dimensions", form.NS)
+	}
+	if len(form.Stmts) != 1 || sched.K != 1 {
+		return nil, fmt.Errorf("%s: the streaming hybrid kernel takes one statement per time step; this scop has %d", posOf(form.Stmts[0]), len(form.Stmts))
+	}
+	geo, err := sched.Hexagons()
+	if err != nil {
+		return nil, err
+	}
+	st := form.Stmts[0]
+	hp := &HexStreamPlan{Form: form, Stmt: st, Geo: geo, Elem: string(st.Write.Array.Elem), ElemSz: 4}
+	if hp.Elem == "double" {
+		hp.ElemSz = 8
+	}
+	for _, r := range st.Reads {
+		rel := relOff(r.Off, st.Write.Off)
+		prev := false
+		if r.Array == st.Write.Array {
+			same, before := fieldRelation(st.Write, 0, r, 0), fieldRelation(st.Write, 0, r, 1)
+			switch {
+			case same != -1:
+				return nil, fmt.Errorf("%s: %s reads the array plane it writes (or may, depending on t): the streaming hybrid kernel takes out-of-place stencils with time-modular buffers (A[(t+1)%%2] = f(A[t%%2]))", posOfRef(r), st.Stmt.Name)
+			case before != 1:
+				return nil, fmt.Errorf("%s: %s reads a plane of %s other than the one it wrote at the previous time step: the streaming hybrid kernel takes A[(t+1)%%2] = f(A[t%%2])", posOfRef(r), st.Stmt.Name, r.Array.Name)
+			}
+			prev = true
+			hp.R1 = max(hp.R1, rel[1], -rel[1])
+		}
+		hp.Prev = append(hp.Prev, prev)
+		hp.Rel = append(hp.Rel, rel)
+	}
+	hp.Lag = hp.R1 + 1
+	hp.NB = 2*hp.R1 + 2
+	lo, hi := geo.Rows[0][0], geo.Rows[0][1]
+	for _, r := range geo.Rows {
+		lo, hi = min(lo, r[0]), max(hi, r[1])
+	}
+	hp.BMin, hp.Threads = lo, hi-lo+1
+	if hp.Threads > 1024 {
+		return nil, fmt.Errorf("the hexagon's widest row is %d cells (h = %d, w0 = %d); the streaming hybrid kernel runs a thread per cell of it, at most 1024: choose a smaller h or w0", hp.Threads, geo.Hp, geo.W0)
+	}
+	hp.Smem = int64(hp.Rows()-1) * hp.NB * hp.Threads * hp.ElemSz
+	if hp.Smem > MaxSweepSmem {
+		return nil, fmt.Errorf("the streaming hybrid kernel's plane buffers take %d bytes of shared memory per block (%d rows x %d planes x %d cells), more than %d: choose a smaller h or w0", hp.Smem, hp.Rows()-1, hp.NB, hp.Threads, MaxSweepSmem)
+	}
+	return hp, nil
+}
+
+// Dump prints the plan (--dump=plan).
+func (hp *HexStreamPlan) Dump(w interface{ Write([]byte) (int, error) }, name string) {
+	g := hp.Geo
+	fmt.Fprintf(w, "streaming hybrid kernel %s: hexagons h = %d, w0 = %d (H = %d, W = %d), %d rows, blocks of %d threads (one per s0 column of the widest row)\n", name, g.Hp, g.W0, g.H, g.W, hp.Rows(), hp.Threads)
+	fmt.Fprintf(w, "  sweep along s1: row a computes plane z - %d*a at step z; radius along s1 %d; %d planes per row buffer, %d bytes of shared memory\n", hp.Lag, hp.R1, hp.NB, hp.Smem)
+	for a, r := range g.Rows {
+		fmt.Fprintf(w, "  row %d: local s0 %d .. %d\n", a, r[0], r[1])
+	}
+}
