@@ -11,7 +11,7 @@ import (
 // HexGeometry names).
 func TestHexGeometryRows(t *testing.T) {
 	for _, tc := range []struct {
-		h, w0 int64
+		h, w0  int64
 		d0, d1 slope
 	}{{1, 2, slope{1, 1}, slope{1, 1}}, {3, 5, slope{1, 1}, slope{1, 1}}, {2, 3, slope{2, 1}, slope{1, 1}}} {
 		x, err := newHexagon(tc.h, tc.w0, tc.d0, tc.d1)

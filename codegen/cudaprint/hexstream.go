@@ -78,7 +78,11 @@ func hexStreamArgs(cs *gpuplan.Scop, decl bool) []string {
 func printHexStreamKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	hp := cs.HexStream
 	g := &hexStreamGen{kernelGenFor(cs, kn, emu), hp}
-	g.frame(hp.Elem, int64(hp.Rows()-1)*hp.NB*hp.Threads, "streaming hybrid row buffers", g.body)
+	nsb := int64(0)
+	if hp.Buffered {
+		nsb = int64(hp.Rows()-1) * hp.NB * hp.Threads
+	}
+	g.frame(hp.Elem, nsb, "streaming hybrid row buffers", g.body)
 	return g.b.String()
 }
 
@@ -108,37 +112,124 @@ func (g *hexStreamGen) body() {
 		g.line(1, l)
 	}
 	g.line(1, "(void)hx_lo0; (void)hx_hi0; (void)hx_tlo; (void)hx_thi;")
+	g.regDecls()
 	g.line(1, fmt.Sprintf("for (%s hx_B = (%s)blockIdx.x; hx_B < hx_nS; hx_B += (%s)gridDim.x) {", it, it, it))
 	t0, s00 := hexOrigin(hp, "hx_T", "hx_ph", "(hx_S0lo + hx_B)")
 	g.line(2, fmt.Sprintf("const %s hx_t0 = %s, hx_o = %s;", it, t0, s00))
 	if !g.emu {
 		g.line(2, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx;", it, hp.BMin))
+		for a := 0; a < hp.Rows(); a++ {
+			g.line(2, fmt.Sprintf("const bool hx_cf%d = %s;", a, g.colCond(a, 0)))
+			for m, di := range hp.DIs {
+				if a > 0 {
+					g.line(2, fmt.Sprintf("const bool hx_pf%d_%d = %s;", a, m, g.colCond(a-1, di)))
+				}
+			}
+		}
 	}
+	g.line(2, fmt.Sprintf("int hx_q = 0; /* (hx_z - hx_lo1) mod %d: the buffer slot of plane hx_z */", hp.NB))
 	rows := hp.Rows()
 	g.line(2, fmt.Sprintf("for (%s hx_z = hx_lo1; hx_z <= hx_hi1 + %d; hx_z++) {", it, hp.Lag*int64(rows-1)))
 	for a := 0; a < rows; a++ {
 		g.row(a, 3)
 	}
+	g.shiftRegs(3)
 	g.line(3, "__syncthreads(); /* the rows of a step read only planes of earlier steps */")
+	g.line(3, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", hp.NB-1))
 	g.line(2, "}")
 	g.line(1, "}")
 }
 
-// slot prints the shared-buffer index of row b's plane s1 (an expression
-// in [lo1, hi1]), the thread's column moved by di.
-func (g *hexStreamGen) slot(b int, s1 string, di int64) string {
+// colCond is the condition that column hx_s0 + di is a cell of row a in
+// the domain.
+func (g *hexStreamGen) colCond(a int, di int64) string {
+	r := g.hp.Geo.Rows[a]
+	c := shifted("hx_s0", di)
+	return fmt.Sprintf("%s >= hx_o + %d && %s <= hx_o + %d && %s >= hx_lo0 && %s <= hx_hi0", c, r[0], c, r[1], c, c)
+}
+
+// flag is a column flag: in CUDA the variable computed once per hexagon,
+// in emulation the condition itself.
+func (g *hexStreamGen) flag(name, cond string) string {
+	if g.emu {
+		return "(" + cond + ")"
+	}
+	return name
+}
+
+// slot prints the shared-buffer index of row b's plane hx_s1 + dj read
+// (or written, dj = 0, b = a) at row a, the thread's column moved by di.
+func (g *hexStreamGen) slot(b, a int, dj, di int64) string {
 	hp := g.hp
+	k := ((dj-hp.Lag*int64(a))%hp.NB + hp.NB) % hp.NB
+	q := "hx_q"
+	if k != 0 {
+		q = fmt.Sprintf("(hx_q + %d >= %d ? hx_q + %d : hx_q + %d)", k, hp.NB, k-hp.NB, k)
+	}
 	col := "hx_tx"
 	if di != 0 {
 		col = fmt.Sprintf("hx_tx + %d", di)
 	}
-	return fmt.Sprintf("(%d + (%s - hx_lo1) %% %d) * %d + %s", int64(b)*hp.NB, s1, hp.NB, hp.Threads, col)
+	return fmt.Sprintf("(%d + %s) * %d + %s", int64(b)*hp.NB, q, hp.Threads, col)
+}
+
+// reg is column register j ("n": this step's value) of row b: a variable
+// in CUDA, in emulation an array indexed by the thread.
+func (g *hexStreamGen) reg(b int, j string) string {
+	if g.emu {
+		return fmt.Sprintf("hx_c%d_%s[hx_tx]", b, j)
+	}
+	return fmt.Sprintf("hx_c%d_%s", b, j)
+}
+
+func (g *hexStreamGen) regNames() []string {
+	var names []string
+	for j := int64(0); j < g.hp.NRegs; j++ {
+		names = append(names, fmt.Sprint(j))
+	}
+	return append(names, "n")
+}
+
+// regDecls declares the column registers of rows 0..2h.
+func (g *hexStreamGen) regDecls() {
+	hp := g.hp
+	if !hp.Regs {
+		return
+	}
+	for b := 0; b < hp.Rows()-1; b++ {
+		for _, j := range g.regNames() {
+			if g.emu {
+				g.line(1, fmt.Sprintf("static %s hx_c%d_%s[%d];", hp.Elem, b, j, hp.Threads))
+			} else {
+				g.line(1, fmt.Sprintf("%s hx_c%d_%s = 0;", hp.Elem, b, j))
+			}
+		}
+	}
+}
+
+// shiftRegs prints the end of a sweep step for the column registers:
+// every row's values move one step older, this step's value first.
+func (g *hexStreamGen) shiftRegs(d int) {
+	hp := g.hp
+	if !hp.Regs {
+		return
+	}
+	g.threadsRaw(d, func(d int) {
+		for b := 0; b < hp.Rows()-1; b++ {
+			for j := hp.NRegs - 1; j >= 0; j-- {
+				src := "n"
+				if j > 0 {
+					src = fmt.Sprint(j - 1)
+				}
+				g.line(d, fmt.Sprintf("%s = %s;", g.reg(b, fmt.Sprint(j)), g.reg(b, src)))
+			}
+		}
+	})
 }
 
 // row prints row a's work at sweep step hx_z.
 func (g *hexStreamGen) row(a, d int) {
 	hp, it := g.hp, g.cs.IntType
-	geo := hp.Geo
 	fs := hp.Stmt
 	g.line(d, fmt.Sprintf("{ /* row %d: t = hx_t0 + %d, s1 = hx_z - %d */", a, a, hp.Lag*int64(a)))
 	g.line(d+1, fmt.Sprintf("const %s hx_t = hx_t0 + %d, hx_s1 = hx_z - %d;", it, a, hp.Lag*int64(a)))
@@ -147,8 +238,7 @@ func (g *hexStreamGen) row(a, d int) {
 		if g.emu {
 			g.line(d, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx;", it, hp.BMin))
 		}
-		r := geo.Rows[a]
-		g.line(d, fmt.Sprintf("if (hx_s0 >= hx_o + %d && hx_s0 <= hx_o + %d && hx_s0 >= hx_lo0 && hx_s0 <= hx_hi0) {", r[0], r[1]))
+		g.line(d, fmt.Sprintf("if (%s) {", g.flag(fmt.Sprintf("hx_cf%d", a), g.colCond(a, 0))))
 		st := fs.Stmt
 		subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: "hx_s0", st.Iters[2]: "hx_s1"}
 		wins := map[*frontend.ArrayRef]string{}
@@ -156,11 +246,22 @@ func (g *hexStreamGen) row(a, d int) {
 			if !hp.Prev[k] || a == 0 {
 				continue
 			}
-			rel := hp.Rel[k]
-			pr := geo.Rows[a-1]
-			c0, c1 := shifted("hx_s0", rel[0]), shifted("hx_s1", rel[1])
-			cond := fmt.Sprintf("hx_t > hx_tlo && %s >= hx_o + %d && %s <= hx_o + %d && %s >= hx_lo0 && %s <= hx_hi0 && %s >= hx_lo1 && %s <= hx_hi1", c0, pr[0], c0, pr[1], c0, c0, c1, c1)
-			wins[rd.Ref] = fmt.Sprintf("(%s ? %s : %s)", cond, g.sbRef(g.slot(a-1, c1, rel[0]), 0), g.globalRef(rd.Ref.Name, elemIdx(rd.Ref, subst), 0))
+			di, dj := hp.Rel[k][0], hp.Rel[k][1]
+			m := 0
+			for m < len(hp.DIs) && hp.DIs[m] != di {
+				m++
+			}
+			conds := []string{"hx_t > hx_tlo", g.flag(fmt.Sprintf("hx_pf%d_%d", a, m), g.colCond(a-1, di))}
+			if dj > 0 {
+				conds = append(conds, fmt.Sprintf("hx_s1 + %d <= hx_hi1", dj))
+			} else if dj < 0 {
+				conds = append(conds, fmt.Sprintf("hx_s1 - %d >= hx_lo1", -dj))
+			}
+			src := g.sbRef(g.slot(a-1, a, dj, di), 0)
+			if hp.Regs && di == 0 {
+				src = g.reg(a-1, fmt.Sprint(hp.Lag-dj-1))
+			}
+			wins[rd.Ref] = fmt.Sprintf("(%s ? %s : %s)", strings.Join(conds, " && "), src, g.globalRef(rd.Ref.Name, elemIdx(rd.Ref, subst), 0))
 		}
 		p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
 		for _, arr := range g.cs.Code.Scop.Arrays {
@@ -169,7 +270,12 @@ func (g *hexStreamGen) row(a, d int) {
 		g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, p.expr(st.Body.RHS, false, false)))
 		g.line(d+1, fmt.Sprintf("%s = hx_v;", g.globalRef(fs.Write.Array.Name, elemIdx(fs.Write.Ref, subst), 1)))
 		if a < hp.Rows()-1 {
-			g.line(d+1, fmt.Sprintf("%s = hx_v;", g.sbRef(g.slot(a, "hx_s1", 0), 1)))
+			if hp.Buffered {
+				g.line(d+1, fmt.Sprintf("%s = hx_v;", g.sbRef(g.slot(a, a, 0, 0), 1)))
+			}
+			if hp.Regs {
+				g.line(d+1, fmt.Sprintf("%s = hx_v;", g.reg(a, "n")))
+			}
 		}
 		g.line(d, "}")
 	})

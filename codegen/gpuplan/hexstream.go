@@ -77,13 +77,25 @@ type HexStreamPlan struct {
 	// its offset from the written cell.
 	Prev []bool
 	Rel  [][]int64
+	// Regs: reads of the previous row in the thread's own column (di = 0)
+	// come from column registers (CUDAOptions.NoReuse off): register j of
+	// row b holds the value the thread computed for row b j+1 sweep steps
+	// ago, so read (0, dj) of row a is register Lag - dj - 1 of row a - 1
+	// (NRegs = 2*R1 + 1 per row). Only reads with di != 0 go through the
+	// shared buffers then (Buffered: whether any does).
+	Regs     bool
+	NRegs    int64
+	Buffered bool
+	// DIs are the distinct s0 offsets of the reads of the previous row
+	// (the column flags of a thread: is s0 + di in row a - 1).
+	DIs []int64
 }
 
 // Rows is the number of rows of the hexagon (2h + 2).
 func (hp *HexStreamPlan) Rows() int { return len(hp.Geo.Rows) }
 
 // planHexStream builds the streaming hybrid plan, or refuses the scop.
-func planHexStream(cs *Scop, sched *schedule.Schedule) (*HexStreamPlan, error) {
+func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool) (*HexStreamPlan, error) {
 	if sched.Kind != schedule.Hybrid {
 		return nil, fmt.Errorf("--stream takes the hybrid schedule (--tile=hybrid), not --tile=%s", sched.Kind)
 	}
@@ -125,6 +137,21 @@ func planHexStream(cs *Scop, sched *schedule.Schedule) (*HexStreamPlan, error) {
 	}
 	hp.Lag = hp.R1 + 1
 	hp.NB = 2*hp.R1 + 2
+	hp.Regs, hp.NRegs = regs, 2*hp.R1+1
+	seen := map[int64]bool{}
+	for k, prev := range hp.Prev {
+		if !prev {
+			continue
+		}
+		di := hp.Rel[k][0]
+		if !seen[di] {
+			seen[di] = true
+			hp.DIs = append(hp.DIs, di)
+		}
+		if di != 0 || !regs {
+			hp.Buffered = true
+		}
+	}
 	lo, hi := geo.Rows[0][0], geo.Rows[0][1]
 	for _, r := range geo.Rows {
 		lo, hi = min(lo, r[0]), max(hi, r[1])
@@ -133,7 +160,9 @@ func planHexStream(cs *Scop, sched *schedule.Schedule) (*HexStreamPlan, error) {
 	if hp.Threads > 1024 {
 		return nil, fmt.Errorf("the hexagon's widest row is %d cells (h = %d, w0 = %d); the streaming hybrid kernel runs a thread per cell of it, at most 1024: choose a smaller h or w0", hp.Threads, geo.Hp, geo.W0)
 	}
-	hp.Smem = int64(hp.Rows()-1) * hp.NB * hp.Threads * hp.ElemSz
+	if hp.Buffered {
+		hp.Smem = int64(hp.Rows()-1) * hp.NB * hp.Threads * hp.ElemSz
+	}
 	if hp.Smem > MaxSweepSmem {
 		return nil, fmt.Errorf("the streaming hybrid kernel's plane buffers take %d bytes of shared memory per block (%d rows x %d planes x %d cells), more than %d: choose a smaller h or w0", hp.Smem, hp.Rows()-1, hp.NB, hp.Threads, MaxSweepSmem)
 	}
@@ -145,6 +174,11 @@ func (hp *HexStreamPlan) Dump(w interface{ Write([]byte) (int, error) }, name st
 	g := hp.Geo
 	fmt.Fprintf(w, "streaming hybrid kernel %s: hexagons h = %d, w0 = %d (H = %d, W = %d), %d rows, blocks of %d threads (one per s0 column of the widest row)\n", name, g.Hp, g.W0, g.H, g.W, hp.Rows(), hp.Threads)
 	fmt.Fprintf(w, "  sweep along s1: row a computes plane z - %d*a at step z; radius along s1 %d; %d planes per row buffer, %d bytes of shared memory\n", hp.Lag, hp.R1, hp.NB, hp.Smem)
+	if hp.Regs {
+		fmt.Fprintf(w, "  own-column reads of the previous row from %d column registers per row\n", hp.NRegs)
+	} else {
+		fmt.Fprintf(w, "  column registers off: every read of the previous row from the shared buffers\n")
+	}
 	for a, r := range g.Rows {
 		fmt.Fprintf(w, "  row %d: local s0 %d .. %d\n", a, r[0], r[1])
 	}

@@ -227,7 +227,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if opt.HexStream {
-		hp, err := planHexStream(cs, sched)
+		hp, err := planHexStream(cs, sched, !opt.NoReuse)
 		if err != nil {
 			return nil, atScopPosFlag(sc.Scop, "--tile=hybrid --stream (CUDA streaming hybrid kernel)", err)
 		}
