@@ -27,13 +27,16 @@ import (
 // block's own row a - 1 when (s0+di, s1+dj) is a cell row a - 1 computed
 // (in its s0 range, in the domain, t0 + a - 1 in the time loop): row a - 1
 // computed plane s1+dj at step z - Lag + dj <= z - 1 and keeps it in its
-// circular buffer of NB = 2*r1 + 2 planes in shared memory (slot (s1 mod
-// NB)); the plane is overwritten NB planes later, at step z - Lag + dj +
-// NB > z, and this step's write by row a - 1 (plane s1 + Lag) never hits a
-// slot read in the step (Lag - dj lies in [1, 2*r1 + 1], NB does not
-// divide it). Every other read comes from global memory: a cell of
-// another hexagon (an earlier launch: the hybrid schedule's legality), or
-// outside the domain (never written).
+// circular buffer of NB = Lag - djmin + 1 planes in shared memory (slot
+// (s1 - lo1) mod NB; djmin >= -r1 the smallest dj read from the buffer);
+// the plane is overwritten NB planes later, at step z - Lag + dj + NB > z,
+// and this step's write by row a - 1 (plane s1 + Lag) never hits a slot
+// read in the step (Lag - dj lies in [1, NB - 1]). A read in the thread's
+// own column (di = 0) comes instead from a column register: the thread
+// computed that value itself Lag - dj steps earlier (Regs). Every other
+// read comes from global memory: a cell of another hexagon (an earlier
+// launch: the hybrid schedule's legality), or outside the domain (never
+// written).
 //
 // In-place writes. Every computed cell is stored to the program's own
 // array (the other phase reads it), as the hybrid kernels do. With the
@@ -53,10 +56,13 @@ import (
 //
 // Example: jacobi2d_mod2 with sizes 1,2,_ (h = 1, w0 = 2; w1 is not
 // used): hexagon rows [1,3], [0,4], [0,4], [1,3], 5 threads, r1 = 1, Lag =
-// 2, NB = 4; rows 0..2 keep buffers: 3*4*5*4 = 240 bytes of shared memory.
-// At step z row 0 computes plane z, row 1 plane z - 2, row 2 z - 4, row 3
-// z - 6; row 2's read of (s0+1, s1-1) is row 1's plane z - 5, computed at
-// step z - 3, in slot (z - 5) mod 4.
+// 2. At step z row 0 computes plane z, row 1 plane z - 2, row 2 z - 4, row
+// 3 z - 6. Row 2's reads (0, -1), (0, 0), (0, 1) of row 1 (planes z - 5,
+// z - 4, z - 3, computed at steps z - 3, z - 2, z - 1) are its column
+// registers 2, 1, 0; its reads (-1, 0) and (1, 0) come from row 1's buffer
+// of NB = 3 planes (slot (z - 4 - lo1) mod 3); rows 0..2 keep buffers:
+// 3*3*5*4 = 180 bytes of shared memory. Without the registers every read
+// goes through the buffers, NB = 4.
 
 // HexStreamPlan is the plan of the streaming hybrid kernel of one scop.
 type HexStreamPlan struct {
@@ -64,7 +70,9 @@ type HexStreamPlan struct {
 	Stmt *FormStmt
 	Geo  *schedule.HexGeometry
 	// R1 is the stencil's radius along s1, Lag = R1 + 1 the plane lag per
-	// row, NB = 2*R1 + 2 the planes of a row's circular buffer.
+	// row, NB the planes of a row's circular buffer: Lag - dj + 1 for the
+	// smallest dj read from it (2*R1 + 2 at most; 3 for a 5-point stencil
+	// whose own-column reads come from registers).
 	R1, Lag, NB int64
 	// BMin is the smallest local s0 of the hexagon (thread 0's column is
 	// s00 + BMin) and Threads the block's threads.
@@ -136,20 +144,21 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool) (*HexStreamPla
 		hp.Rel = append(hp.Rel, rel)
 	}
 	hp.Lag = hp.R1 + 1
-	hp.NB = 2*hp.R1 + 2
 	hp.Regs, hp.NRegs = regs, 2*hp.R1+1
+	hp.NB = 1
 	seen := map[int64]bool{}
 	for k, prev := range hp.Prev {
 		if !prev {
 			continue
 		}
-		di := hp.Rel[k][0]
+		di, dj := hp.Rel[k][0], hp.Rel[k][1]
 		if !seen[di] {
 			seen[di] = true
 			hp.DIs = append(hp.DIs, di)
 		}
 		if di != 0 || !regs {
 			hp.Buffered = true
+			hp.NB = max(hp.NB, hp.Lag-dj+1)
 		}
 	}
 	lo, hi := geo.Rows[0][0], geo.Rows[0][1]
