@@ -23,7 +23,9 @@
 # dimsize=80; 45 had none).
 # The _hexstream rows are the streaming hybrid kernel (--tile=hybrid --stream: one block per hexagon of the
 # hybrid schedule, a thread per s0 column of its widest row, sweeping s1 over the whole domain; w1 is not
-# used), _hybrid_shared the classical hybrid kernel with --shared for comparison (MATCH='hexstream|hybrid').
+# used; _gG: --stream-groups=G, G threads per column, thread y computing the rows a = y mod G, every read
+# of the previous row from shared memory), _hybrid_shared the classical hybrid kernel with --shared for
+# comparison (MATCH='hexstream|hybrid').
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hxsweep}
@@ -52,6 +54,10 @@ CONFIGS=(
   "j2d5pt_hexstream_h15_w97|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=15,97,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_hexstream_h7_w241|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=7,241,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_hexstream_h7_w113_noregs|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=7,113,64 --reuse=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w49_g16|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w113_g8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=8 --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h3_w25_g8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=8 --sizes=3,25,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w17_g16|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,17,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap|testdata/real/an5d_j2d5pt.c|--tile=overlapped|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap_h7_w48|testdata/real/an5d_j2d5pt.c|--tile=overlapped --sizes=7,48,48|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "laplacian2d_none|bench/inputs/laplacian2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
@@ -66,6 +72,8 @@ CONFIGS=(
   "laplacian2d_hexstream_h7_w17|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=7,17,64|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_hexstream_h1_w29|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=1,29,64|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_hexstream_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=7,49,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h3_w25_g8|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-groups=8 --sizes=3,25,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h7_w17_g16|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,17,64|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_none|bench/inputs/heat2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"

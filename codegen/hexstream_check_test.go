@@ -15,17 +15,19 @@ import (
 func TestHexStreamCUDASyntax(t *testing.T) {
 	chk := newCUDASyntax(t)
 	for _, tc := range []struct {
-		file  string
-		sizes []int64
+		file   string
+		sizes  []int64
+		groups int
 	}{
-		{"../testdata/jacobi2d_mod2.c", []int64{3, 5, 6}},
-		{"../testdata/heat2d.c", []int64{1, 2, 4}},
+		{"../testdata/jacobi2d_mod2.c", []int64{3, 5, 6}, 1},
+		{"../testdata/heat2d.c", []int64{1, 2, 4}, 1},
+		{"../testdata/heat2d.c", []int64{3, 4, 4}, 4},
 	} {
 		c, err := ghostCompile(tc.file, schedule.Hybrid, tc.sizes)
 		if err != nil {
 			t.Fatal(err)
 		}
-		chk.checkCompiled(c, tc.file, CUDAOptions{HexStream: true, NoPDL: true})
+		chk.checkCompiled(c, tc.file, CUDAOptions{HexStream: true, HexStreamGroups: tc.groups, NoPDL: true})
 	}
 }
 
@@ -38,6 +40,7 @@ func TestHexStreamRefusals(t *testing.T) {
 		kind            schedule.Kind
 		sizes           []int64
 		llvm            bool
+		groups          int
 		want            string
 	}{
 		{name: "3d", file: "../testdata/jacobi3d_mod2.c", kind: schedule.Hybrid, want: "takes 2-D stencils"},
@@ -45,6 +48,7 @@ func TestHexStreamRefusals(t *testing.T) {
 		{name: "not hybrid", file: "../testdata/jacobi2d_mod2.c", kind: schedule.Sweep, sizes: []int64{3, 5, 6}, want: "takes the hybrid schedule"},
 		{name: "ptx", file: "../testdata/jacobi2d_mod2.c", kind: schedule.Hybrid, llvm: true, want: "--target=cuda (and the emulator) only"},
 		{name: "reads its own plane", kind: schedule.Hybrid, src: sweepSrc("for (int t = 0; t < T; t++) for (int i = 1; i < N - 1; i++) for (int j = 1; j < N - 1; j++) A[(t + 1) % 2][i][j] = A[(t + 1) % 2][i][j] + A[t % 2][i - 1][j];"), want: "reads the array plane it writes"},
+		{name: "groups", file: "../testdata/jacobi2d_mod2.c", kind: schedule.Hybrid, sizes: []int64{1, 2, 4}, groups: 5, want: "at most one group per row"},
 		{name: "guard", kind: schedule.Hybrid, src: sweepSrc("for (int t = 0; t < T; t++) for (int i = 1; i < N - 1; i++) for (int j = 1; j < N - 1; j++) if (i > j) A[(t + 1) % 2][i][j] = A[t % 2][i - 1][j];"), want: "error: --tile=hybrid --stream"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +61,7 @@ func TestHexStreamRefusals(t *testing.T) {
 			}
 			c, err := ghostCompile(file, tc.kind, tc.sizes)
 			if err == nil {
-				opt := CUDAOptions{HexStream: true}
+				opt := CUDAOptions{HexStream: true, HexStreamGroups: tc.groups}
 				if tc.llvm {
 					_, err = EmitLLVMFor(c, opt, "sm_90")
 				} else {

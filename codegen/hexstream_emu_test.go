@@ -17,8 +17,8 @@ import (
 // the 2-D stencils with time-modular buffers: sizes that divide nothing,
 // several hexagons per phase, a short last time tile (T not a multiple of
 // 2h+2), hexagons wider than the grid, AN5D's j2d5pt with its parameters,
-// radius 2, the column registers off.
-var hexStreamCases = []sweepCase{
+// radius 2, the column registers off, row groups (threads on y).
+var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, args: [][]string{{"N=23", "T=7"}, {"N=4", "T=2"}, {"N=3", "T=1"}}},
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=41", "T=11"}}},
 	{file: "../testdata/heat2d.c", sizes: []int64{2, 3, 4}, args: [][]string{{"N=19", "T=9"}}},
@@ -26,6 +26,18 @@ var hexStreamCases = []sweepCase{
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 4, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 29, "timestep": 13}},
 	{file: "../testdata/heat2d.c", sizes: []int64{1, 2, 4}, args: [][]string{{"N=17", "T=6"}}, noRegs: true},
 	{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 4, 5}, args: [][]string{{"N=21", "T=7"}}},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=29", "T=10"}}, groups: 3},
+	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{2, 4, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 23, "timestep": 8}, groups: 6},
+}
+
+// hexStreamCase is a sweepCase with a number of row groups.
+type hexStreamCase struct {
+	file   string
+	sizes  []int64
+	args   [][]string
+	params map[string]int64
+	noRegs bool
+	groups int
 }
 
 // TestHexStreamEmu: the streaming hybrid kernel is bit-identical to the
@@ -38,6 +50,7 @@ func TestHexStreamEmu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, tc := range hexStreamCases {
+		opt := gpuplan.CUDAOptions{HexStream: true, NoReuse: tc.noRegs, HexStreamGroups: tc.groups}
 		tc := tc
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
@@ -46,15 +59,15 @@ func TestHexStreamEmu(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hexStreamEmuRun(t, cc, dir, "hexstream_"+name, c, tc.params, tc.noRegs, tc.args)
+			hexStreamEmuRun(t, cc, dir, "hexstream_"+name, c, tc.params, opt, tc.args)
 		})
 	}
 }
 
 // hexStreamEmuRun runs c's emulated streaming hybrid program with the
 // parameter values params (over the file's defines) at each problem size
-// (noRegs: every read of the previous row from the shared buffers).
-func hexStreamEmuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, params map[string]int64, noRegs bool, sizes [][]string) {
+// under opt.
+func hexStreamEmuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions, sizes [][]string) {
 	t.Helper()
 	all := map[string]int64{}
 	for k, v := range c.Scops[0].Scop.Defines {
@@ -63,7 +76,7 @@ func hexStreamEmuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilatio
 	for k, v := range params {
 		all[k] = v
 	}
-	src, err := EmuProgram(c, all, gpuplan.CUDAOptions{HexStream: true, NoReuse: noRegs})
+	src, err := EmuProgram(c, all, opt)
 	if err != nil {
 		t.Fatalf("%s: %v", tag, err)
 	}

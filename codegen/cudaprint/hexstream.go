@@ -238,7 +238,11 @@ func (g *hexStreamGen) row(a, d int) {
 		if g.emu {
 			g.line(d, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx;", it, hp.BMin))
 		}
-		g.line(d, fmt.Sprintf("if (%s) {", g.flag(fmt.Sprintf("hx_cf%d", a), g.colCond(a, 0))))
+		grp := ""
+		if hp.Groups > 1 {
+			grp = fmt.Sprintf("hx_ty == %d && ", int64(a)%hp.Groups)
+		}
+		g.line(d, fmt.Sprintf("if (%s%s) {", grp, g.flag(fmt.Sprintf("hx_cf%d", a), g.colCond(a, 0))))
 		st := fs.Stmt
 		subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: "hx_s0", st.Iters[2]: "hx_s1"}
 		wins := map[*frontend.ArrayRef]string{}
@@ -334,7 +338,7 @@ func hexStreamLaunches(cs *gpuplan.Scop) string {
 	b.WriteString("          if (hx_S0hi < hx_S0lo) continue;\n")
 	fmt.Fprintf(&b, "          const %s hx_nS = hx_S0hi - hx_S0lo + 1;\n", it)
 	b.WriteString("          const long hx_g = hx_nS > 2147483647L ? 2147483647L : (long)hx_nS;\n")
-	fmt.Fprintf(&b, "          HX_LAUNCH(%s, hx_dim3(hx_g, 1, 1), hx_dim3(%d, 1, 1), 0, %s);\n", kn.Name, kn.Block[0], strings.Join(hexStreamArgs(cs, false), ", "))
+	fmt.Fprintf(&b, "          HX_LAUNCH(%s, hx_dim3(hx_g, 1, 1), hx_dim3(%d, %d, 1), 0, %s);\n", kn.Name, kn.Block[0], kn.Block[1], strings.Join(hexStreamArgs(cs, false), ", "))
 	b.WriteString("          HX_CHECK(cudaGetLastError());\n")
 	b.WriteString("        }\n    }\n")
 	return b.String()

@@ -94,6 +94,13 @@ type HexStreamPlan struct {
 	Regs     bool
 	NRegs    int64
 	Buffered bool
+	// Groups is the number of row groups (threads on y; CUDAOptions.
+	// HexStreamGroups): thread (x, y) computes the rows a with a mod
+	// Groups = y, so that a block has Groups times the threads (more
+	// parallelism at the same hexagon). The previous row is then another
+	// thread's: with Groups > 1 every read of it goes through the shared
+	// buffers (no column registers).
+	Groups int64
 	// DIs are the distinct s0 offsets of the reads of the previous row
 	// (the column flags of a thread: is s0 + di in row a - 1).
 	DIs []int64
@@ -103,7 +110,7 @@ type HexStreamPlan struct {
 func (hp *HexStreamPlan) Rows() int { return len(hp.Geo.Rows) }
 
 // planHexStream builds the streaming hybrid plan, or refuses the scop.
-func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool) (*HexStreamPlan, error) {
+func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int) (*HexStreamPlan, error) {
 	if sched.Kind != schedule.Hybrid {
 		return nil, fmt.Errorf("--stream takes the hybrid schedule (--tile=hybrid), not --tile=%s", sched.Kind)
 	}
@@ -144,6 +151,11 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool) (*HexStreamPla
 		hp.Rel = append(hp.Rel, rel)
 	}
 	hp.Lag = hp.R1 + 1
+	hp.Groups = int64(max(groups, 1))
+	if hp.Groups > int64(len(geo.Rows)) {
+		return nil, fmt.Errorf("--stream-groups=%d: the hexagon has %d rows (h = %d); at most one group per row", groups, len(geo.Rows), geo.Hp)
+	}
+	regs = regs && hp.Groups == 1
 	hp.Regs, hp.NRegs = regs, 2*hp.R1+1
 	hp.NB = 1
 	seen := map[int64]bool{}
@@ -166,8 +178,8 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool) (*HexStreamPla
 		lo, hi = min(lo, r[0]), max(hi, r[1])
 	}
 	hp.BMin, hp.Threads = lo, hi-lo+1
-	if hp.Threads > 1024 {
-		return nil, fmt.Errorf("the hexagon's widest row is %d cells (h = %d, w0 = %d); the streaming hybrid kernel runs a thread per cell of it, at most 1024: choose a smaller h or w0", hp.Threads, geo.Hp, geo.W0)
+	if hp.Threads*hp.Groups > 1024 {
+		return nil, fmt.Errorf("the hexagon's widest row is %d cells (h = %d, w0 = %d); the streaming hybrid kernel runs a thread per cell of it and row group (%d), at most 1024 threads: choose a smaller h, w0 or --stream-groups", hp.Threads, geo.Hp, geo.W0, hp.Groups)
 	}
 	if hp.Buffered {
 		hp.Smem = int64(hp.Rows()-1) * hp.NB * hp.Threads * hp.ElemSz
@@ -181,7 +193,7 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool) (*HexStreamPla
 // Dump prints the plan (--dump=plan).
 func (hp *HexStreamPlan) Dump(w interface{ Write([]byte) (int, error) }, name string) {
 	g := hp.Geo
-	fmt.Fprintf(w, "streaming hybrid kernel %s: hexagons h = %d, w0 = %d (H = %d, W = %d), %d rows, blocks of %d threads (one per s0 column of the widest row)\n", name, g.Hp, g.W0, g.H, g.W, hp.Rows(), hp.Threads)
+	fmt.Fprintf(w, "streaming hybrid kernel %s: hexagons h = %d, w0 = %d (H = %d, W = %d), %d rows, blocks of %dx%d threads (one per s0 column of the widest row and row group)\n", name, g.Hp, g.W0, g.H, g.W, hp.Rows(), hp.Threads, hp.Groups)
 	fmt.Fprintf(w, "  sweep along s1: row a computes plane z - %d*a at step z; radius along s1 %d; %d planes per row buffer, %d bytes of shared memory\n", hp.Lag, hp.R1, hp.NB, hp.Smem)
 	if hp.Regs {
 		fmt.Fprintf(w, "  own-column reads of the previous row from %d column registers per row\n", hp.NRegs)

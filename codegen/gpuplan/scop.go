@@ -45,6 +45,10 @@ type CUDAOptions struct {
 	// HexStream runs a hybrid schedule (2-D) as the streaming hybrid
 	// kernel (--stream; hexstream.go): one block per hexagon sweeping s1.
 	HexStream bool
+	// HexStreamGroups is the streaming hybrid kernel's number of row
+	// groups (--stream-groups; 0 or 1: one thread per column computes
+	// every row).
+	HexStreamGroups int
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -227,12 +231,12 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if opt.HexStream {
-		hp, err := planHexStream(cs, sched, !opt.NoReuse)
+		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups)
 		if err != nil {
 			return nil, atScopPosFlag(sc.Scop, "--tile=hybrid --stream (CUDA streaming hybrid kernel)", err)
 		}
 		cs.HexStream = hp
-		cs.Threads = [3]int{int(hp.Threads), 1, 1}
+		cs.Threads = [3]int{int(hp.Threads), int(hp.Groups), 1}
 		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexstream%d", k), Block: cs.Threads}}
 		return cs, nil
 	}
