@@ -25,7 +25,8 @@
 # hybrid schedule, a thread per s0 column of its widest row, sweeping s1 over the whole domain; w1 is not
 # used; _gG: --stream-groups=G, G threads per column, thread y computing the rows a = y mod G, every read
 # of the previous row from shared memory), _hybrid_shared the classical hybrid kernel with --shared for
-# comparison (MATCH='hexstream|hybrid').
+# comparison (MATCH='hexstream|hybrid'); the _storeall rows store every computed cell (--stream-store-all;
+# by default only the cells other hexagons read and those of the last two time steps).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hxsweep}
@@ -58,6 +59,8 @@ CONFIGS=(
   "j2d5pt_hexstream_h7_w113_g8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=8 --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_hexstream_h3_w25_g8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=8 --sizes=3,25,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_hexstream_h7_w17_g16|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,17,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w113_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-store-all --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w49_g16_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --stream-store-all --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap|testdata/real/an5d_j2d5pt.c|--tile=overlapped|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap_h7_w48|testdata/real/an5d_j2d5pt.c|--tile=overlapped --sizes=7,48,48|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "laplacian2d_none|bench/inputs/laplacian2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"

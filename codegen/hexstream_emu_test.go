@@ -17,7 +17,8 @@ import (
 // the 2-D stencils with time-modular buffers: sizes that divide nothing,
 // several hexagons per phase, a short last time tile (T not a multiple of
 // 2h+2), hexagons wider than the grid, AN5D's j2d5pt with its parameters,
-// radius 2, the column registers off, row groups (threads on y).
+// radius 2, the column registers off, row groups (threads on y), every
+// cell stored.
 var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, args: [][]string{{"N=23", "T=7"}, {"N=4", "T=2"}, {"N=3", "T=1"}}},
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=41", "T=11"}}},
@@ -28,16 +29,19 @@ var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 4, 5}, args: [][]string{{"N=21", "T=7"}}},
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=29", "T=10"}}, groups: 3},
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{2, 4, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 23, "timestep": 8}, groups: 6},
+	{file: "../testdata/laplacian2d.c", sizes: []int64{2, 3, 4}, args: [][]string{{"N=21", "T=8"}}, storeAll: true},
 }
 
-// hexStreamCase is a sweepCase with a number of row groups.
+// hexStreamCase is a stencil under the streaming hybrid kernel: sizes,
+// harness problem sizes, parameter values and the kernel's options.
 type hexStreamCase struct {
 	file   string
 	sizes  []int64
 	args   [][]string
 	params map[string]int64
-	noRegs bool
-	groups int
+	noRegs   bool
+	groups   int
+	storeAll bool
 }
 
 // TestHexStreamEmu: the streaming hybrid kernel is bit-identical to the
@@ -50,7 +54,7 @@ func TestHexStreamEmu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, tc := range hexStreamCases {
-		opt := gpuplan.CUDAOptions{HexStream: true, NoReuse: tc.noRegs, HexStreamGroups: tc.groups}
+		opt := gpuplan.CUDAOptions{HexStream: true, NoReuse: tc.noRegs, HexStreamGroups: tc.groups, HexStreamStoreAll: tc.storeAll}
 		tc := tc
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {

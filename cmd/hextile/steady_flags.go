@@ -20,12 +20,14 @@ type steadyFlags struct {
 	// kernel of --tile=hybrid (gpuplan's hexstream.go).
 	stream bool
 	groups int
+	all    bool
 }
 
 // registerStream adds --stream (compile and run).
 func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.stream, "stream", false, "--tile=hybrid on the CUDA target (and the emulator), 2-D stencils: the streaming hybrid kernel, one thread block per hexagon sweeping s1 over the whole domain plane by plane (rows of the hexagon lag r1+1 planes apart, the previous row's planes in shared memory), no redundant computation; w1 is not used")
 	fs.IntVar(&f.groups, "stream-groups", 1, "--stream: row groups G (threads on y): thread (x, y) computes the hexagon rows a with a mod G = y, G times the threads per block (every read of the previous row then from shared memory, no column registers)")
+	fs.BoolVar(&f.all, "stream-store-all", false, "--stream: store every computed cell to global memory (default: only the cells other hexagons read and those of the last two time steps)")
 }
 
 func (f *steadyFlags) register(fs *pflag.FlagSet) {
@@ -36,7 +38,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 // opts is o with the steady-state switches.
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
-	o.HexStream, o.HexStreamGroups = f.stream, f.groups
+	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	return o
 }
 

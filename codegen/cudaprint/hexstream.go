@@ -120,6 +120,9 @@ func (g *hexStreamGen) body() {
 		g.line(2, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx;", it, hp.BMin))
 		for a := 0; a < hp.Rows(); a++ {
 			g.line(2, fmt.Sprintf("const bool hx_cf%d = %s;", a, g.colCond(a, 0)))
+			if a < hp.Rows()-1 && !hp.StoreAll {
+				g.line(2, fmt.Sprintf("const bool hx_sf%d = %s;", a, g.edgeCond(a)))
+			}
 			for m, di := range hp.DIs {
 				if a > 0 {
 					g.line(2, fmt.Sprintf("const bool hx_pf%d_%d = %s;", a, m, g.colCond(a-1, di)))
@@ -146,6 +149,22 @@ func (g *hexStreamGen) colCond(a int, di int64) string {
 	r := g.hp.Geo.Rows[a]
 	c := shifted("hx_s0", di)
 	return fmt.Sprintf("%s >= hx_o + %d && %s <= hx_o + %d && %s >= hx_lo0 && %s <= hx_hi0", c, r[0], c, r[1], c, c)
+}
+
+// edgeCond is the condition that another hexagon reads the thread's cell
+// of row a < 2h+1: a reader s0 - di of the next time step (di an offset
+// of the reads of the previous row) lies outside row a + 1.
+func (g *hexStreamGen) edgeCond(a int) string {
+	r := g.hp.Geo.Rows[a+1]
+	var out []string
+	for _, di := range g.hp.DIs {
+		c := shifted("hx_s0", -di)
+		out = append(out, fmt.Sprintf("%s < hx_o + %d || %s > hx_o + %d", c, r[0], c, r[1]))
+	}
+	if len(out) == 0 {
+		return "0"
+	}
+	return strings.Join(out, " || ")
 }
 
 // flag is a column flag: in CUDA the variable computed once per hexagon,
@@ -272,7 +291,11 @@ func (g *hexStreamGen) row(a, d int) {
 			p.arrays[arr.Name] = arr
 		}
 		g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, p.expr(st.Body.RHS, false, false)))
-		g.line(d+1, fmt.Sprintf("%s = hx_v;", g.globalRef(fs.Write.Array.Name, elemIdx(fs.Write.Ref, subst), 1)))
+		store := fmt.Sprintf("%s = hx_v;", g.globalRef(fs.Write.Array.Name, elemIdx(fs.Write.Ref, subst), 1))
+		if a < hp.Rows()-1 && !hp.StoreAll {
+			store = fmt.Sprintf("if (hx_t + 1 >= hx_thi || %s) %s", g.flag(fmt.Sprintf("hx_sf%d", a), g.edgeCond(a)), store)
+		}
+		g.line(d+1, store)
 		if a < hp.Rows()-1 {
 			if hp.Buffered {
 				g.line(d+1, fmt.Sprintf("%s = hx_v;", g.sbRef(g.slot(a, a, 0, 0), 1)))

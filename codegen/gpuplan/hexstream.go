@@ -101,6 +101,15 @@ type HexStreamPlan struct {
 	// thread's: with Groups > 1 every read of it goes through the shared
 	// buffers (no column registers).
 	Groups int64
+	// StoreAll stores every computed cell to global memory
+	// (CUDAOptions.HexStreamStoreAll). Otherwise a row a < 2h+1 stores
+	// only the cells another hexagon reads (a reader s0 - di of the next
+	// time step outside row a + 1, di among DIs) and those of the last two
+	// time steps (the final state of the time-modular buffers): every other
+	// reader of the cell is row a + 1 of the same hexagon, which reads it
+	// from registers or shared memory, and a later write (time t + 2)
+	// overwrites the element anyway.
+	StoreAll bool
 	// DIs are the distinct s0 offsets of the reads of the previous row
 	// (the column flags of a thread: is s0 + di in row a - 1).
 	DIs []int64
@@ -110,7 +119,7 @@ type HexStreamPlan struct {
 func (hp *HexStreamPlan) Rows() int { return len(hp.Geo.Rows) }
 
 // planHexStream builds the streaming hybrid plan, or refuses the scop.
-func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int) (*HexStreamPlan, error) {
+func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, storeAll bool) (*HexStreamPlan, error) {
 	if sched.Kind != schedule.Hybrid {
 		return nil, fmt.Errorf("--stream takes the hybrid schedule (--tile=hybrid), not --tile=%s", sched.Kind)
 	}
@@ -152,6 +161,7 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int) (*
 	}
 	hp.Lag = hp.R1 + 1
 	hp.Groups = int64(max(groups, 1))
+	hp.StoreAll = storeAll
 	if hp.Groups > int64(len(geo.Rows)) {
 		return nil, fmt.Errorf("--stream-groups=%d: the hexagon has %d rows (h = %d); at most one group per row", groups, len(geo.Rows), geo.Hp)
 	}
@@ -195,6 +205,11 @@ func (hp *HexStreamPlan) Dump(w interface{ Write([]byte) (int, error) }, name st
 	g := hp.Geo
 	fmt.Fprintf(w, "streaming hybrid kernel %s: hexagons h = %d, w0 = %d (H = %d, W = %d), %d rows, blocks of %dx%d threads (one per s0 column of the widest row and row group)\n", name, g.Hp, g.W0, g.H, g.W, hp.Rows(), hp.Threads, hp.Groups)
 	fmt.Fprintf(w, "  sweep along s1: row a computes plane z - %d*a at step z; radius along s1 %d; %d planes per row buffer, %d bytes of shared memory\n", hp.Lag, hp.R1, hp.NB, hp.Smem)
+	if hp.StoreAll {
+		fmt.Fprintf(w, "  every computed cell stored to global memory\n")
+	} else {
+		fmt.Fprintf(w, "  stores: the last row, the last two time steps and the cells other hexagons read\n")
+	}
 	if hp.Regs {
 		fmt.Fprintf(w, "  own-column reads of the previous row from %d column registers per row\n", hp.NRegs)
 	} else {

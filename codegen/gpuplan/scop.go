@@ -49,6 +49,10 @@ type CUDAOptions struct {
 	// groups (--stream-groups; 0 or 1: one thread per column computes
 	// every row).
 	HexStreamGroups int
+	// HexStreamStoreAll makes the streaming hybrid kernel store every
+	// computed cell (--stream-store-all), not only those other hexagons
+	// or the final state need.
+	HexStreamStoreAll bool
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -231,7 +235,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if opt.HexStream {
-		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups)
+		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups, opt.HexStreamStoreAll)
 		if err != nil {
 			return nil, atScopPosFlag(sc.Scop, "--tile=hybrid --stream (CUDA streaming hybrid kernel)", err)
 		}
