@@ -35,10 +35,10 @@ var hexStreamCases = []hexStreamCase{
 // hexStreamCase is a stencil under the streaming hybrid kernel: sizes,
 // harness problem sizes, parameter values and the kernel's options.
 type hexStreamCase struct {
-	file   string
-	sizes  []int64
-	args   [][]string
-	params map[string]int64
+	file     string
+	sizes    []int64
+	args     [][]string
+	params   map[string]int64
 	noRegs   bool
 	groups   int
 	storeAll bool
