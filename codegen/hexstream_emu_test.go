@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"hextile/codegen/gpuplan"
 	"hextile/runtime"
 	"hextile/schedule"
@@ -30,6 +32,13 @@ var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=29", "T=10"}}, groups: 3},
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{2, 4, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 23, "timestep": 8}, groups: 6},
 	{file: "../testdata/laplacian2d.c", sizes: []int64{2, 3, 4}, args: [][]string{{"N=21", "T=8"}}, storeAll: true},
+	{file: "../testdata/heat2d.c", sizes: nil, args: [][]string{{"N=131", "T=19"}}}, // the default sizes, 7,49,64
+}
+
+// hexStreamCompile runs the pipeline for the streaming hybrid kernel
+// (sizes nil: its default sizes).
+func hexStreamCompile(file string, sizes []int64) (*Compilation, error) {
+	return Run(Request{File: file, Tile: schedule.Hybrid, Sizes: sizes, Target: "cuda", Stream: true}, nil, nil)
 }
 
 // hexStreamCase is a stencil under the streaming hybrid kernel: sizes,
@@ -59,9 +68,12 @@ func TestHexStreamEmu(t *testing.T) {
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c, err := ghostCompile(tc.file, schedule.Hybrid, tc.sizes)
+			c, err := hexStreamCompile(tc.file, tc.sizes)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got := c.Scops[0].Sched.Sizes; tc.sizes == nil && !cmp.Equal(got, []int64{7, 49, 64}) {
+				t.Errorf("default sizes %v, want 7,49,64", got)
 			}
 			hexStreamEmuRun(t, cc, dir, "hexstream_"+name, c, tc.params, opt, tc.args)
 		})

@@ -227,6 +227,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", err)
 	}
 	req.Target = *target
+	req.Stream = sf.stream
 	if noCodegen(pf.tile, *target) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile, *target))
 	}

@@ -93,6 +93,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "run", err)
 	}
+	req.Stream = sf.stream
 	// The CUDA code runs in the emulator and with --backend=cuda, the LLVM
 	// IR with --backend=ptx, the C code on the CPU (the targets of the
 	// ghost-zone kinds' code generators, codegen.GhostTargets).

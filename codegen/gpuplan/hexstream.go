@@ -219,3 +219,27 @@ func (hp *HexStreamPlan) Dump(w interface{ Write([]byte) (int, error) }, name st
 		fmt.Fprintf(w, "  row %d: local s0 %d .. %d\n", a, r[0], r[1])
 	}
 }
+
+// DefaultHexStreamSizes are the streaming hybrid kernel's sizes when
+// --sizes is not given, for a hybrid schedule sched of a 2-D scop (nil
+// otherwise): h = 7 (16 rows: 8 time steps per phase) and w0 such that
+// the widest row, w0 + 1 + floor(delta0*h) + floor(delta1*h), is 64 cells
+// (two warps), w1 = 64 (not used by the kernel). E.g. radius 1: 7,49,64
+// (hexagons 114 columns apart per phase: 144 blocks of 64 threads on
+// j2d5pt 16384^2). Not measured against other sizes yet.
+func DefaultHexStreamSizes(sched *schedule.Schedule) []int64 {
+	if len(sched.Slopes) != 2 || sched.Slopes[0][0] == nil || sched.Slopes[0][1] == nil {
+		return nil
+	}
+	const h = 7
+	f := int64(0)
+	for _, r := range sched.Slopes[0] {
+		n, d := r.Num().Int64(), r.Denom().Int64()
+		f += n * h / d
+	}
+	w0 := 63 - f
+	if w0 < 1 {
+		return nil
+	}
+	return []int64{h, w0, 64}
+}
