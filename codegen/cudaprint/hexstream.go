@@ -13,23 +13,29 @@ import (
 // gpuplan.HexStreamPlan (see its doc for the design and the argument that
 // the in-place writes are safe). A launch runs the hexagons of one phase
 // of one time tile; each block takes its hexagons (cyclically over the
-// grid) and sweeps s1:
+// grid), computes its thread's column flags once per hexagon and sweeps
+// s1 (jacobi2d_mod2, sizes 1,2,4: Lag 2, 4 rows, 5 threads, NB 3):
 //
-//	for (hx_z = hx_lo1; hx_z <= hx_hi1 + 2 * 3; hx_z++) {   // Lag 2, 4 rows
-//	  { const T hx_t = hx_t0 + 1, hx_s1 = hx_z - 2;         // row 1
-//	    if (hx_t in the time loop && hx_s1 in [lo1, hi1])
-//	      if (hx_s0 in row 1 and in [lo0, hi0]) {
-//	        const float hx_v = 0.2f * (... (row 0 computed (hx_s0 - 1, hx_s1)
-//	            ? hx_sb[(0 * 4 + slot) * 8 + hx_tx - 1] : A[...]) ...);
-//	        A[...] = hx_v;                                   // in place
-//	        hx_sb[(1 * 4 + slot) * 8 + hx_tx] = hx_v;        // for row 2
+//	for (hx_z = hx_lo1; hx_z <= hx_hi1 + 6; hx_z++) {
+//	  { /* row 1: t = hx_t0 + 1, s1 = hx_z - 2 */
+//	    if (hx_t in the time loop && hx_s1 in [lo1, hi1])    // uniform
+//	      if (hx_cf1) {                                      // column in row 1 and the domain
+//	        const float hx_v = 0.2f * ((hx_t > hx_tlo && hx_pf1_0 ? hx_c0_1 : A[...])   // own column: register
+//	            + (hx_t > hx_tlo && hx_pf1_1 ? hx_sb[(0 + slot) * 5 + hx_tx + -1] : A[...]) ...);
+//	        if (hx_t + 1 >= hx_thi || hx_sf1) A[...] = hx_v;  // in place, where others read it
+//	        hx_sb[(3 + slot) * 5 + hx_tx] = hx_v;            // for row 2's s0 neighbours
+//	        hx_c1_n = hx_v;                                  // for row 2's own column
 //	      } }
 //	  ... rows 0..3 ...
+//	  hx_c0_2 = hx_c0_1; hx_c0_1 = hx_c0_0; hx_c0_0 = hx_c0_n; ...  // registers one step older
 //	  __syncthreads();
+//	  hx_q = hx_q == 2 ? 0 : hx_q + 1;                       // the slot of plane hx_z
 //	}
 //
-// The emulator prints the same code with the thread work inside loops
-// over the block's threads.
+// With row groups (--stream-groups) a row's work runs in the threads with
+// hx_ty == a mod G only. The emulator prints the same code with the
+// thread work inside loops over the block's threads, the flags as their
+// conditions and the registers as arrays indexed by the thread.
 
 // hexStreamGen prints the streaming hybrid kernel of one scop.
 type hexStreamGen struct {
