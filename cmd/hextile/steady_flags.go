@@ -53,3 +53,13 @@ func noteSteadyBoxes(w io.Writer, output string) {
 		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state\n", m[1])
 	}
 }
+
+// streamRefusal refuses --stream (and its options) for a target without
+// the streaming hybrid kernel: it is printed in CUDA C (compile
+// --target=cuda, run --device=emu or --device=gpu --backend=cuda) only.
+func (f steadyFlags) streamRefusal(target string) error {
+	if !f.stream || target == "cuda" {
+		return nil
+	}
+	return usagef("--stream: the streaming hybrid kernel is CUDA C only (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda); --target=%s has none", target)
+}
