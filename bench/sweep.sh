@@ -19,8 +19,13 @@
 # The _nosteady rows turn the sweep kernel's steady state off (--steady=false: every step of every box
 # runs the generic code with its guards), the _nounroll rows keep it without unrolling it by the buffer
 # depth (--steady-unroll=false: run-time buffer slots); the plain _sweep rows have both (the default).
+# The _noprefetch rows turn off the steady state's prefetch of level 0's band-start inputs of the next step
+# before the barrier (--sweep-prefetch=false; on in the plain _sweep rows), the _ring rows add the
+# own-column register ring (--sweep-ring: one own-column load per step instead of one per read), the
+# _pflate rows issue the prefetch after the last level instead of right after level 0
+# (--sweep-prefetch-late: fewer live registers, less overlap).
 # The sweep rows' verification sizes have interior boxes, so the steady code is verified too (star3d1r:
-# dimsize=80; 45 had none).
+# dimsize=80; 45 had none; laplacian3d: N=100, 45 had none).
 # The _hexstream rows are the streaming hybrid kernel (--tile=hybrid --stream: one block per hexagon of the
 # hybrid schedule, a thread per s0 column of its widest row, sweeping s1 over the whole domain; w1 is not
 # used; _gG: --stream-groups=G, G threads per column, thread y computing the rows a = y mod G, every read
@@ -41,6 +46,9 @@ CONFIGS=(
   "j2d5pt_sweep|testdata/real/an5d_j2d5pt.c|--tile=sweep|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_nosteady|testdata/real/an5d_j2d5pt.c|--tile=sweep --steady=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_nounroll|testdata/real/an5d_j2d5pt.c|--tile=sweep --steady-unroll=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_noprefetch|testdata/real/an5d_j2d5pt.c|--tile=sweep --sweep-prefetch=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_ring|testdata/real/an5d_j2d5pt.c|--tile=sweep --sweep-ring|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_pflate|testdata/real/an5d_j2d5pt.c|--tile=sweep --sweep-prefetch-late|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_noregs|testdata/real/an5d_j2d5pt.c|--tile=sweep --reuse=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h3_w252|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=3,128,252|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h5_w246|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=5,256,246|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
@@ -67,6 +75,9 @@ CONFIGS=(
   "laplacian2d_sweep|bench/inputs/laplacian2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_nosteady|bench/inputs/laplacian2d.c|--tile=sweep --steady=false|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_nounroll|bench/inputs/laplacian2d.c|--tile=sweep --steady-unroll=false|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_sweep_noprefetch|bench/inputs/laplacian2d.c|--tile=sweep --sweep-prefetch=false|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_sweep_ring|bench/inputs/laplacian2d.c|--tile=sweep --sweep-ring|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_sweep_pflate|bench/inputs/laplacian2d.c|--tile=sweep --sweep-prefetch-late|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_h3_w64|bench/inputs/laplacian2d.c|--tile=sweep --sizes=3,64,122|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_overlap|bench/inputs/laplacian2d.c|--tile=overlapped|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_overlap_h5_w22|bench/inputs/laplacian2d.c|--tile=overlapped --sizes=5,22,22|-D N=2048 -D T=512|N=301 T=23"
@@ -80,7 +91,10 @@ CONFIGS=(
   "heat2d_none|bench/inputs/heat2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"
-  "laplacian3d_sweep|bench/inputs/laplacian3d.c|--tile=sweep|-D N=256 -D T=128|N=45 T=9"
+  "laplacian3d_sweep|bench/inputs/laplacian3d.c|--tile=sweep|-D N=256 -D T=128|N=100 T=9"
+  "laplacian3d_sweep_noprefetch|bench/inputs/laplacian3d.c|--tile=sweep --sweep-prefetch=false|-D N=256 -D T=128|N=100 T=9"
+  "laplacian3d_sweep_ring|bench/inputs/laplacian3d.c|--tile=sweep --sweep-ring|-D N=256 -D T=128|N=100 T=9"
+  "laplacian3d_sweep_pflate|bench/inputs/laplacian3d.c|--tile=sweep --sweep-prefetch-late|-D N=256 -D T=128|N=100 T=9"
   "laplacian3d_sweep_noregs|bench/inputs/laplacian3d.c|--tile=sweep --reuse=false|-D N=256 -D T=128|N=45 T=9"
   "laplacian3d_sweep_h1|bench/inputs/laplacian3d.c|--tile=sweep --sizes=1,64,30,30|-D N=256 -D T=128|N=45 T=9"
   "laplacian3d_sweep_32x16|bench/inputs/laplacian3d.c|--tile=sweep --sizes=3,32,10,26|-D N=256 -D T=128|N=45 T=9"
@@ -88,6 +102,9 @@ CONFIGS=(
   "star3d1r_sweep|bench/inputs/an5d_star3d1r.c|--tile=sweep|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_nosteady|bench/inputs/an5d_star3d1r.c|--tile=sweep --steady=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_nounroll|bench/inputs/an5d_star3d1r.c|--tile=sweep --steady-unroll=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
+  "star3d1r_sweep_noprefetch|bench/inputs/an5d_star3d1r.c|--tile=sweep --sweep-prefetch=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
+  "star3d1r_sweep_ring|bench/inputs/an5d_star3d1r.c|--tile=sweep --sweep-ring|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
+  "star3d1r_sweep_pflate|bench/inputs/an5d_star3d1r.c|--tile=sweep --sweep-prefetch-late|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_h1|bench/inputs/an5d_star3d1r.c|--tile=sweep --sizes=1,128,30,30|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
   "star3d1r_overlap|bench/inputs/an5d_star3d1r.c|--tile=overlapped|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
   "star3d1r_overlap_h3_w8|bench/inputs/an5d_star3d1r.c|--tile=overlapped --sizes=3,8,8,16|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"

@@ -78,44 +78,52 @@ func TestLLVMSweepSteadyRunsOnCPU(t *testing.T) {
 			name := fmt.Sprintf("%s_%d_%s", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i, m.name)
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				c, err := ghostCompile(tc.file, "sweep", tc.sizes)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opt := m.opt
-				opt.NoReuse = tc.noRegs
-				ed := irRunEdits{}
-				if tc.params != nil {
-					ed.defines = map[string]int64{}
-					for k, v := range c.Scops[0].Scop.Defines {
-						ed.defines[k] = v
-					}
-					for k, v := range tc.params {
-						ed.defines[k] = v
-					}
-					opt.Params = ed.defines
-				}
-				want := !opt.NoSteady
-				ed.ir = func(ll string) string {
-					out, ok := steadyHookIR(ll)
-					if ok != want {
-						t.Errorf("the IR has the steady block %s: %v, want %v", llvmprint.SteadyBlock, ok, want)
-					}
-					return out
-				}
-				w := 0
-				if want {
-					w = 1
-				}
-				ed.src = func(src string, css []*gpuplan.Scop) (string, error) {
-					return src + fmt.Sprintf(steadyHookC, w, w), nil
-				}
-				for j, args := range tc.args {
-					if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("steady_ir_%s_%d", name, j), [][]string{append([]string{}, args...)}, ed); err != nil {
-						t.Error(err)
-					}
-				}
+				runSteadyIR(t, llc, cc, dir, tc, m.opt, "steady_ir_"+name)
 			})
+		}
+	}
+}
+
+// runSteadyIR runs the LLVM sweep kernel of tc under opt on the CPU
+// (programs named name_<j> in dir) and checks that it is bit-identical to
+// the sequential program and that the steady steps ran exactly when opt
+// has them.
+func runSteadyIR(t *testing.T, llc, cc, dir string, tc sweepCase, opt gpuplan.CUDAOptions, name string) {
+	t.Helper()
+	c, err := ghostCompile(tc.file, "sweep", tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.NoReuse = tc.noRegs
+	ed := irRunEdits{}
+	if tc.params != nil {
+		ed.defines = map[string]int64{}
+		for k, v := range c.Scops[0].Scop.Defines {
+			ed.defines[k] = v
+		}
+		for k, v := range tc.params {
+			ed.defines[k] = v
+		}
+		opt.Params = ed.defines
+	}
+	want := !opt.NoSteady
+	ed.ir = func(ll string) string {
+		out, ok := steadyHookIR(ll)
+		if ok != want {
+			t.Errorf("the IR has the steady block %s: %v, want %v", llvmprint.SteadyBlock, ok, want)
+		}
+		return out
+	}
+	w := 0
+	if want {
+		w = 1
+	}
+	ed.src = func(src string, css []*gpuplan.Scop) (string, error) {
+		return src + fmt.Sprintf(steadyHookC, w, w), nil
+	}
+	for j, args := range tc.args {
+		if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("%s_%d", name, j), [][]string{append([]string{}, args...)}, ed); err != nil {
+			t.Error(err)
 		}
 	}
 }

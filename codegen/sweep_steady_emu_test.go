@@ -70,48 +70,56 @@ func TestSweepSteadyEmu(t *testing.T) {
 			name := fmt.Sprintf("%s_%d_%s", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i, m.name)
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				c, err := ghostCompile(tc.file, "sweep", tc.sizes)
-				if err != nil {
-					t.Fatal(err)
-				}
-				params := c.Scops[0].Scop.Defines
-				if tc.params != nil {
-					params = map[string]int64{}
-					for k, v := range c.Scops[0].Scop.Defines {
-						params[k] = v
-					}
-					for k, v := range tc.params {
-						params[k] = v
-					}
-				}
-				opt := m.opt
-				opt.NoReuse = tc.noRegs
-				src, err := EmuProgram(c, params, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				exe, _, err := cc.Compile(src, dir, "steady_"+name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, args := range tc.args {
-					r, err := runtime.RunHarness(exe, args, time.Minute, nil)
-					if err != nil {
-						t.Fatalf("%v: %v", args, err)
-					}
-					if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") || r.Updates <= 0 {
-						os.WriteFile(filepath.Join(os.TempDir(), "steady_"+name+".c"), []byte(src), 0o644)
-						t.Errorf("%v: %s\n%s(program kept in %s)", args, r.Failure, r.Output, os.TempDir())
-					}
-					n := int64(0)
-					if mm := steadyBoxes.FindStringSubmatch(r.Output); mm != nil {
-						n, _ = strconv.ParseInt(mm[1], 10, 64)
-					}
-					if want := !opt.NoSteady; (n > 0) != want {
-						t.Errorf("%v: %d boxes ran the steady state, want them to (%v)\n%s", args, n, want, r.Output)
-					}
-				}
+				runSteadyEmu(t, cc, dir, tc, m.opt, "steady_"+name)
 			})
+		}
+	}
+}
+
+// runSteadyEmu runs the sweep kernel of tc under opt in the emulator
+// (program name name in dir) and checks that it is bit-identical to the
+// sequential program, race-free, in bounds, and that the steady state ran
+// exactly when opt has it.
+func runSteadyEmu(t *testing.T, cc runtime.CC, dir string, tc sweepCase, opt gpuplan.CUDAOptions, name string) {
+	t.Helper()
+	c, err := ghostCompile(tc.file, "sweep", tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := c.Scops[0].Scop.Defines
+	if tc.params != nil {
+		params = map[string]int64{}
+		for k, v := range c.Scops[0].Scop.Defines {
+			params[k] = v
+		}
+		for k, v := range tc.params {
+			params[k] = v
+		}
+	}
+	opt.NoReuse = tc.noRegs
+	src, err := EmuProgram(c, params, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _, err := cc.Compile(src, dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range tc.args {
+		r, err := runtime.RunHarness(exe, args, time.Minute, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") || r.Updates <= 0 {
+			os.WriteFile(filepath.Join(os.TempDir(), name+".c"), []byte(src), 0o644)
+			t.Errorf("%v: %s\n%s(program kept in %s)", args, r.Failure, r.Output, os.TempDir())
+		}
+		n := int64(0)
+		if mm := steadyBoxes.FindStringSubmatch(r.Output); mm != nil {
+			n, _ = strconv.ParseInt(mm[1], 10, 64)
+		}
+		if want := !opt.NoSteady; (n > 0) != want {
+			t.Errorf("%v: %d boxes ran the steady state, want them to (%v)\n%s", args, n, want, r.Output)
 		}
 	}
 }

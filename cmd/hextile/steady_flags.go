@@ -11,11 +11,14 @@ import (
 )
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
-// sweep_steady.go) of compile, run and tune: --steady and
-// --steady-unroll, both on by default, so that one build of each can be
-// measured against the other.
+// sweep_steady.go) of compile, run and tune: --steady, --steady-unroll
+// and --sweep-prefetch, on by default, and --sweep-ring and
+// --sweep-prefetch-late, off by default (sweep_prefetch.go), so that one build of each can be measured against
+// the other.
 type steadyFlags struct {
 	steady, unroll bool
+	prefetch, ring bool
+	prefetchLate   bool
 	// stream is --stream (compile and run only): the streaming hybrid
 	// kernel of --tile=hybrid (gpuplan's hexstream.go).
 	stream bool
@@ -32,12 +35,16 @@ func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
 
 func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.steady, "steady", true, "--tile=sweep on the GPU targets: interior boxes run their middle sweep steps without the generic code's guards (every level computes every column; --dump=plan shows the decision); --steady=false keeps the generic steps everywhere")
+	fs.BoolVar(&f.prefetch, "sweep-prefetch", true, "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers; --dump=plan shows the decision)")
+	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
+	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
 // opts is o with the steady-state switches.
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
+	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	return o
 }

@@ -40,6 +40,10 @@ type bandGen struct {
 	bp *gpuplan.BandPlan
 	// hoisted: in CUDA the column flags (flag) are computed once per box.
 	hoisted bool
+	// band, when not nil, prints level a's read k of the band-start state
+	// instead of its global load where it returns a non-empty text (the
+	// sweep kernel's prefetch registers).
+	band func(a, k int) string
 }
 
 func (g *bandGen) it() string { return g.cs.IntType }
@@ -97,9 +101,10 @@ func sweepKernelArgs(cs *gpuplan.Scop, decl bool) []string {
 // emulation its launcher).
 func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	sp := cs.Sweep
-	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true}, sp: sp, z: "hx_z", qc: -1}
+	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true, nil}, sp: sp, z: "hx_z", qc: -1}
 	g.kernel(int64(sp.NBuf)*sp.NB*sp.Plane, "sweep buffers", func() {
 		g.regDecls()
+		g.pfDecls()
 		g.body()
 	})
 	return g.b.String()
@@ -403,17 +408,26 @@ func (g *bandGen) value(a int, read func(k int, rd gpuplan.SweepRead) string) (r
 	lv := g.bp.Levels[a]
 	fs := lv.Stmt
 	subst := lv.Subst()
-	wins := map[*frontend.ArrayRef]string{}
+	p := g.flat(subst)
 	for k, rd := range lv.Reads {
 		if rd.From >= 0 {
-			wins[fs.Reads[k].Ref] = read(k, rd)
+			p.wins[fs.Reads[k].Ref] = read(k, rd)
+		} else if g.band != nil {
+			if s := g.band(a, k); s != "" {
+				p.wins[fs.Reads[k].Ref] = s
+			}
 		}
 	}
-	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
+	return p.expr(fs.Stmt.Body.RHS, false, false), elemIdx(fs.Write.Ref, subst)
+}
+
+// flat is the printer of a level's expressions under subst.
+func (g *bandGen) flat(subst map[string]string) *flatPrinter {
+	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: map[*frontend.ArrayRef]string{}}
 	for _, arr := range g.cs.Code.Scop.Arrays {
 		p.arrays[arr.Name] = arr
 	}
-	return p.expr(fs.Stmt.Body.RHS, false, false), elemIdx(fs.Write.Ref, subst)
+	return p
 }
 
 // copyUnwritten prints the copy of the owned cells of every field of a

@@ -55,6 +55,12 @@ func (g *sweepGen) steady(d int) {
 	if !g.emu {
 		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
 	}
+	if sp.Prefetch {
+		g.line(dd, "/* the prefetch registers of the first steady step (hx_z == hx_za) */")
+		g.pfLoad(dd, "hx_z", true)
+		g.band = g.pfRead
+		defer func() { g.band = nil }()
+	}
 	if sp.SteadyUnroll {
 		g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, sp.SteadyQ0()))
 		g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1, sp.NB))
@@ -80,10 +86,15 @@ func (g *sweepGen) steady(d int) {
 }
 
 // steadyStep prints one steady sweep step at g.z: every level without
-// guards, the column registers' shift, the barrier.
+// guards (with the prefetch after level PfAfter), the column registers'
+// shift, the barrier.
 func (g *sweepGen) steadyStep(d int) {
 	for a := range g.sp.Levels {
 		g.steadyLevel(a, d)
+		if g.sp.Prefetch && a == g.sp.PfAfter {
+			g.line(d, "/* prefetch: level 0's band-start reads of the next step (before the barrier) */")
+			g.pfLoad(d, g.z+" + 1", false)
+		}
 	}
 	g.shiftRegs(d)
 	g.line(d, "__syncthreads();")

@@ -37,6 +37,14 @@ type CUDAOptions struct {
 	// not unroll its loop by the buffer depth (--steady-unroll=false): the
 	// buffer slots are computed at run time.
 	NoSteady, NoSteadyUnroll bool
+	// NoPrefetch turns off the sweep kernel's prefetch of level 0's
+	// band-start reads across the barrier in the steady state
+	// (--sweep-prefetch=false; see sweep_prefetch.go); SweepRing keeps
+	// level 0's own-column reads in a register ring there (--sweep-ring:
+	// one own-column load per step and field). SweepPrefetchLate issues the
+	// prefetch after the last level instead of after level 0
+	// (--sweep-prefetch-late).
+	NoPrefetch, SweepRing, SweepPrefetchLate bool
 	// Persistent runs the whole host sequence of each scop in one
 	// cooperative launch of a persistent kernel with grid barriers between
 	// the launches it replaces (persistent.go); off: one launch per kernel
@@ -245,7 +253,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

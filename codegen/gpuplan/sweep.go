@@ -98,6 +98,15 @@ type SweepPlan struct {
 	// face plus 2*Pad): plane j of buffer b starts at (b*NB + j)*Plane +
 	// Pad.
 	Pad, Plane int64
+	// The prefetch of level 0's band-start reads across the barrier in the
+	// steady state and its own-column ring (sweep_prefetch.go): Prefetch
+	// and Ring say whether the kernel has them (PrefetchWhy, RingWhy why
+	// not); Pf are the prefetch registers (level 0's reads name theirs in
+	// SweepRead.Pf), loaded for the next step after level PfAfter's work.
+	Prefetch, Ring       bool
+	PrefetchWhy, RingWhy string
+	Pf                   []SweepPf
+	PfAfter              int
 }
 
 // SweepLevel is one level of a band.
@@ -124,6 +133,9 @@ type SweepRead struct {
 	// z - L*a + rel0, which level From computed at step z - L*(a-From) +
 	// rel0, so Reg = L*(a-From) - rel0 - 1.
 	Reg int
+	// Pf is, with SweepPlan.Prefetch, the prefetch register (SweepPlan.Pf)
+	// that holds a band-start read of level 0 in the steady state, or -1.
+	Pf int
 }
 
 // MaxSweepSmem is the shared memory a sweep block may use without the
@@ -342,7 +354,11 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // With regs, reads in the thread's own column come from column registers
 // (SweepRead.Reg; CUDAOptions.NoReuse turns them off); noSteady and
 // noUnroll turn off the steady state and its unrolling (planSteady).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll bool) (*SweepPlan, error) {
+//
+// noPrefetch turns off the prefetch of level 0's band-start reads in the
+// steady state, ring turns on its own-column ring, late issues it after
+// the last level (planPrefetch).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noPrefetch, ring, late bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -407,6 +423,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll bool
 		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %d: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, MaxSweepSmem)
 	}
 	sp.planSteady(noSteady, noUnroll)
+	sp.planPrefetch(noPrefetch, ring, late)
 	return sp, nil
 }
 

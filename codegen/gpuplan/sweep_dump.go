@@ -20,6 +20,7 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem)
 	}
 	sp.dumpSteady(w)
+	sp.dumpPrefetch(w)
 	sp.dumpLevels(w, func(lv SweepLevel) string {
 		buf := "not buffered (no later level reads it)"
 		if lv.Buf >= 0 {
@@ -29,6 +30,9 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	}, func(rd SweepRead) string {
 		if rd.Reg >= 0 {
 			return fmt.Sprintf(", column register %d", rd.Reg)
+		}
+		if sp.Prefetch && rd.Pf >= 0 {
+			return fmt.Sprintf(", in the steady state prefetch register %d", rd.Pf)
 		}
 		return ""
 	})
@@ -46,6 +50,21 @@ func (sp *SweepPlan) dumpSteady(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  steady state: interior boxes (all %d levels, planes [bl0-%d, bl0+%d] and the face in the domain) run sweep steps [bl0%+d, bl0+%d] without guards, %s\n",
 		len(sp.Levels), sp.GL0Max, sp.W[0]-1+sp.GR0Max, sp.SteadyLo, sp.W[0]-1+sp.SteadyHi, unroll)
+}
+
+// dumpPrefetch prints the prefetch and ring decisions (sweep_prefetch.go).
+func (sp *SweepPlan) dumpPrefetch(w io.Writer) {
+	if !sp.Prefetch {
+		fmt.Fprintf(w, "  prefetch: %s\n", sp.PrefetchWhy)
+		return
+	}
+	fmt.Fprintf(w, "  prefetch: level 0's band-start reads of steady step z+1 loaded after level %d of step z (before its barrier) into %d register(s), %d load(s) per step (the steady steps end at bl0+%d: the last prefetch stays in level 0's planes)\n",
+		sp.PfAfter, len(sp.Pf), sp.PfLoads(), sp.W[0]-1+sp.SteadyHi)
+	if sp.Ring {
+		fmt.Fprintf(w, "  ring: level 0's own-column reads of a field share a ring of registers (one load per step and field)\n")
+	} else {
+		fmt.Fprintf(w, "  ring: %s\n", sp.RingWhy)
+	}
 }
 
 // dumpLevels prints the lines of a band plan's dump that the ghost-zone

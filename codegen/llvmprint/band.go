@@ -43,6 +43,10 @@ type bandIR struct {
 	// flags of the levels.
 	lo, hi, bl []value.Value
 	last       []value.Value
+	// band, when not nil, is the address level a's read k of the
+	// band-start state loads instead of its global element where it is
+	// not nil (the sweep kernel's prefetch registers).
+	band func(a, k int) value.Value
 }
 
 // newBandIR starts the kernel kn of cs with
@@ -305,6 +309,10 @@ func (g *bandIR) value(a int, read func(k int, rd gpuplan.SweepRead) value.Value
 	for k, rd := range lv.Reads {
 		if rd.From >= 0 {
 			wins[fs.Reads[k].Ref] = g.cur.NewLoad(g.elem, read(k, rd))
+		} else if g.band != nil {
+			if p := g.band(a, k); p != nil {
+				wins[fs.Reads[k].Ref] = g.cur.NewLoad(llvmType(fs.Reads[k].Array.Elem), p)
+			}
 		}
 	}
 	g.wins = wins

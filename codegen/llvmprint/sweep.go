@@ -56,6 +56,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 			g.regs[b] = append(g.regs[b], r)
 		}
 	}
+	g.pfAllocas()
 	g.q = g.cur.NewAlloca(types.I32)
 	g.z = g.cur.NewAlloca(g.it)
 	g.body()
@@ -67,6 +68,7 @@ type sweepIR struct {
 	*bandIR
 	sp   *gpuplan.SweepPlan
 	regs [][]*ir.InstAlloca // column registers of each level: 0..Regs-1, then "n"
+	pf   []value.Value      // the prefetch registers (allocas; sweep_prefetch.go)
 	q    *ir.InstAlloca     // the buffer slot of plane z of level 0
 	z    *ir.InstAlloca     // the sweep step (carried from one loop of steps to the next)
 	qc   int64              // the constant slot of level 0's plane in the unrolled steady steps, or -1: q

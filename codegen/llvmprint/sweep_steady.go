@@ -67,6 +67,11 @@ func (g *sweepIR) steady() {
 	st := g.llvmKernel.f.NewBlock(SteadyBlock) // (g.f is the face index)
 	g.cur.NewBr(st)
 	g.cur = st
+	if sp.Prefetch { // the registers of the first steady step (z == za)
+		g.pfLoad(g.cur.NewLoad(g.it, g.z), true)
+		g.band = g.pfRead
+		defer func() { g.band = nil }()
+	}
 	if sp.SteadyUnroll {
 		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1)), g.ic(sp.NB))
 		z := g.env["hx_z"]
@@ -108,6 +113,9 @@ func (g *sweepIR) steadyStep(z value.Value) {
 			closeOut()
 		}
 		unbind()
+		if sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
+			g.pfLoad(g.add(z, 1), false)
+		}
 	}
 	g.shiftRegs()
 	g.barrier()

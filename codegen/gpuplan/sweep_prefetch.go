@@ -1,0 +1,186 @@
+package gpuplan
+
+import "fmt"
+
+// The sweep kernel's prefetch of level 0's band-start inputs across the
+// barrier (SweepPlan.Prefetch; CUDAOptions.NoPrefetch, --sweep-prefetch=
+// false, turns it off) and the own-column register ring (SweepPlan.Ring;
+// CUDAOptions.SweepRing, --sweep-ring, turns it on), in the steady state
+// only (sweep_steady.go).
+//
+// A steady sweep step is latency-bound: level 0 starts it with its reads
+// of the band-start state in global memory (several loads per thread, L2
+// or DRAM latency), the later levels wait for level 0's value, and the
+// barrier at the end of the step keeps the compiler from hoisting the next
+// step's loads above it. With the prefetch, level 0's global reads come
+// from prefetch registers (SweepRead.Pf, the registers SweepPf): before
+// the steady loop the thread loads them for the first steady step (the
+// fill), and at step z, after level PfAfter's work (before the barrier),
+// it loads them for step z+1, so that their latency overlaps with the
+// later levels' work, the barrier wait and the other warps' work. PfAfter
+// is 0 by default (the registers are free once level 0 has read them: the
+// longest overlap, but they stay live across levels 1..H, where the
+// register pressure peaks) and H with CUDAOptions.SweepPrefetchLate
+// (--sweep-prefetch-late: just before the barrier, live only across it;
+// the loads then follow the last level's conditional stores, and the
+// compilers do not hoist them above that branch). The band-start copy is
+// never written in a launch (the band writes hx_o_X), so loading it early
+// reads the same values.
+//
+// The ring: level 0's reads of one field in the thread's own column
+// (write offset and read offset equal in dimensions 1..) at plane offsets
+// rmin..rmax share registers of a ring of rmax-rmin+1 planes: at the
+// prefetch the entry of offset r takes the entry of r+1 (plane z+1+r is
+// plane z+(r+1)) and only the top entry loads (plane z+1+rmax): one
+// own-column load per step and field instead of one per read. (Column
+// registers for level 0's band-start reads without the steady state were
+// measured slower: 64 -> 94 registers; hence a separate switch.)
+//
+// Bounds. Every prefetched element must be in the array. The steady state
+// is for interior boxes only: all levels, and level 0's planes [bl0 -
+// GL_0(0), bl0 + w0-1 + GR_0(0)] and the face in the domain, so level 0's
+// reads at any of its planes are reads the sequential program makes (in
+// the array). The prefetch at steady step z loads level 0's reads at plane
+// z+1; SteadyHi = min_a (L*a + GR_0(a)) is usually GR_0(0) (a = 0), which
+// would put the prefetch after the last steady step one plane beyond level
+// 0's last plane (out of the array for the last interior box along s0). So
+// with the prefetch the steady steps end one step earlier where needed:
+// SteadyHi <= GR_0(0) - 1, and then z+1 <= bl0 + w0-1 + GR_0(0) for every
+// steady step z (the step moves to the generic epilogue). The fill loads
+// plane za = bl0 + SteadyLo (>= bl0 - GL_0(0), and <= the last steady step,
+// which the plan keeps non-empty). A ring entry of offset r is filled with
+// the top read at plane za + r - rmax: the element of plane za + r, between
+// planes za + rmin and za + rmax, which level 0 reads at za (in the array:
+// the array is a box). The emulator's bounds checks test all of it.
+//
+// Example: laplacian2d with sizes 3,8,26 (L = 2, GL_0(a) = GR_0(a) = 3-a):
+// SteadyLo = max_a (2a - 3 + a) = 6, SteadyHi = min_a (2a + 3 - a) = 3 =
+// GR_0(0), so with the prefetch SteadyHi = 2: steps [bl0+6, bl0+9]; level
+// 0 reads A[p][x], A[p-1][x], A[p+1][x], A[p][x-1], A[p][x+1]: 5 prefetch
+// registers, or with the ring 3 ring entries (offsets -1, 0, 1; one load)
+// and 2 face neighbours: 3 loads per step instead of 5.
+
+// SweepPf is one prefetch register of level 0's band-start reads.
+type SweepPf struct {
+	// Read is the read of level 0 whose reference loads the register:
+	// at the prefetch of steady step z at plane z+1, in the fill at plane
+	// za - Back.
+	Read int
+	Back int64
+	// Take is, for a ring entry below the top, the register whose value it
+	// takes at the prefetch instead of loading (-1: it loads). Takes go
+	// upwards (Take > its own index), so registers in order are a shift.
+	Take int
+}
+
+// planPrefetch decides the prefetch and the ring (see above) after
+// planSteady: on unless noPrefetch or without the steady state, after
+// level 0 or (late) the last level; the ring only with ring and the
+// prefetch.
+func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late bool) {
+	sp.Prefetch, sp.Ring, sp.PrefetchWhy, sp.RingWhy, sp.Pf = false, false, "", "", nil
+	for a := range sp.Levels {
+		for k := range sp.Levels[a].Reads {
+			sp.Levels[a].Reads[k].Pf = -1
+		}
+	}
+	lv0 := &sp.Levels[0]
+	sp.RingWhy = "off (--sweep-ring=false)"
+	if ring {
+		sp.RingWhy = "off: needs the prefetch"
+	}
+	hi := min(sp.SteadyHi, sp.GR[0][0]-1)
+	switch {
+	case noPrefetch:
+		sp.PrefetchWhy = "off (--sweep-prefetch=false)"
+		return
+	case !sp.Steady:
+		sp.PrefetchWhy = "off: no steady state"
+		return
+	case sp.W[0]-1+hi < sp.SteadyLo:
+		sp.PrefetchWhy = fmt.Sprintf("off: ending the steady steps before level 0's last plane leaves none (w0 = %d)", sp.W[0])
+		return
+	}
+	st := lv0.Stmt
+	var globals []int
+	for k, rd := range lv0.Reads {
+		if rd.From < 0 {
+			globals = append(globals, k)
+		}
+	}
+	if len(globals) == 0 {
+		sp.PrefetchWhy = "off: level 0 reads no global memory"
+		return
+	}
+	sp.Prefetch, sp.SteadyHi, sp.PfAfter = true, hi, 0
+	if late {
+		sp.PfAfter = len(sp.Levels) - 1
+	}
+	done := map[int]bool{}
+	if ring {
+		sp.Ring = true
+		sp.RingWhy = ""
+		// Own-column reads grouped by field: one ring per group.
+		for _, k := range globals {
+			if done[k] || !sp.ownColumn(st.Reads[k]) {
+				continue
+			}
+			group := []int{k}
+			for _, k2 := range globals {
+				if k2 != k && !done[k2] && sp.ownColumn(st.Reads[k2]) && fieldRelation(st.Reads[k], 0, st.Reads[k2], 0) == 1 {
+					group = append(group, k2)
+				}
+			}
+			r0 := func(k int) int64 { return st.Reads[k].Off[0] }
+			rmin, rmax, top := r0(k), r0(k), k
+			for _, k2 := range group {
+				done[k2] = true
+				rmin = min(rmin, r0(k2))
+				if r0(k2) > rmax {
+					rmax, top = r0(k2), k2
+				}
+			}
+			base := len(sp.Pf)
+			for r := rmin; r <= rmax; r++ {
+				take := base + int(r-rmin) + 1
+				if r == rmax {
+					take = -1
+				}
+				sp.Pf = append(sp.Pf, SweepPf{Read: top, Back: rmax - r, Take: take})
+			}
+			for _, k2 := range group {
+				lv0.Reads[k2].Pf = base + int(r0(k2)-rmin)
+			}
+		}
+	}
+	for _, k := range globals {
+		if !done[k] {
+			lv0.Reads[k].Pf = len(sp.Pf)
+			sp.Pf = append(sp.Pf, SweepPf{Read: k, Take: -1})
+		}
+	}
+}
+
+// ownColumn says whether level 0 reads r in the thread's own column: the
+// read's offset in dimensions 1.. is the write's.
+func (sp *SweepPlan) ownColumn(r FieldRef) bool {
+	w := sp.Levels[0].Stmt.Write
+	for i := 1; i < len(r.Off); i++ {
+		if r.Off[i] != w.Off[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// PfLoads is the number of global loads per steady step with the
+// prefetch (registers that do not take a ring neighbour's value).
+func (sp *SweepPlan) PfLoads() int {
+	n := 0
+	for _, r := range sp.Pf {
+		if r.Take < 0 {
+			n++
+		}
+	}
+	return n
+}
