@@ -44,6 +44,7 @@ func TestHexStreamRefusals(t *testing.T) {
 		want            string
 	}{
 		{name: "3d", file: "../testdata/jacobi3d_mod2.c", kind: schedule.Hybrid, want: "takes 2-D stencils"},
+		{name: "1d", file: "../testdata/jacobi1d_mod2.c", kind: schedule.Hybrid, want: "this one has 1 space dimensions"},
 		{name: "two statements", file: "../testdata/jacobi2d_twonest.c", kind: schedule.Hybrid, want: "one statement per time step"},
 		{name: "not hybrid", file: "../testdata/jacobi2d_mod2.c", kind: schedule.Sweep, sizes: []int64{3, 5, 6}, want: "takes the hybrid schedule"},
 		{name: "ptx", file: "../testdata/jacobi2d_mod2.c", kind: schedule.Hybrid, llvm: true, want: "--target=cuda (and the emulator) only"},

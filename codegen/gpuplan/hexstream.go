@@ -123,6 +123,9 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, st
 	if sched.Kind != schedule.Hybrid {
 		return nil, fmt.Errorf("--stream takes the hybrid schedule (--tile=hybrid), not --tile=%s", sched.Kind)
 	}
+	if n := len(sched.Slopes); n != 2 {
+		return nil, fmt.Errorf("the streaming hybrid kernel takes 2-D stencils (hexagons over (t, s0), a sweep along s1); this one has %d space dimensions", n)
+	}
 	form, err := AnalyseStencil(cs.Code)
 	if err != nil {
 		return nil, err
