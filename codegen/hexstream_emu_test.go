@@ -20,7 +20,7 @@ import (
 // several hexagons per phase, a short last time tile (T not a multiple of
 // 2h+2), hexagons wider than the grid, AN5D's j2d5pt with its parameters,
 // radius 2, the column registers off, row groups (threads on y), every
-// cell stored.
+// cell stored, 64-bit loops and indices.
 var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, args: [][]string{{"N=23", "T=7"}, {"N=4", "T=2"}, {"N=3", "T=1"}}},
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=41", "T=11"}}},
@@ -33,6 +33,7 @@ var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{2, 4, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 23, "timestep": 8}, groups: 6},
 	{file: "../testdata/laplacian2d.c", sizes: []int64{2, 3, 4}, args: [][]string{{"N=21", "T=8"}}, storeAll: true},
 	{file: "../testdata/heat2d.c", sizes: nil, args: [][]string{{"N=131", "T=19"}}}, // the default sizes, 7,49,64
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{2, 3, 5}, args: [][]string{{"N=26", "T=8"}}, wide: true},
 }
 
 // hexStreamCompile runs the pipeline for the streaming hybrid kernel
@@ -51,6 +52,7 @@ type hexStreamCase struct {
 	noRegs   bool
 	groups   int
 	storeAll bool
+	wide     bool // 64-bit loops and indices forced
 }
 
 // TestHexStreamEmu: the streaming hybrid kernel is bit-identical to the
@@ -63,7 +65,7 @@ func TestHexStreamEmu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, tc := range hexStreamCases {
-		opt := gpuplan.CUDAOptions{HexStream: true, NoReuse: tc.noRegs, HexStreamGroups: tc.groups, HexStreamStoreAll: tc.storeAll}
+		opt := gpuplan.CUDAOptions{HexStream: true, NoReuse: tc.noRegs, HexStreamGroups: tc.groups, HexStreamStoreAll: tc.storeAll, ForceWide: tc.wide, ForceWideIndex: tc.wide}
 		tc := tc
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
 		t.Run(name, func(t *testing.T) {
@@ -98,6 +100,9 @@ func hexStreamEmuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilatio
 	}
 	if !strings.Contains(src, "hx_hexstream0") {
 		t.Fatalf("%s: no streaming hybrid kernel in the program", tag)
+	}
+	if opt.ForceWide && !strings.Contains(src, "for (long long hx_B = ") {
+		t.Fatalf("%s: 64-bit loops forced, but the kernel's are not", tag)
 	}
 	exe, _, err := cc.Compile(src, dir, tag)
 	if err != nil {
