@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"hextile/codegen/gpuplan"
+	"hextile/internal/testlong"
 	"hextile/runtime"
 	"hextile/schedule"
 )
@@ -23,8 +24,8 @@ import (
 // cell stored, 64-bit loops and indices.
 var hexStreamCases = []hexStreamCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, args: [][]string{{"N=23", "T=7"}, {"N=4", "T=2"}, {"N=3", "T=1"}}},
-	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=41", "T=11"}}},
-	{file: "../testdata/heat2d.c", sizes: []int64{2, 3, 4}, args: [][]string{{"N=19", "T=9"}}},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, args: [][]string{{"N=41", "T=11"}}, long: true},
+	{file: "../testdata/heat2d.c", sizes: []int64{2, 3, 4}, args: [][]string{{"N=19", "T=9"}}, long: true},
 	{file: "../testdata/laplacian2d.c", sizes: []int64{0, 4, 4}, args: [][]string{{"N=25", "T=9"}, {"N=7", "T=3"}}},
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 4, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 29, "timestep": 13}},
 	{file: "../testdata/heat2d.c", sizes: []int64{1, 2, 4}, args: [][]string{{"N=17", "T=6"}}, noRegs: true},
@@ -53,6 +54,7 @@ type hexStreamCase struct {
 	groups   int
 	storeAll bool
 	wide     bool // 64-bit loops and indices forced
+	long     bool // only with HEXTILE_LONG=1
 }
 
 // TestHexStreamEmu: the streaming hybrid kernel is bit-identical to the
@@ -65,6 +67,9 @@ func TestHexStreamEmu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, tc := range hexStreamCases {
+		if tc.long && !testlong.Enabled() {
+			continue
+		}
 		opt := gpuplan.CUDAOptions{HexStream: true, NoReuse: tc.noRegs, HexStreamGroups: tc.groups, HexStreamStoreAll: tc.storeAll, ForceWide: tc.wide, ForceWideIndex: tc.wide}
 		tc := tc
 		name := fmt.Sprintf("%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
