@@ -26,6 +26,12 @@
 # (--sweep-prefetch-late: fewer live registers, less overlap).
 # The sweep rows' verification sizes have interior boxes, so the steady code is verified too (star3d1r:
 # dimsize=80; 45 had none; laplacian3d: N=100, 45 had none).
+# The _hexstream rows are the streaming hybrid kernel (--tile=hybrid --stream: one block per hexagon of the
+# hybrid schedule, a thread per s0 column of its widest row, sweeping s1 over the whole domain; w1 is not
+# used; _gG: --stream-groups=G, G threads per column, thread y computing the rows a = y mod G, every read
+# of the previous row from shared memory), _hybrid_shared the classical hybrid kernel with --shared for
+# comparison (MATCH='hexstream|hybrid'); the _storeall rows store every computed cell (--stream-store-all;
+# by default only the cells other hexagons read and those of the last two time steps).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hxsweep}
@@ -49,6 +55,20 @@ CONFIGS=(
   "j2d5pt_sweep_h9_w236|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=9,256,236|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h11_w234|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=11,256,234|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_h7_w114|testdata/real/an5d_j2d5pt.c|--tile=sweep --sizes=7,256,114|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hybrid_shared|testdata/real/an5d_j2d5pt.c|--tile=hybrid --sizes=11,23,128 --shared|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w113|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h3_w57|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=3,57,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h11_w105|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=11,105,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h15_w97|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=15,97,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w241|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=7,241,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w113_noregs|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --sizes=7,113,64 --reuse=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w49_g16|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w113_g8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=8 --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h3_w25_g8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=8 --sizes=3,25,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w17_g16|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,17,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w113_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-store-all --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_hexstream_h7_w49_g16_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --stream-store-all --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap|testdata/real/an5d_j2d5pt.c|--tile=overlapped|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap_h7_w48|testdata/real/an5d_j2d5pt.c|--tile=overlapped --sizes=7,48,48|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "laplacian2d_none|bench/inputs/laplacian2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
@@ -62,6 +82,12 @@ CONFIGS=(
   "laplacian2d_overlap|bench/inputs/laplacian2d.c|--tile=overlapped|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_overlap_h5_w22|bench/inputs/laplacian2d.c|--tile=overlapped --sizes=5,22,22|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_overlap_h1_w30|bench/inputs/laplacian2d.c|--tile=overlapped --sizes=1,30,30|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h3_w25|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=3,25,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h7_w17|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=7,17,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h1_w29|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=1,29,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=7,49,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h3_w25_g8|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-groups=8 --sizes=3,25,64|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_hexstream_h7_w17_g16|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,17,64|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_none|bench/inputs/heat2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"

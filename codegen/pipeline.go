@@ -40,6 +40,10 @@ type Request struct {
 	// GPU, when set, asks for the GPU mapping plan stage ("plan") with
 	// these options; nil skips it (the GPU printers plan for themselves).
 	GPU *CUDAOptions
+	// Stream asks for the streaming hybrid kernel (--stream): without
+	// Sizes, a hybrid schedule takes its default sizes
+	// (gpuplan.DefaultHexStreamSizes).
+	Stream bool
 }
 
 // Compilation is the state the stages build, one entry per scop.
@@ -142,6 +146,13 @@ func stageSchedule(c *Compilation) error {
 			sizes := GhostGPUSizes(s.Scop, sc, c.Req.Frontend.Defines)
 			if sc, err = schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: c.Req.Tile, Sizes: sizes}); err != nil {
 				return atScop(s.Scop, err)
+			}
+		}
+		if c.Req.Stream && sc.Kind == schedule.Hybrid && c.Req.Sizes == nil {
+			if sizes := gpuplan.DefaultHexStreamSizes(sc); sizes != nil {
+				if alt, err := schedule.Compute(s.Scop, s.Deps, schedule.Options{Kind: schedule.Hybrid, Sizes: sizes}); err == nil {
+					sc = alt
+				}
 			}
 		}
 		if sc.Kind == schedule.Sweep && c.Req.Sizes == nil && c.Req.Target == "c" && !gpuSizes {

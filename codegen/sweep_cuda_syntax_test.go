@@ -66,6 +66,14 @@ func (s *cudaSyntax) check(file string, sizes []int64, opt CUDAOptions) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.checkCompiled(c, file, opt)
+}
+
+// checkCompiled compiles the CUDA kernel file of c (compiled from file)
+// under opt.
+func (s *cudaSyntax) checkCompiled(c *Compilation, file string, opt CUDAOptions) {
+	t := s.t
+	t.Helper()
 	res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -188,6 +188,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	df.register(fs)
 	var sf steadyFlags
 	sf.register(fs)
+	sf.registerStream(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
 	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
 	var ff fastFlags
@@ -226,6 +227,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", err)
 	}
 	req.Target = *target
+	req.Stream = sf.stream
 	if noCodegen(pf.tile, *target) && (df.on() || len(dump) == 0 || dump["ast"] || dump["plan"] || *out != "" || *harness) {
 		return usageFail(stderr, "compile", codegenRefusal(pf.tile, *target))
 	}
@@ -236,6 +238,9 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", ghostBlockRefusal(pf.tile))
 	}
 	if err := persistentRefusal(fs.Changed("persistent") && pf.persistent && !(dump["plan"] && *out == ""), *target); err != nil {
+		return usageFail(stderr, "compile", err)
+	}
+	if err := sf.streamRefusal(*target); err != nil && !(dump["plan"] && *out == "") {
 		return usageFail(stderr, "compile", err)
 	}
 	if pf.persistent && df.on() {

@@ -23,7 +23,7 @@ func (f *pipelineFlags) registerModel(fs *pflag.FlagSet) {
 }
 
 // modelExplicit are the flags that say the user chose the configuration.
-var modelExplicit = []string{"tile", "sizes", "block", "shared", "tuning"}
+var modelExplicit = []string{"tile", "sizes", "block", "shared", "tuning", "stream"}
 
 // enableModel decides whether the model picks the configuration: a GPU
 // target, --model on and none of modelExplicit given; arch names the GPU

@@ -40,6 +40,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pdl := fs.Bool("pdl", true, "--device=gpu: programmatic dependent launch on compute capability 9.0+ (both back ends; the PTX path retargets llc's PTX to sm_90 for it)")
 	var sf steadyFlags
 	sf.register(fs)
+	sf.registerStream(fs)
 	reuse := fs.Bool("reuse", true, "--device=gpu|emu: register reuse in full tiles (both back ends; rows of --shared tiles streamed through register windows)")
 	oneByOne := fs.Bool("one-by-one", false, "--backend=ptx: issue each launch through its own driver call instead of the prepared batch (a fallback)")
 	reps := fs.Int("reps", defaultReps, "--device=gpu: timed runs after one warm-up run (medians reported; at most 100)")
@@ -92,6 +93,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return usageFail(stderr, "run", err)
 	}
+	req.Stream = sf.stream
 	// The CUDA code runs in the emulator and with --backend=cuda, the LLVM
 	// IR with --backend=ptx, the C code on the CPU (the targets of the
 	// ghost-zone kinds' code generators, codegen.GhostTargets).
@@ -108,6 +110,9 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "run", codegenRefusal(pf.tile, ""))
 	}
 	if err := persistentRefusal(fs.Changed("persistent") && pf.persistent, req.Target); err != nil {
+		return usageFail(stderr, "run", err)
+	}
+	if err := sf.streamRefusal(req.Target); err != nil {
 		return usageFail(stderr, "run", err)
 	}
 	if ghostKind(pf.tile) && len(pf.block) > 0 {

@@ -19,6 +19,18 @@ type steadyFlags struct {
 	steady, unroll bool
 	prefetch, ring bool
 	prefetchLate   bool
+	// stream is --stream (compile and run only): the streaming hybrid
+	// kernel of --tile=hybrid (gpuplan's hexstream.go).
+	stream bool
+	groups int
+	all    bool
+}
+
+// registerStream adds --stream (compile and run).
+func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.stream, "stream", false, "--tile=hybrid on the CUDA target (and the emulator), 2-D stencils: the streaming hybrid kernel, one thread block per hexagon sweeping s1 over the whole domain plane by plane (rows of the hexagon lag r1+1 planes apart, the previous row's planes in shared memory), no redundant computation; w1 is not used")
+	fs.IntVar(&f.groups, "stream-groups", 1, "--stream: row groups G (threads on y): thread (x, y) computes the hexagon rows a with a mod G = y, G times the threads per block (every read of the previous row then from shared memory, no column registers)")
+	fs.BoolVar(&f.all, "stream-store-all", false, "--stream: store every computed cell to global memory (default: only the cells other hexagons read and those of the last two time steps)")
 }
 
 func (f *steadyFlags) register(fs *pflag.FlagSet) {
@@ -33,6 +45,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
 	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
+	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	return o
 }
 
@@ -46,4 +59,14 @@ func noteSteadyBoxes(w io.Writer, output string) {
 	if m := steadyBoxesLine.FindStringSubmatch(output); m != nil {
 		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state\n", m[1])
 	}
+}
+
+// streamRefusal refuses --stream (and its options) for a target without
+// the streaming hybrid kernel: it is printed in CUDA C (compile
+// --target=cuda, run --device=emu or --device=gpu --backend=cuda) only.
+func (f steadyFlags) streamRefusal(target string) error {
+	if !f.stream || target == "cuda" {
+		return nil
+	}
+	return usagef("--stream: the streaming hybrid kernel is CUDA C only (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda); --target=%s has none", target)
 }

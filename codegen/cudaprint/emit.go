@@ -323,6 +323,8 @@ func HostFunc(cs *gpuplan.Scop) string {
 	b.WriteString("  {\n")
 	if cs.Persist != nil {
 		b.WriteString(persistLaunch(cs)) // persistent.go
+	} else if cs.HexStream != nil {
+		b.WriteString(hexStreamLaunches(cs)) // hexstream.go
 	} else {
 		b.WriteString(hostCode(cs))
 	}

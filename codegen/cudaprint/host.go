@@ -169,6 +169,9 @@ func KernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
 	if cs.Band() != nil {
 		return sweepKernelArgs(cs, decl)
 	}
+	if cs.HexStream != nil {
+		return hexStreamArgs(cs, decl)
+	}
 	var out []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {

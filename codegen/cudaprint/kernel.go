@@ -97,6 +97,9 @@ func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	if cs.Overlap != nil {
 		return printOverlapKernel(cs, kn, emu)
 	}
+	if cs.HexStream != nil {
+		return printHexStreamKernel(cs, kn, emu) // hexstream.go
+	}
 	if cs.Persist != nil && !emu {
 		return printPersistKernelBody(cs, kn) // persistent.go
 	}

@@ -110,14 +110,20 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	return g.b.String()
 }
 
-// kernel prints a ghost-zone kernel's definition around body: its
-// arguments (sweepKernelArgs), nsb elements of shared buffers hx_sb
-// (named what for the emulator's checks), the parameters; in emulation a
-// function of the block index and its launcher, which runs the blocks in
-// turn.
+// kernel prints a ghost-zone kernel's definition around body (frame,
+// with nsb elements of shared buffers hx_sb named what).
 func (g *bandGen) kernel(nsb int64, what string, body func()) {
+	g.frame(g.bp.Elem, nsb, what, body)
+}
+
+// frame prints a dedicated kernel's definition around body: its
+// arguments (KernelArgs), nsb elements of shared buffers hx_sb of type
+// elem (named what for the emulator's checks), the parameters; in
+// emulation a function of the block index and its launcher, which runs
+// the blocks in turn.
+func (g *kernelGen) frame(elem string, nsb int64, what string, body func()) {
 	cs, kn, emu := g.cs, g.kn, g.emu
-	args := strings.Join(sweepKernelArgs(cs, true), ", ")
+	args := strings.Join(KernelArgs(cs, kn, true), ", ")
 	nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
@@ -125,8 +131,8 @@ func (g *bandGen) kernel(nsb int64, what string, body func()) {
 		g.line(1, "int hx_tx, hx_ty, hx_tz;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz; (void)gridDim; (void)blockIdx;")
 		if nsb > 0 {
-			g.line(1, fmt.Sprintf("static %s hx_sb[%d];", g.bp.Elem, nsb))
-			g.line(1, fmt.Sprintf("hx_emu_shared(hx_sb, \"%s\", sizeof(%s), %d);", what, g.bp.Elem, nsb))
+			g.line(1, fmt.Sprintf("static %s hx_sb[%d];", elem, nsb))
+			g.line(1, fmt.Sprintf("hx_emu_shared(hx_sb, \"%s\", sizeof(%s), %d);", what, elem, nsb))
 		}
 	} else {
 		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
@@ -137,7 +143,7 @@ func (g *bandGen) kernel(nsb int64, what string, body func()) {
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 		if nsb > 0 {
-			g.line(1, fmt.Sprintf("__shared__ %s hx_sb[%d];", g.bp.Elem, nsb))
+			g.line(1, fmt.Sprintf("__shared__ %s hx_sb[%d];", elem, nsb))
 		}
 	}
 	for _, p := range cs.Code.Scop.Params {
@@ -158,7 +164,7 @@ func (g *bandGen) kernel(nsb int64, what string, body func()) {
 		g.line(3, "for (unsigned hx_bx = 0; hx_bx < hx_grid.x; hx_bx++) {")
 		g.line(4, "hx_emu_begin_block(hx_bx, hx_by, hx_bz);")
 		call := []string{"hx_grid", "hx_dim3(hx_bx, hx_by, hx_bz)"}
-		for _, a := range sweepKernelArgs(cs, true) {
+		for _, a := range KernelArgs(cs, kn, true) {
 			f := strings.Fields(a)
 			call = append(call, f[len(f)-1])
 		}

@@ -27,6 +27,10 @@ func (cs *Scop) Dump(w io.Writer) {
 		cs.Overlap.Dump(w, cs.Kernels[0].Name)
 		return
 	}
+	if cs.HexStream != nil {
+		cs.HexStream.Dump(w, cs.Kernels[0].Name)
+		return
+	}
 	if p := cs.Persist; p != nil {
 		fmt.Fprintf(w, "# persistent: one cooperative launch of %s (blocks of %dx%dx%d threads, %d bytes of dynamic shared memory) runs the host sequence below on the device, each launch a grid-stride pass of its blocks followed by a grid barrier (%d launch sites); grid: blocks per SM (occupancy) x SMs, at most the largest launch's blocks; per-step launches where the cooperative launch is refused\n",
 			p.Name, p.Block[0], p.Block[1], p.Block[2], p.Smem, p.Sites)

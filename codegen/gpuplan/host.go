@@ -88,6 +88,9 @@ func GPUScops(css []*Scop) []*GPUScop {
 			if cs.Band() != nil {
 				gk.Host, gk.Int32Host = bandHostArgs, bandHostInt32 // band_host.go
 			}
+			if cs.HexStream != nil {
+				gk.Host = hexStreamHostArgs // hexstream_host.go
+			}
 			g.Kernels = append(g.Kernels, gk)
 			if len(kn.Grid) > 0 {
 				g.site[kn.Grid[0]] = i
@@ -124,6 +127,9 @@ func (g *GPUScop) Launches(params map[string]int64, f func(GPULaunch) error) err
 	w := &hostWalk{g: g, env: env, f: f}
 	if bp := g.cs.Band(); bp != nil {
 		return w.bandLaunches(bp) // band_host.go
+	}
+	if hp := g.cs.HexStream; hp != nil {
+		return w.hexLaunches(hp) // hexstream_host.go
 	}
 	return w.node(g.cs.Code.AST.Root)
 }

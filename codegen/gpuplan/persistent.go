@@ -83,6 +83,9 @@ func planPersistent(cs *Scop) (*PersistPlan, error) {
 	if cs.Band() != nil {
 		return nil, fmt.Errorf("%s: error: --persistent: --tile=%s runs a band per launch with ping-pong copies of the arrays on the host; the persistent kernel takes the kernels of the none, hybrid, hexagonal and classical tilings", ast.PosString(s.Pos), cs.Sched.Kind)
 	}
+	if cs.HexStream != nil {
+		return nil, fmt.Errorf("%s: error: --persistent: the streaming hybrid kernel (--stream) has its own launches per phase; the persistent kernel takes the kernels of the none, hybrid, hexagonal and classical tilings", ast.PosString(s.Pos))
+	}
 	p := &PersistPlan{Name: fmt.Sprintf("hx_persist%d", cs.Index), Block: [3]int{1, 1, 1}, Sites: len(cs.Kernels)}
 	for _, kn := range cs.Kernels {
 		if kn.Block != [3]int{1, 1, 1} {

@@ -50,6 +50,17 @@ type CUDAOptions struct {
 	// the launches it replaces (persistent.go); off: one launch per kernel
 	// of the host sequence.
 	Persistent bool
+	// HexStream runs a hybrid schedule (2-D) as the streaming hybrid
+	// kernel (--stream; hexstream.go): one block per hexagon sweeping s1.
+	HexStream bool
+	// HexStreamGroups is the streaming hybrid kernel's number of row
+	// groups (--stream-groups; 0 or 1: one thread per column computes
+	// every row).
+	HexStreamGroups int
+	// HexStreamStoreAll makes the streaming hybrid kernel store every
+	// computed cell (--stream-store-all), not only those other hexagons
+	// or the final state need.
+	HexStreamStoreAll bool
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -101,6 +112,9 @@ type Scop struct {
 	// Overlap is the plan of the overlapped kernel (--tile=overlapped,
 	// overlap.go); Kernels then holds its one kernel.
 	Overlap *OverlapPlan
+	// HexStream is the plan of the streaming hybrid kernel (--tile=hybrid
+	// --stream, hexstream.go); Kernels then holds its one kernel.
+	HexStream *HexStreamPlan
 	// Persist is the persistent kernel's plan (CUDAOptions.Persistent,
 	// persistent.go); nil: the host launches every kernel itself.
 	Persist *PersistPlan
@@ -228,6 +242,16 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 			return nil, fmt.Errorf("%s: scalar %s is written in the scop: the CUDA target supports written arrays only", ast.PosString(a.Pos), a.Name)
 		}
 	}
+	if opt.HexStream {
+		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups, opt.HexStreamStoreAll)
+		if err != nil {
+			return nil, atScopPosFlag(sc.Scop, "--tile=hybrid --stream (CUDA streaming hybrid kernel)", err)
+		}
+		cs.HexStream = hp
+		cs.Threads = [3]int{int(hp.Threads), int(hp.Groups), 1}
+		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexstream%d", k), Block: cs.Threads}}
+		return cs, nil
+	}
 	if sched.Kind == schedule.Sweep {
 		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate)
 		if err != nil {
@@ -304,11 +328,16 @@ func WideIndex(css []*Scop) bool {
 // (CUDA sweep kernel): ...", at the position the message starts with or
 // else at the scop.
 func atScopPos(s *frontend.Scop, kind string, err error) error {
+	return atScopPosFlag(s, fmt.Sprintf("--tile=%s (CUDA %s kernel)", kind, kind), err)
+}
+
+// atScopPosFlag is atScopPos with the option text what.
+func atScopPosFlag(s *frontend.Scop, what string, err error) error {
 	msg := err.Error()
 	if m := posPrefix.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("%s: error: --tile=%s (CUDA %s kernel): %s", m[1], kind, kind, m[2])
+		return fmt.Errorf("%s: error: %s: %s", m[1], what, m[2])
 	}
-	return fmt.Errorf("%s: error: --tile=%s (CUDA %s kernel): %s", ast.PosString(s.Pos), kind, kind, msg)
+	return fmt.Errorf("%s: error: %s: %s", ast.PosString(s.Pos), what, msg)
 }
 
 var posPrefix = regexp.MustCompile(`^([^\s:]+:\d+:\d+): (.*)$`)

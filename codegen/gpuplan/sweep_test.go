@@ -29,6 +29,17 @@ func ghostPlanOf(t *testing.T, kind schedule.Kind, file string, sizes []int64) (
 	if err != nil {
 		t.Fatal(err)
 	}
+	orig := ghostOrig(t, sc)
+	css, err := Build([]Input{{Code: &ast.ScopCode{Scop: sc, AST: orig, Orig: orig}, Sched: sched, Deps: deps}}, CUDAOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return css[0], nil
+}
+
+// ghostOrig is the AST of sc's original loop nest (ast.ScopCode.Orig).
+func ghostOrig(t *testing.T, sc *frontend.Scop) *ast.AST {
+	t.Helper()
 	m, n := sc.TextualSchedule()
 	dims := make([]schedule.Dim, n)
 	for i := range dims {
@@ -38,11 +49,7 @@ func ghostPlanOf(t *testing.T, kind schedule.Kind, file string, sizes []int64) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	css, err := Build([]Input{{Code: &ast.ScopCode{Scop: sc, AST: orig, Orig: orig}, Sched: sched, Deps: deps}}, CUDAOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return css[0], nil
+	return orig
 }
 
 // sweepSummary is what TestSweepPlan checks of a plan.

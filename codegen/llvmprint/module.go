@@ -203,6 +203,8 @@ func (lm *llvmModule) Kernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 		return lm.sweepKernel(cs, kn) // sweep.go
 	case cs.Overlap != nil:
 		return lm.overlapKernel(cs, kn) // overlap.go
+	case cs.HexStream != nil:
+		return fmt.Errorf("%s: error: --stream: the streaming hybrid kernel is printed for --target=cuda (and the emulator) only; the LLVM/PTX targets take --tile=hybrid without --stream", ast.PosString(cs.Code.Scop.Pos))
 	}
 	_, err := lm.kernelFunc(cs, kn, false)
 	return err
