@@ -82,8 +82,14 @@ func TestSweepPrefetchEmu(t *testing.T) {
 					t.Fatal(err)
 				}
 				sp := cs[0].Sweep
-				if !sp.Steady || sp.Prefetch != !opt.NoPrefetch || sp.Ring != (opt.SweepRing && !opt.NoPrefetch) {
-					t.Fatalf("plan: steady %v, prefetch %v (%s), ring %v (%s); want the steady state with prefetch %v, ring %v", sp.Steady, sp.Prefetch, sp.PrefetchWhy, sp.Ring, sp.RingWhy, !opt.NoPrefetch, opt.SweepRing)
+				// AN5D's j2d5pt divides by 118: the plan leaves its
+				// prefetch off (measured slower with it on the H100).
+				pf := !opt.NoPrefetch && !strings.Contains(tc.file, "an5d_j2d5pt")
+				if !sp.Steady || sp.Prefetch != pf || sp.Ring != (opt.SweepRing && pf) {
+					t.Fatalf("plan: steady %v, prefetch %v (%s), ring %v (%s); want the steady state with prefetch %v, ring %v", sp.Steady, sp.Prefetch, sp.PrefetchWhy, sp.Ring, sp.RingWhy, pf, opt.SweepRing && pf)
+				}
+				if !pf && !opt.NoPrefetch && !strings.Contains(sp.PrefetchWhy, "divides") {
+					t.Errorf("prefetch off for %q, want the division's reason", sp.PrefetchWhy)
 				}
 				runSteadyEmu(t, cc, dir, tc, m.opt, "prefetch_"+name)
 			})

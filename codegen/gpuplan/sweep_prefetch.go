@@ -1,6 +1,10 @@
 package gpuplan
 
-import "fmt"
+import (
+	"fmt"
+
+	"hextile/frontend"
+)
 
 // The sweep kernel's prefetch of level 0's band-start inputs across the
 // barrier (SweepPlan.Prefetch; CUDAOptions.NoPrefetch, --sweep-prefetch=
@@ -102,6 +106,15 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late bool) {
 		return
 	}
 	st := lv0.Stmt
+	if hasSpecial(st.Stmt.Body.RHS) {
+		// Measured on the H100 (bench/results/sidebyside_h100_2026-11-28c.md):
+		// AN5D's j2d5pt, a division by 118 per update, 274 GCells/s without
+		// the prefetch and 211 with it (the IEEE division's sequence and the
+		// prefetched values compete for registers); box2d1r, no division,
+		// 547 without and 651 with.
+		sp.PrefetchWhy = "off: level 0 divides or calls a math function (the IEEE sequence's registers: measured slower with the prefetch)"
+		return
+	}
 	var globals []int
 	for k, rd := range lv0.Reads {
 		if rd.From < 0 {
@@ -183,4 +196,20 @@ func (sp *SweepPlan) PfLoads() int {
 		}
 	}
 	return n
+}
+
+// hasSpecial reports whether e divides (a floating-point or integer
+// division or remainder) or calls a function.
+func hasSpecial(e frontend.Expr) bool {
+	switch e := e.(type) {
+	case *frontend.Binary:
+		return e.Op == "/" || e.Op == "%" || hasSpecial(e.X) || hasSpecial(e.Y)
+	case *frontend.Unary:
+		return hasSpecial(e.X)
+	case *frontend.Call:
+		return true
+	case *frontend.Cast:
+		return hasSpecial(e.X)
+	}
+	return false
 }
