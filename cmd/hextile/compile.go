@@ -247,7 +247,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "compile", usagef("--distribute does not take --persistent: each rank exchanges halos with its neighbours between the launches"))
 	}
 	if df.on() {
-		return df.run(fs, &pf, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}), req, overrides, ds, *target, *out, *harness, stdout, stderr)
+		return df.run(fs, &pf, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse}), req, overrides, ds, *target, *out, *harness, stdout, stderr)
 	}
 	modelArch := ""
 	if fs.Changed("arch") {
@@ -258,7 +258,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
-		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})
+		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})
 		req.GPU = &gpu
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)
@@ -277,7 +277,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return 0
 	}
 	if *target != "c" && !ghostKind(pf.tile) {
-		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
+		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "compile", err, scopPos(c))
 		}
 	}
@@ -285,7 +285,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// CUDA: -o names a directory for NAME_kernel.cu, NAME_host.cu, NAME.h (and NAME_ref.c with --harness).
 		var res *codegen.CUDAResult
 		err := newProgress(stderr).step("generating CUDA", func() (err error) {
-			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}))
+			res, err = codegen.EmitCUDA(c, paramValues(c, overrides), *harness, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse}))
 			return err
 		})
 		if err == nil {
@@ -315,7 +315,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		// The CUDA back end's kernels as LLVM IR for NVPTX (and PTX through llc).
 		pr := newProgress(stderr)
 		err = pr.step("generating LLVM IR", func() (err error) {
-			text, err = codegen.EmitLLVMFor(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}), *arch)
+			text, err = codegen.EmitLLVMFor(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: paramValues(c, overrides)}), *arch)
 			return err
 		})
 		if err == nil && *target == "ptx" {

@@ -133,12 +133,12 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
 	if *device != "cpu" && !ghostKind(pf.tile) {
-		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
+		if err := checkLaunches(c, sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse}), paramValues(c, overrides)); err != nil {
 			return inputFail(stderr, "run", err, scopPos(c))
 		}
 	}
 	if *device == "gpu" {
-		opt := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoPDL: !*pdl, NoReuse: !*reuse})
+		opt := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse})
 		if *backend == "cuda" {
 			return runCUDA(c, opt, paramValues(c, overrides), cudaRun{nvcc: *nvcc, cc: *cc, arch: *arch, fmad: *fmad, fast: ff, reps: *reps, verify: *verify, keep: *keep, timeout: *timeout}, stdout, stderr)
 		}
@@ -147,7 +147,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var src string
 	if *device == "emu" {
 		// The CUDA code run by the CPU emulator (race and bounds checks).
-		src, err = codegen.EmuProgram(c, paramValues(c, overrides), sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, NoReuse: !*reuse}))
+		src, err = codegen.EmuProgram(c, paramValues(c, overrides), sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoReuse: !*reuse}))
 		*noOMP = true
 	} else {
 		src, err = codegen.Harness(c.Prog, c.Codes(), paramValues(c, overrides))

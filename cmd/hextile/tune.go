@@ -633,7 +633,7 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if cfg.Persistent && ghostKind(cfg.Tile) {
 		return nil, &tuneRefusal{fmt.Errorf("--persistent: --tile=%s has no persistent kernel", cfg.Tile)}
 	}
-	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent})
+	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent, FastMath: tb.pf.fastMath})
 	var scops []*frontend.Scop
 	for _, sc := range c.Scops {
 		scops = append(scops, sc.Scop)
@@ -926,6 +926,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		}
 	}
 	sp.fast = ff.on
+	pf.fastMath = ff.on
 	if !sp.finish(c0, timeVals, *arch, wantKinds, stderr) {
 		for _, n := range sp.notes {
 			fmt.Fprintf(stderr, "tune: note: %s\n", n)

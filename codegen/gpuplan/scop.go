@@ -45,6 +45,10 @@ type CUDAOptions struct {
 	// prefetch after the last level instead of after level 0
 	// (--sweep-prefetch-late).
 	NoPrefetch, SweepRing, SweepPrefetchLate bool
+	// FastMath is --fast-math (approximate division and square root):
+	// plan decisions that depend on the arithmetic's cost read it (the
+	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
+	FastMath bool
 	// Persistent runs the whole host sequence of each scop in one
 	// cooperative launch of a persistent kernel with grid barriers between
 	// the launches it replaces (persistent.go); off: one launch per kernel
@@ -253,7 +257,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

@@ -358,7 +358,7 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // noPrefetch turns off the prefetch of level 0's band-start reads in the
 // steady state, ring turns on its own-column ring, late issues it after
 // the last level (planPrefetch).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noPrefetch, ring, late bool) (*SweepPlan, error) {
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noPrefetch, ring, late, fastMath bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -423,7 +423,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noP
 		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %d: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, MaxSweepSmem)
 	}
 	sp.planSteady(noSteady, noUnroll)
-	sp.planPrefetch(noPrefetch, ring, late)
+	sp.planPrefetch(noPrefetch, ring, late, fastMath)
 	return sp, nil
 }
 

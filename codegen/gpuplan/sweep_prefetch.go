@@ -81,7 +81,7 @@ type SweepPf struct {
 // planSteady: on unless noPrefetch or without the steady state, after
 // level 0 or (late) the last level; the ring only with ring and the
 // prefetch.
-func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late bool) {
+func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late, fastMath bool) {
 	sp.Prefetch, sp.Ring, sp.PrefetchWhy, sp.RingWhy, sp.Pf = false, false, "", "", nil
 	for a := range sp.Levels {
 		for k := range sp.Levels[a].Reads {
@@ -106,13 +106,14 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late bool) {
 		return
 	}
 	st := lv0.Stmt
-	if hasSpecial(st.Stmt.Body.RHS) {
+	if hasSpecial(st.Stmt.Body.RHS) && !fastMath {
 		// Measured on the H100 (bench/results/sidebyside_h100_2026-11-28c.md):
 		// AN5D's j2d5pt, a division by 118 per update, 274 GCells/s without
 		// the prefetch and 211 with it (the IEEE division's sequence and the
-		// prefetched values compete for registers); box2d1r, no division,
-		// 547 without and 651 with.
-		sp.PrefetchWhy = "off: level 0 divides or calls a math function (the IEEE sequence's registers: measured slower with the prefetch)"
+		// prefetched values compete for registers; with --fast-math, 526
+		// without and 581 with); box2d1r, no division, 547 without and 651
+		// with.
+		sp.PrefetchWhy = "off: level 0 divides or calls a math function (the IEEE sequence's registers: measured slower with the prefetch; on with --fast-math)"
 		return
 	}
 	var globals []int

@@ -62,7 +62,7 @@ func TestSweepPrefetchPlan(t *testing.T) {
 		}
 		sp := cs.Sweep
 		sp.planSteady(tc.noSteady, false)
-		sp.planPrefetch(tc.noPf, tc.ring, tc.late)
+		sp.planPrefetch(tc.noPf, tc.ring, tc.late, false)
 		if d := cmp.Diff(tc.want, of(sp)); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, d)
 		}
