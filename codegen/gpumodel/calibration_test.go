@@ -110,6 +110,11 @@ var calibrationRows = []measured{
 	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, []int64{3, 32, 10, 26}, nil, false), 173.4, false},
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 222.3, false},
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 233.2, true},
+	// bench/results/sidebyside_h100_2026-11-28c.md: AN5D's box2d1r (no
+	// division) with the sweep prefetch, 1000 steps, exact and fast.
+	{"box2d1r 16384^2x1000", "../codegen/gpumodel/testdata/an5d_box2d1r.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 651.2, false},
+	{"box2d1r 16384^2x1000", "../codegen/gpumodel/testdata/an5d_box2d1r.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 726.1, true},
+	{"box2d1r 16384^2x1000", "../codegen/gpumodel/testdata/an5d_box2d1r.c", an5dJ2d, cand(schedule.Hybrid, []int64{11, 23, 128}, []int{128, 4}, true), 449.0, false},
 }
 
 func featuresOfFile(t *testing.T, file string, params map[string]int64) *Features {
