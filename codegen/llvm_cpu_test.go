@@ -133,17 +133,7 @@ func irArgFields(decl []string) (names, fields []string) {
 // identical result.
 func TestLLVMRunsOnCPU(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	files := llvmTestFiles(t)
 	kinds := []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical}
 	// Every stencil with the hybrid schedule; none and classical on the
@@ -188,17 +178,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 // thread mapping.
 func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 	t.Parallel()
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	for i, tc := range []struct {
 		file   string

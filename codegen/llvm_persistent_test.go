@@ -75,17 +75,7 @@ func irCoopLauncher(cs *gpuplan.Scop) string {
 // %2 buffers; two statements per step; 3-D; AN5D's j2d5pt).
 func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 	t.Parallel()
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	if d := os.Getenv("HX_KEEP_IR"); d != "" {
 		dir = d

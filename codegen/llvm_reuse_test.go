@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -111,17 +109,7 @@ var storeV0RE = regexp.MustCompile(`store float %hx_v0_\d+,`)
 // so full tiles run the transformed code: bit-identical to the original.
 func TestLLVMReuseRunsOnCPU(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)

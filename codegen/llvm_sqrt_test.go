@@ -3,7 +3,6 @@ package codegen
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,17 +91,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 			t.Errorf("%s: the IR lacks %q", fn, want)
 		}
 	}
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	for fn, c := range comp {
 		if err := runIROnCPU(c, gpuplan.CUDAOptions{}, llc, cc, dir, "ir_"+fn); err != nil {
 			t.Errorf("%s: IR run differs from the C original: %v", fn, err)

@@ -2,8 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,17 +17,7 @@ import (
 // ring on the tight box, the 2-D and the 3-D case and the prefetch off on
 // the 2-D one; all with HEXTILE_LONG=1.
 func TestLLVMSweepPrefetchRunsOnCPU(t *testing.T) {
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	cases := []sweepCase{prefetchTight}
 	for _, i := range prefetchCases {

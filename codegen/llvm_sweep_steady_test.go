@@ -2,8 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,17 +46,7 @@ func steadyHookIR(ll string) (out string, ok bool) {
 // default the first four cases unrolled, the first also not unrolled,
 // without, and with 64-bit loops and indices; all with HEXTILE_LONG=1.
 func TestLLVMSweepSteadyRunsOnCPU(t *testing.T) {
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	modes := []struct {
 		name string

@@ -2,8 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -38,17 +36,7 @@ func TestLLVMSweepRunsOnCPU(t *testing.T) {
 // that dflt takes (all with HEXTILE_LONG=1), the Go host schedule and the
 // 64-bit variant on the sweep's first.
 func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt func(i int, tc sweepCase) bool) {
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	for i, tc := range cases {
 		long := testlong.Enabled()

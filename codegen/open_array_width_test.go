@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"os"
-	"os/exec"
 	"testing"
 
 	"hextile/codegen/ast"
@@ -17,17 +15,7 @@ import (
 // unbounded), and the LLVM kernels stage --shared tiles, bounded by Outer.
 // The IR runs on the CPU, bit for bit against the original.
 func TestOpenArrayNarrow(t *testing.T) {
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	params := map[string]int64{"dimsize": 62, "timestep": 9, "BENCH_RAD": 1}
 	run := [][]string{{"timestep=9", "BENCH_RAD=1", "dimsize=62"}}
 	cases := []struct {

@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -180,17 +179,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 // sizes small enough for full tiles at the problem sizes runIROnCPU uses
 // (checked: a shortened table is caught by the emulator's check there).
 func TestSharedWrittenTableLLVMCPU(t *testing.T) {
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
+	llc, cc := needLLCAndCC(t)
 	dir := t.TempDir()
 	defer func() { cudaprint.SharedTableCheck = 0 }()
 	for i, tc := range []tableCase{

@@ -47,29 +47,12 @@ type hexStreamGen struct {
 // parameters, the arrays (written ones in place), the time tile hx_T, the
 // phase hx_ph, the first hexagon hx_S0lo and the number of hexagons hx_nS.
 func hexStreamArgs(cs *gpuplan.Scop, decl bool) []string {
-	var out []string
-	s := cs.Code.Scop
-	for _, p := range s.Params {
+	out := streamKernelArgs(cs, decl, func(a *frontend.Array) []string {
 		if decl {
-			out = append(out, cs.IntType+" hx_arg_"+p)
-		} else {
-			out = append(out, p)
+			return []string{fmt.Sprintf("%s *HX_RESTRICT %s", a.Elem, a.Name)}
 		}
-	}
-	for _, a := range s.Arrays {
-		switch {
-		case len(a.Extents) == 0 && decl:
-			out = append(out, string(a.Elem)+" "+a.Name)
-		case len(a.Extents) == 0:
-			out = append(out, a.Name)
-		case cs.Written[a.Name] && decl:
-			out = append(out, fmt.Sprintf("%s *HX_RESTRICT %s", a.Elem, a.Name))
-		case decl:
-			out = append(out, fmt.Sprintf("const %s *HX_RESTRICT %s", a.Elem, a.Name))
-		default:
-			out = append(out, "hx_d_"+a.Name)
-		}
-	}
+		return []string{"hx_d_" + a.Name}
+	})
 	for _, v := range []string{"hx_T", "hx_ph", "hx_S0lo", "hx_nS"} {
 		if decl {
 			v = cs.IntType + " " + v

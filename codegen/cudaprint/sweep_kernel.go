@@ -64,6 +64,23 @@ type sweepGen struct {
 // the copy hx_o_X the band writes), the band's first time step and its
 // number of levels.
 func sweepKernelArgs(cs *gpuplan.Scop, decl bool) []string {
+	out := streamKernelArgs(cs, decl, func(a *frontend.Array) []string {
+		if decl {
+			return []string{fmt.Sprintf("const %s *HX_RESTRICT %s", a.Elem, a.Name), fmt.Sprintf("%s *HX_RESTRICT hx_o_%s", a.Elem, a.Name)}
+		}
+		return []string{fmt.Sprintf("hx_ping ? hx_d2_%s : hx_d_%s", a.Name, a.Name), fmt.Sprintf("hx_ping ? hx_d_%s : hx_d2_%s", a.Name, a.Name)}
+	})
+	if decl {
+		return append(out, cs.IntType+" hx_tb", "int hx_nlev")
+	}
+	return append(out, "hx_tb", "hx_nlev")
+}
+
+// streamKernelArgs lists what the streaming kernels' arguments (the sweep
+// and overlapped kernels', sweepKernelArgs; the streaming hybrid kernel's,
+// hexStreamArgs) share, decl with types: the parameters, the scalars, the
+// arrays read only, and for a written array written(a).
+func streamKernelArgs(cs *gpuplan.Scop, decl bool, written func(a *frontend.Array) []string) []string {
 	var out []string
 	s := cs.Code.Scop
 	for _, p := range s.Params {
@@ -79,20 +96,13 @@ func sweepKernelArgs(cs *gpuplan.Scop, decl bool) []string {
 			out = append(out, string(a.Elem)+" "+a.Name)
 		case len(a.Extents) == 0:
 			out = append(out, a.Name)
-		case cs.Written[a.Name] && decl:
-			out = append(out, fmt.Sprintf("const %s *HX_RESTRICT %s", a.Elem, a.Name), fmt.Sprintf("%s *HX_RESTRICT hx_o_%s", a.Elem, a.Name))
 		case cs.Written[a.Name]:
-			out = append(out, fmt.Sprintf("hx_ping ? hx_d2_%s : hx_d_%s", a.Name, a.Name), fmt.Sprintf("hx_ping ? hx_d_%s : hx_d2_%s", a.Name, a.Name))
+			out = append(out, written(a)...)
 		case decl:
 			out = append(out, fmt.Sprintf("const %s *HX_RESTRICT %s", a.Elem, a.Name))
 		default:
 			out = append(out, "hx_d_"+a.Name)
 		}
-	}
-	if decl {
-		out = append(out, cs.IntType+" hx_tb", "int hx_nlev")
-	} else {
-		out = append(out, "hx_tb", "hx_nlev")
 	}
 	return out
 }
