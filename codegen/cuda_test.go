@@ -44,10 +44,19 @@ func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt gp
 	if err != nil {
 		t.Fatalf("%s: %v", tag, err)
 	}
+	emuRunSrc(t, cc, dir, tag, src, sizes)
+}
+
+// emuRunSrc compiles the emulated program src and runs it at each problem
+// size: verified, race-free, in bounds and counting updates (the program
+// is kept in the temporary directory when not); it returns the runs.
+func emuRunSrc(t *testing.T, cc runtime.CC, dir, tag, src string, sizes [][]string) []*runtime.Result {
+	t.Helper()
 	exe, _, err := cc.Compile(src, dir, tag)
 	if err != nil {
 		t.Fatalf("%s: %v", tag, err)
 	}
+	var out []*runtime.Result
 	for _, args := range sizes {
 		r, err := runtime.RunHarness(exe, args, time.Minute, nil)
 		if err != nil {
@@ -60,7 +69,9 @@ func emuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, opt gp
 		if r.Updates <= 0 {
 			t.Errorf("%s %v: no updates counted", tag, args)
 		}
+		out = append(out, r)
 	}
+	return out
 }
 
 func testFiles(t *testing.T) []string {

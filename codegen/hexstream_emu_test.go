@@ -2,11 +2,9 @@ package codegen
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -92,35 +90,12 @@ func TestHexStreamEmu(t *testing.T) {
 // under opt.
 func hexStreamEmuRun(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions, sizes [][]string) {
 	t.Helper()
-	all := map[string]int64{}
-	for k, v := range c.Scops[0].Scop.Defines {
-		all[k] = v
-	}
-	for k, v := range params {
-		all[k] = v
-	}
-	src, err := EmuProgram(c, all, opt)
-	if err != nil {
-		t.Fatalf("%s: %v", tag, err)
-	}
+	src := emuSrcParams(t, tag, c, params, opt)
 	if !strings.Contains(src, "hx_hexstream0") {
 		t.Fatalf("%s: no streaming hybrid kernel in the program", tag)
 	}
 	if opt.ForceWide && !strings.Contains(src, "for (long long hx_B = ") {
 		t.Fatalf("%s: 64-bit loops forced, but the kernel's are not", tag)
 	}
-	exe, _, err := cc.Compile(src, dir, tag)
-	if err != nil {
-		t.Fatalf("%s: %v", tag, err)
-	}
-	for _, args := range sizes {
-		r, err := runtime.RunHarness(exe, args, time.Minute, nil)
-		if err != nil {
-			t.Fatalf("%s %v: %v", tag, args, err)
-		}
-		if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") || r.Updates <= 0 {
-			os.WriteFile(filepath.Join(os.TempDir(), tag+".c"), []byte(src), 0o644)
-			t.Errorf("%s %v: %s\n%s(program kept in %s)", tag, args, r.Failure, r.Output, os.TempDir())
-		}
-	}
+	emuRunSrc(t, cc, dir, tag, src, sizes)
 }

@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -205,7 +204,7 @@ var anchorCases = []struct {
 // addresses none so.
 func TestLLVMAnchorRunsOnCPU(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	llc, cc := anchorTools(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	for i, tc := range anchorCases {
 		if !testlong.Enabled() && i%3 != 0 {
@@ -236,7 +235,7 @@ func TestLLVMAnchorRunsOnCPU(t *testing.T) {
 // TestLLVMAnchorMutation: the CPU check sees a wrong anchor offset (the
 // +1 neighbour read as +2), so the test above can fail.
 func TestLLVMAnchorMutation(t *testing.T) {
-	llc, cc := anchorTools(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	c := anchorCompile(t, dir, "mut", "laplacian2d.c", "", schedule.None, nil)
 	re := regexp.MustCompile(`(getelementptr inbounds float, float addrspace\(1\)\* %\d+), i64 1\b`)
@@ -260,7 +259,7 @@ func TestLLVMAnchorMutation(t *testing.T) {
 // of A[t%2] use the anchor's address with immediate offsets for the j
 // neighbours (ld.global [%rd+4], [%rd+-4]); llc is needed.
 func TestLLVMAnchorPTX(t *testing.T) {
-	llc, _ := anchorTools(t)
+	llc, _ := llvmTools(t)
 	c := anchorCompile(t, t.TempDir(), "ptx", "laplacian2d.c", "", schedule.None, nil)
 	ll, err := EmitLLVM(c, gpuplan.CUDAOptions{})
 	if err != nil {
@@ -275,22 +274,6 @@ func TestLLVMAnchorPTX(t *testing.T) {
 			t.Errorf("no load matching %s in the PTX", re)
 		}
 	}
-}
-
-func anchorTools(t *testing.T) (llc, cc string) {
-	t.Helper()
-	llc, err := exec.LookPath("llc")
-	if err != nil {
-		t.Skip("llc not found on PATH (Debian package llvm)")
-	}
-	cc = os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skip("no C compiler")
-	}
-	return llc, cc
 }
 
 func anchorCompile(t *testing.T, dir, name, file, src string, kind schedule.Kind, sizes []int64) *Compilation {

@@ -133,7 +133,7 @@ func irArgFields(decl []string) (names, fields []string) {
 // identical result.
 func TestLLVMRunsOnCPU(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	files := llvmTestFiles(t)
 	kinds := []schedule.Kind{schedule.Hybrid, schedule.None, schedule.Classical}
 	// Every stencil with the hybrid schedule; none and classical on the
@@ -178,7 +178,7 @@ func TestLLVMRunsOnCPU(t *testing.T) {
 // thread mapping.
 func TestLLVMRunsOnCPUOddBlocks(t *testing.T) {
 	t.Parallel()
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	for i, tc := range []struct {
 		file   string

@@ -75,7 +75,7 @@ func irCoopLauncher(cs *gpuplan.Scop) string {
 // %2 buffers; two statements per step; 3-D; AN5D's j2d5pt).
 func TestLLVMPersistentRunsOnCPU(t *testing.T) {
 	t.Parallel()
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	if d := os.Getenv("HX_KEEP_IR"); d != "" {
 		dir = d

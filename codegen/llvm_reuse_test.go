@@ -109,7 +109,7 @@ var storeV0RE = regexp.MustCompile(`store float %hx_v0_\d+,`)
 // so full tiles run the transformed code: bit-identical to the original.
 func TestLLVMReuseRunsOnCPU(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)

@@ -91,7 +91,7 @@ func TestLLVMSqrtSemantics(t *testing.T) {
 			t.Errorf("%s: the IR lacks %q", fn, want)
 		}
 	}
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	for fn, c := range comp {
 		if err := runIROnCPU(c, gpuplan.CUDAOptions{}, llc, cc, dir, "ir_"+fn); err != nil {
 			t.Errorf("%s: IR run differs from the C original: %v", fn, err)

@@ -113,7 +113,7 @@ func equalInts(a, b []int) bool {
 // a wrong rotation of a window (register 0 taking 1.0 on the back edge)
 // must be noticed at every size: the streamed code runs.
 func TestLLVMStreamRunsOnCPU(t *testing.T) {
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	// Every case runs; the mutations (a compile and run per size each) on
 	// three cheap ones: 2-D at two sizes, 2-D with one thread per column,

@@ -17,7 +17,7 @@ import (
 // ring on the tight box, the 2-D and the 3-D case and the prefetch off on
 // the 2-D one; all with HEXTILE_LONG=1.
 func TestLLVMSweepPrefetchRunsOnCPU(t *testing.T) {
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	cases := []sweepCase{prefetchTight}
 	for _, i := range prefetchCases {

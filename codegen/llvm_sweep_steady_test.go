@@ -46,17 +46,9 @@ func steadyHookIR(ll string) (out string, ok bool) {
 // default the first four cases unrolled, the first also not unrolled,
 // without, and with 64-bit loops and indices; all with HEXTILE_LONG=1.
 func TestLLVMSweepSteadyRunsOnCPU(t *testing.T) {
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
-	modes := []struct {
-		name string
-		opt  gpuplan.CUDAOptions
-	}{
-		{"steady", gpuplan.CUDAOptions{}},
-		{"nounroll", gpuplan.CUDAOptions{NoSteadyUnroll: true}},
-		{"nosteady", gpuplan.CUDAOptions{NoSteady: true}},
-		{"steady64", gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}}, // 64-bit loops and indices
-	}
+	modes := steadyModes
 	for i, tc := range steadyCases {
 		for mi, m := range modes {
 			if !testlong.Enabled() && (tc.long || i >= 4 || (mi > 0 && i > 0)) {

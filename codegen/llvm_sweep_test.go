@@ -36,7 +36,7 @@ func TestLLVMSweepRunsOnCPU(t *testing.T) {
 // that dflt takes (all with HEXTILE_LONG=1), the Go host schedule and the
 // 64-bit variant on the sweep's first.
 func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt func(i int, tc sweepCase) bool) {
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	for i, tc := range cases {
 		long := testlong.Enabled()

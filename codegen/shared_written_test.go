@@ -179,7 +179,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 // sizes small enough for full tiles at the problem sizes runIROnCPU uses
 // (checked: a shortened table is caught by the emulator's check there).
 func TestSharedWrittenTableLLVMCPU(t *testing.T) {
-	llc, cc := needLLCAndCC(t)
+	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	defer func() { cudaprint.SharedTableCheck = 0 }()
 	for i, tc := range []tableCase{

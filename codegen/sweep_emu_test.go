@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"hextile/codegen/gpuplan"
 	"hextile/frontend"
@@ -96,7 +95,7 @@ func ghostEmu(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 				t.Fatal(err)
 			}
 			if tc.params != nil {
-				emuRunParams(t, cc, dir, string(kind)+"_"+name, c, tc.params, tc.args)
+				emuRunParams(t, cc, dir, string(kind)+"_"+name, c, tc.params, gpuplan.CUDAOptions{}, tc.args)
 				return
 			}
 			emuRun(t, cc, dir, string(kind)+"_"+name, c, gpuplan.CUDAOptions{NoReuse: tc.noRegs}, tc.args)
@@ -105,8 +104,16 @@ func ghostEmu(t *testing.T, kind schedule.Kind, cases []sweepCase) {
 }
 
 // emuRunParams is emuRun with the parameter values params (over the
-// file's defines).
-func emuRunParams(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, params map[string]int64, sizes [][]string) {
+// file's defines) and options opt; it returns the runs.
+func emuRunParams(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions, sizes [][]string) []*runtime.Result {
+	t.Helper()
+	src := emuSrcParams(t, tag, c, params, opt)
+	return emuRunSrc(t, cc, dir, tag, src, sizes)
+}
+
+// emuSrcParams is the emulated program of c under opt with the parameter
+// values params over the file's defines.
+func emuSrcParams(t *testing.T, tag string, c *Compilation, params map[string]int64, opt gpuplan.CUDAOptions) string {
 	t.Helper()
 	all := map[string]int64{}
 	for k, v := range c.Scops[0].Scop.Defines {
@@ -115,21 +122,9 @@ func emuRunParams(t *testing.T, cc runtime.CC, dir, tag string, c *Compilation, 
 	for k, v := range params {
 		all[k] = v
 	}
-	src, err := EmuProgram(c, all, gpuplan.CUDAOptions{})
+	src, err := EmuProgram(c, all, opt)
 	if err != nil {
 		t.Fatalf("%s: %v", tag, err)
 	}
-	exe, _, err := cc.Compile(src, dir, tag)
-	if err != nil {
-		t.Fatalf("%s: %v", tag, err)
-	}
-	for _, args := range sizes {
-		r, err := runtime.RunHarness(exe, args, time.Minute, nil)
-		if err != nil {
-			t.Fatalf("%s %v: %v", tag, args, err)
-		}
-		if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") || r.Updates <= 0 {
-			t.Errorf("%s %v: %s\n%s", tag, args, r.Failure, r.Output)
-		}
-	}
+	return src
 }

@@ -2,13 +2,11 @@ package codegen
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
@@ -46,15 +44,7 @@ func TestSweepSteadyEmu(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	modes := []struct {
-		name string
-		opt  gpuplan.CUDAOptions
-	}{
-		{"steady", gpuplan.CUDAOptions{}},
-		{"nounroll", gpuplan.CUDAOptions{NoSteadyUnroll: true}},
-		{"nosteady", gpuplan.CUDAOptions{NoSteady: true}},
-		{"steady64", gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}}, // 64-bit loops and indices
-	}
+	modes := steadyModes
 	for i, tc := range steadyCases {
 		if tc.long && !testlong.Enabled() {
 			continue
@@ -76,6 +66,19 @@ func TestSweepSteadyEmu(t *testing.T) {
 	}
 }
 
+// steadyModes are the steady-state variants the emulator and the
+// LLVM-on-CPU tests run: unrolled (the default), not unrolled, off, and
+// with 64-bit loops and indices.
+var steadyModes = []struct {
+	name string
+	opt  gpuplan.CUDAOptions
+}{
+	{"steady", gpuplan.CUDAOptions{}},
+	{"nounroll", gpuplan.CUDAOptions{NoSteadyUnroll: true}},
+	{"nosteady", gpuplan.CUDAOptions{NoSteady: true}},
+	{"steady64", gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}}, // 64-bit loops and indices
+}
+
 // runSteadyEmu runs the sweep kernel of tc under opt in the emulator
 // (program name name in dir) and checks that it is bit-identical to the
 // sequential program, race-free, in bounds, and that the steady state ran
@@ -86,34 +89,9 @@ func runSteadyEmu(t *testing.T, cc runtime.CC, dir string, tc sweepCase, opt gpu
 	if err != nil {
 		t.Fatal(err)
 	}
-	params := c.Scops[0].Scop.Defines
-	if tc.params != nil {
-		params = map[string]int64{}
-		for k, v := range c.Scops[0].Scop.Defines {
-			params[k] = v
-		}
-		for k, v := range tc.params {
-			params[k] = v
-		}
-	}
 	opt.NoReuse = tc.noRegs
-	src, err := EmuProgram(c, params, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, _, err := cc.Compile(src, dir, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range tc.args {
-		r, err := runtime.RunHarness(exe, args, time.Minute, nil)
-		if err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-		if !r.OK || !strings.Contains(r.Output, "no races, no out-of-bounds") || r.Updates <= 0 {
-			os.WriteFile(filepath.Join(os.TempDir(), name+".c"), []byte(src), 0o644)
-			t.Errorf("%v: %s\n%s(program kept in %s)", args, r.Failure, r.Output, os.TempDir())
-		}
+	for i, r := range emuRunParams(t, cc, dir, name, c, tc.params, opt, tc.args) {
+		args := tc.args[i]
 		n := int64(0)
 		if mm := steadyBoxes.FindStringSubmatch(r.Output); mm != nil {
 			n, _ = strconv.ParseInt(mm[1], 10, 64)
