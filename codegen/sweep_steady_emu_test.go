@@ -28,6 +28,9 @@ var steadyCases = []sweepCase{
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 16, 18}, args: [][]string{nil}, params: map[string]int64{"dimsize": 70, "timestep": 19}, long: true},
 	{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true},
 	{file: "../testdata/laplacian2d.c", sizes: []int64{7, 32, 242}, args: [][]string{{"N=500", "T=17"}}, long: true}, // bench's sizes (N <= 512: the width proof of the file's N)
+	// PolyBench's jacobi-2d unchanged (macros, iterators declared before
+	// the scop, two statements per step, double elements): 20 steady boxes.
+	{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}},
 }
 
 // steadyBoxes matches the emulator's count of the boxes that ran the

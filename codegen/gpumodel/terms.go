@@ -55,7 +55,8 @@ var Calibration = struct {
 	// next step). Fitted on bench/results/steady_persist_h100_2026-11-28.md
 	// (12 rows, predicted/measured 0.74-1.20: j2d5pt 16384^2 272 exact and
 	// 921 fast, laplacian2d 2048^2 252, laplacian3d 256^3 174, star3d1r
-	// 512^3 222).
+	// 512^3 222); checked since on AN5D's box2d1r with the prefetch
+	// (sidebyside_h100_2026-11-28c.md: 651 exact, 726 fast; 0.87-0.88).
 	SweepA, SweepStep, SweepIdle float64
 	SweepDiv, SweepStepLat       float64
 }{
