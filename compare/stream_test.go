@@ -252,5 +252,3 @@ func TestStreamCountsBruteForce(t *testing.T) {
 		})
 	}
 }
-
-
