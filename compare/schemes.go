@@ -34,6 +34,10 @@ func schemeOf(k schedule.Kind, nested bool) Scheme {
 		return Scheme{"overlapped (ghost zones)", "Holewinski, Pouchet, Sadayappan: OverTile (ICS 2012); SL after Meng and Skadron's pyramid tiling"}
 	case schedule.Sweep:
 		return Scheme{"sweep (N.5-D / 2.5-D blocking, AN5D-like)", "Schafer and Fey: High Performance Stencil Code Algorithms for GPGPUs (2011), cached plane sweep and pipelined wavefront; AN5D's N.5-D blocking"}
+	case Stream:
+		return Scheme{"streaming hybrid (hexagons sweeping s1)", "Grosser et al. (2013): the hybrid schedule's hexagons over (t, s0), each one thread block that sweeps s1 plane by plane with its 2h+2 time rows in flight (Schafer and Fey's pipelined wavefront without ghost zones); hextile's --tile=hybrid --stream"}
+	case N5D:
+		return Scheme{"N.5-D (sweep kernel, deep temporal)", "Matsumura et al.: AN5D (CGO 2020), N.5-D blocking with h+1 time steps per sweep; hextile's sweep kernel (Schafer and Fey's pipelined wavefront) at its GPU kernel's default sizes"}
 	case schedule.None:
 		if nested {
 			return Scheme{"none, original loop order", "the program's own loops, parallel loops on the grid"}
