@@ -10,7 +10,9 @@ import "hextile/schedule"
 // N.5-D blocking of AN5D and of Schafer and Fey's pipelined wavefront
 // (2.5-D blocking in 3-D: a block of the inner dimensions streams along
 // the outer one, h+1 time steps in flight), overlapped the ghost-zone
-// pyramids of OverTile and SL.
+// pyramids of OverTile and SL; the rows stream (the streaming hybrid
+// kernel) and n5d (the sweep kernel at its deep-temporal GPU default)
+// name kernels.
 type Scheme struct {
 	Name   string `json:"name"`
 	Papers string `json:"papers"`
