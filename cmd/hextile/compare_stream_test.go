@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -170,5 +173,46 @@ func TestCompareKernelSizes(t *testing.T) {
 		if d := cmp.Diff(c.Scops[0].Sched.Sizes, got); d != "" {
 			t.Errorf("%s: sizes differ from the CUDA compile's (-cuda +compare):\n%s", tc.kind, d)
 		}
+	}
+}
+
+// TestCompareStreamReport: the stream and n5d rows in the table (with the
+// stream's note), the HTML (well-formed charts) and --sweep h (the
+// stream row per height, its other sizes kept).
+func TestCompareStreamReport(t *testing.T) {
+	h := filepath.Join(t.TempDir(), "r.html")
+	out, errs, code := runCmd(t, "", "compare", "../../testdata/heat2d.c", "--tile=stream,n5d", "-D", "N=20", "-D", "T=6", "--html", h)
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	for _, want := range []string{"streaming hybrid (hexagons sweeping s1)", "N.5-D (sweep kernel, deep temporal)", "# stream 7,49,64: blocks of 64x1 threads, 16 rows lagging 2 planes", "# n5d "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table: no %q\n%s", want, out)
+		}
+	}
+	b, _ := os.ReadFile(h)
+	svgs := regexp.MustCompile(`(?s)<svg.*?</svg>`).FindAll(b, -1)
+	if len(svgs) < 5 {
+		t.Fatalf("%d charts", len(svgs))
+	}
+	for _, s := range svgs {
+		svgPolygons(t, bytes.NewReader(s))
+	}
+	if !bytes.Contains(b, []byte("<p>stream 7,49,64: blocks of 64x1 threads")) || !bytes.Contains(b, []byte("<td class=\"l\">stream</td>")) {
+		t.Errorf("html: no stream row or note")
+	}
+	out, errs, code = runCmd(t, "", "compare", "../../testdata/heat2d.c", "--tile=stream", "--sweep", "h=1..2", "-D", "N=20", "-D", "T=6", "--json")
+	if code != 0 {
+		t.Fatalf("--sweep: exit %d %s", code, errs)
+	}
+	var sizes [][]int64
+	for _, r := range rowsOf(t, out) {
+		if r.Counts == nil || r.Counts.Stream == nil {
+			t.Errorf("%v: not counted: %s", r.Sizes, r.Err)
+		}
+		sizes = append(sizes, r.Sizes)
+	}
+	if d := cmp.Diff([][]int64{{1, 49, 64}, {2, 49, 64}}, sizes); d != "" {
+		t.Errorf("--sweep rows (-want +got):\n%s", d)
 	}
 }
