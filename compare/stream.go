@@ -205,7 +205,7 @@ func CountStream(scop *frontend.Scop, sched *schedule.Schedule, params map[strin
 	}
 	n := len(in.iters) / max(1, in.niter)
 	tile := make([]int32, n)
-	row := make([]int8, n)
+	row := make([]int32, n)
 	origin := make([]int64, n) // s00 of the instance's hexagon
 	perTile := make([]int32, len(launchOf)+1)
 	for j := 0; j < n; j++ {
@@ -227,7 +227,7 @@ func CountStream(scop *frontend.Scop, sched *schedule.Schedule, params map[strin
 		if a < 0 || a >= rows || it[1] < o+geo.Rows[a][0] || it[1] > o+geo.Rows[a][1] {
 			return nil, fmt.Errorf("internal error: instance %v of %s is not in a row of its hexagon (origin %d, %d)", it, st.Name, t0, o)
 		}
-		tile[j], row[j], origin[j] = k, int8(a), o
+		tile[j], row[j], origin[j] = k, int32(a), o
 		perTile[k+1]++
 	}
 	// instances in block order (a counting sort)
