@@ -254,7 +254,7 @@ func (r *Report) kernelNotes() []string {
 				label, sc.Threads, sc.Groups, sc.Rows, sc.Lag, sc.Planes, sc.Smem, regs, sc.Steps, 100*sc.SlotUse,
 				float64(sc.GlobalLoadAccesses)/u, float64(sc.GlobalStoreAccesses)/u, float64(sc.SharedReads)/u, float64(sc.SharedWrites)/u, float64(sc.RegisterReads)/u))
 		case x.Kind == string(N5D):
-			out = append(out, fmt.Sprintf("%s: the sweep kernel at its GPU default sizes (h+1 = %d steps per sweep), counted as the sweep schedule; its steady state's discarded cells outside each level's region are not counted", label, x.Sizes[0]+1))
+			out = append(out, fmt.Sprintf("%s: the N.5-D sweep kernel, h+1 = %d steps per sweep (the GPU kernel's default sizes unless given), counted as the sweep schedule; its steady state's discarded cells outside each level's region are not counted", label, x.Sizes[0]+1))
 		}
 	}
 	return out
