@@ -224,9 +224,9 @@ func TestStreamCountsBruteForce(t *testing.T) {
 		cases = append(cases,
 			tc{"jacobi2d_mod2.c", []int64{2, 3, 4}, j, gpuplan.CUDAOptions{HexStreamStoreAll: true}},
 			tc{"jacobi2d_mod2.c", []int64{2, 3, 4}, j, gpuplan.CUDAOptions{NoReuse: true}},
-			tc{"jacobi2d_mod2.c", []int64{3, 7, 32}, map[string]string{"N": "40", "T": "17"}, gpuplan.CUDAOptions{}},
-			tc{"laplacian2d.c", []int64{7, 49, 64}, map[string]string{"N": "40", "T": "16"}, gpuplan.CUDAOptions{}},
-			tc{"gradient2d.c", []int64{2, 5, 8}, map[string]string{"N": "21", "T": "9"}, gpuplan.CUDAOptions{HexStreamGroups: 3}},
+			tc{"jacobi2d_mod2.c", []int64{3, 7, 32}, map[string]string{"N": "28", "T": "12"}, gpuplan.CUDAOptions{}},
+			tc{"laplacian2d.c", []int64{7, 49, 64}, map[string]string{"N": "30", "T": "16"}, gpuplan.CUDAOptions{}},
+			tc{"gradient2d.c", []int64{2, 5, 8}, map[string]string{"N": "17", "T": "8"}, gpuplan.CUDAOptions{HexStreamGroups: 3}},
 			tc{"star2d_radius2.c", []int64{2, 4, 4}, map[string]string{"N": "23", "T": "7"}, gpuplan.CUDAOptions{NoReuse: true}},
 		)
 	}
