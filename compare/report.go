@@ -54,6 +54,8 @@ type SLChoice struct {
 
 // Spec says what to compare.
 type Spec struct {
+	// Kinds are the rows: schedule kinds and the kernel rows Stream and
+	// N5D (kernel_rows.go).
 	Kinds []schedule.Kind
 	// Sizes per kind (nil: the schedule's default); All applies to every
 	// kind without its own.
