@@ -255,6 +255,13 @@ static char hx_emu_first[512];
 /* boxes of the sweep kernel that ran its steady state (counted by the
    emulation print only; reported so that tests see the steady code ran) */
 static long hx_emu_steady_boxes;
+/* the sweep steps those boxes ran with the steady code */
+static long hx_emu_steady_steps;
+/* what the sweep kernel's ramp fills its shared buffers and registers with
+   at its start (CUDA: 0; tests define NaN) */
+#ifndef HX_EMU_FILL
+#define HX_EMU_FILL 0
+#endif
 
 static void hx_emu_begin_launch(const char *k, dim3 g, dim3 b, int bx, int by, int bz)
 {
@@ -337,6 +344,7 @@ static long hx_chk(const void *base, long idx, int mode)
 static int hx_emu_report(int failed)
 {
   if (hx_emu_steady_boxes > 0) printf("emu: %ld steady sweep box(es)\n", hx_emu_steady_boxes);
+  if (hx_emu_steady_steps > 0) printf("emu: %ld steady sweep step(s)\n", hx_emu_steady_steps);
   if (hx_emu_nerr == 0) {
     if (hx_emu_ngrid > 0) printf("emu: %u launches, %u grid barriers, no races, no out-of-bounds accesses\n", hx_emu_nlaunch, hx_emu_ngrid);
     else printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_nlaunch);

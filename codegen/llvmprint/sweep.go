@@ -59,6 +59,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	g.pfAllocas()
 	g.q = g.cur.NewAlloca(types.I32)
 	g.z = g.cur.NewAlloca(g.it)
+	g.rampFill()
 	g.body()
 	return g.finish()
 }
