@@ -11,12 +11,13 @@ import (
 )
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
-// sweep_steady.go) of compile, run and tune: --steady, --steady-unroll
-// and --sweep-prefetch, on by default, and --sweep-ring and
+// sweep_steady.go) of compile, run and tune: --steady, --steady-unroll,
+// --steady-ramp (sweep_ramp.go) and --sweep-prefetch, on by default, and --sweep-ring and
 // --sweep-prefetch-late, off by default (sweep_prefetch.go), so that one build of each can be measured against
 // the other.
 type steadyFlags struct {
 	steady, unroll bool
+	ramp           bool
 	prefetch, ring bool
 	prefetchLate   bool
 	// stream is --stream (compile and run only): the streaming hybrid
@@ -38,12 +39,13 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.prefetch, "sweep-prefetch", true, "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers; --dump=plan shows the decision)")
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
+	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
 // opts is o with the steady-state switches.
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
-	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
+	o.NoSteady, o.NoSteadyUnroll, o.NoSteadyRamp = !f.steady, !f.unroll, !f.ramp
 	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	return o
