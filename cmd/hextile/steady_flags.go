@@ -51,15 +51,23 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	return o
 }
 
-// steadyBoxesLine is the emulator's count of the sweep boxes that ran the
-// steady state.
-var steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
+// steadyBoxesLine and steadyStepsLine are the emulator's counts of the
+// sweep boxes that ran the steady state and of their steady steps.
+var (
+	steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
+	steadyStepsLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep step\(s\)$`)
+)
 
 // noteSteadyBoxes prints, after an emulator run, how many sweep boxes ran
-// the steady state (nothing when none did).
+// the steady state and how many steady steps they ran (nothing when none
+// did).
 func noteSteadyBoxes(w io.Writer, output string) {
 	if m := steadyBoxesLine.FindStringSubmatch(output); m != nil {
-		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state\n", m[1])
+		steps := ""
+		if s := steadyStepsLine.FindStringSubmatch(output); s != nil {
+			steps = ", " + s[1] + " steady step(s)"
+		}
+		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state%s\n", m[1], steps)
 	}
 }
 

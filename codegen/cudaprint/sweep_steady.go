@@ -21,6 +21,17 @@ import (
 //	}
 //	{ flags; for (; hx_z <= hx_zhi; hx_z++) generic step }  // epilogue, or every step
 //
+// With the ramp (the plan's sweep_ramp.go, the default) hx_za is hx_zlo
+// and hx_zb hx_zhi: there is no prologue, the unrolled loop stops
+// SteadyTail steps early and those steps follow it straight (constant
+// slots, the last without the prefetch), so an interior box runs no
+// generic step:
+//
+//	const T hx_za = hx_bl0 - 7, hx_zb = hx_bl0 + 141;
+//	for (; hx_z <= hx_zb - 4; hx_z += 3) { 3 steady steps }   // 49 iterations
+//	{ const T hx_s = hx_z + 0; ... } { const T hx_s = hx_z + 1; ... }
+//	hx_z += 2; hx_q = 2;
+//
 // A steady level computes every thread's column:
 //
 //	const T hx_p = hx_s - 2;
@@ -33,8 +44,8 @@ import (
 // (hx_emu_steady_boxes, reported after the run) so that tests can check
 // that the steady code ran.
 
-// steady prints, at depth d, an interior box's prologue and steady steps
-// (the epilogue is the generic loop after it).
+// steady prints, at depth d, an interior box's prologue (none with the
+// ramp) and steady steps (the epilogue is the generic loop after it).
 func (g *sweepGen) steady(d int) {
 	sp, it := g.sp, g.it()
 	ns := sp.Form.NS

@@ -17,6 +17,11 @@ import "fmt"
 //     + SteadyHi], SteadyLo = max_a (L*a - GL_0(a)) and SteadyHi = min_a
 //     (L*a + GR_0(a)), every level's plane z - L*a is in its range.
 //
+// (With the ramp, sweep_ramp.go, the default, the steady code runs all of
+// an interior box's steps, the pipeline's fill and drain included, and
+// the interior test widens where a level reads global memory at planes
+// outside its range; what follows is the steady state's core.)
+//
 // There every level computes every column of the face unconditionally:
 // every cell is in the domain (so every read of the band-start state is
 // an element the sequential program reads: in bounds), and a column

@@ -21,6 +21,9 @@ import (
 //	}
 //	for (; z <= zhi; z++) generic step          // epilogue, or every step
 //
+// With the ramp (gpuplan's sweep_ramp.go) za is zlo and zb zhi: no
+// prologue, and the unrolled loop stops SteadyTail steps early, which
+// follow it straight (constant slots, the last without the prefetch).
 // A steady step computes every level at every thread's column without
 // guards; the last writers store their owned cells.
 
