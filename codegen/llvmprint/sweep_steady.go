@@ -1,6 +1,8 @@
 package llvmprint
 
 import (
+	"fmt"
+
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -28,8 +30,13 @@ import (
 // guards; the last writers store their owned cells.
 
 // SteadyBlock is the name of the basic block where an interior box
-// starts its steady steps (tests count the boxes that reach it).
-const SteadyBlock = "hx_steady"
+// starts its steady steps (tests count the boxes that reach it), and
+// SteadyStepBlock, with a suffix ".<n>" (n-th printed), that of each
+// printed steady step (tests count the steps).
+const (
+	SteadyBlock     = "hx_steady"
+	SteadyStepBlock = "hx_steady_step"
+)
 
 // genericSteps lowers the generic sweep steps from the step in g.z while
 // it is at most hi, and leaves the next step in g.z.
@@ -121,6 +128,10 @@ func (g *sweepIR) unrolledSteps(z value.Value, n int64, lastNoPf bool) {
 // the column registers' shift, the barrier.
 func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 	sp := g.sp
+	st := g.llvmKernel.f.NewBlock(fmt.Sprintf("%s.%d", SteadyStepBlock, g.nstep))
+	g.nstep++
+	g.cur.NewBr(st)
+	g.cur = st
 	for a, lv := range sp.Levels {
 		x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
 		unbind := g.bind(lv, x)
