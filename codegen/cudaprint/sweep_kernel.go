@@ -112,9 +112,10 @@ func streamKernelArgs(cs *gpuplan.Scop, decl bool, written func(a *frontend.Arra
 func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	sp := cs.Sweep
 	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true, nil}, sp: sp, z: "hx_z", qc: -1}
-	g.kernel(int64(sp.NBuf)*sp.NB*sp.Plane, "sweep buffers", func() {
+	g.kernel(sp.StageElems(), "sweep buffers", func() {
 		g.regDecls()
 		g.pfDecls()
+		g.stageDecls()
 		g.rampFill()
 		g.body()
 	})

@@ -32,7 +32,7 @@ func (g *sweepGen) rampFill() {
 	if g.emu {
 		fill = "HX_EMU_FILL"
 	}
-	nsb := int64(sp.NBuf) * sp.NB * sp.Plane
+	nsb := sp.StageElems()
 	if nsb == 0 && !g.emu {
 		return
 	}

@@ -75,7 +75,15 @@ func (g *sweepGen) steady(d int) {
 	if sp.Prefetch {
 		g.line(dd, "/* the prefetch registers of the first steady step (hx_z == hx_za) */")
 		g.pfLoad(dd, "hx_z", true)
-		g.band = g.pfRead
+	}
+	g.stageFill(dd)
+	if sp.Prefetch || sp.Stage {
+		g.band = func(a, k int) string {
+			if s := g.stageRead(a, k); s != "" {
+				return s
+			}
+			return g.pfRead(a, k)
+		}
 		defer func() { g.band = nil }()
 	}
 	tail := sp.SteadyTail
@@ -138,8 +146,12 @@ func (g *sweepGen) steadyStep(d int, pf bool) {
 	if g.emu {
 		g.line(d, "hx_emu_steady_steps++;")
 	}
+	g.stagePublish(d)
 	for a := range g.sp.Levels {
 		g.steadyLevel(a, d)
+		if a == 0 {
+			g.stageAdvance(d)
+		}
 		if pf && g.sp.Prefetch && a == g.sp.PfAfter {
 			g.line(d, "/* prefetch: level 0's band-start reads of the next step (before the barrier) */")
 			g.pfLoad(d, g.z+" + 1", false)

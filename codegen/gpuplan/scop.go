@@ -47,6 +47,11 @@ type CUDAOptions struct {
 	// prefetch after the last level instead of after level 0
 	// (--sweep-prefetch-late).
 	NoPrefetch, SweepRing, SweepPrefetchLate bool
+	// SweepStageInput stages level 0's band-start reads of the sweep
+	// kernel's steady state in shared memory and column registers, one
+	// global load per field and step (--sweep-stage-input; see
+	// sweep_stage.go). CUDA C (and the emulator) only.
+	SweepStageInput bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -267,7 +272,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, opt.SweepStageInput)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

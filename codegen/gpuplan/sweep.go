@@ -120,6 +120,13 @@ type SweepPlan struct {
 	PrefetchWhy, RingWhy string
 	Pf                   []SweepPf
 	PfAfter              int
+	// The staged input of level 0's band-start reads in the steady state
+	// (sweep_stage.go): Stage says whether the kernel has it (StageWhy
+	// why not), St are the staged fields (level 0's reads name theirs in
+	// SweepRead.St).
+	Stage    bool
+	StageWhy string
+	St       []SweepStage
 }
 
 // SweepLevel is one level of a band.
@@ -149,6 +156,11 @@ type SweepRead struct {
 	// Pf is, with SweepPlan.Prefetch, the prefetch register (SweepPlan.Pf)
 	// that holds a band-start read of level 0 in the steady state, or -1.
 	Pf int
+	// St is, with SweepPlan.Stage, the staged field (SweepPlan.St) of a
+	// band-start read of level 0 in the steady state, or -1; StReg its
+	// column register there (-1: the field's current register), or -2:
+	// the staged buffer (a face neighbour).
+	St, StReg int
 }
 
 // MaxSweepSmem is the shared memory a sweep block may use without the
@@ -371,8 +383,9 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 //
 // noPrefetch turns off the prefetch of level 0's band-start reads in the
 // steady state, ring turns on its own-column ring, late issues it after
-// the last level (planPrefetch).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool) (*SweepPlan, error) {
+// the last level (planPrefetch); stage stages level 0's band-start reads
+// in shared memory and column registers there (planStage).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath, stage bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -438,6 +451,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	}
 	sp.planSteady(noSteady, noUnroll)
 	sp.planRamp(noRamp)
+	sp.planStage(stage)
 	sp.planPrefetch(noPrefetch, ring, late, fastMath)
 	sp.planTail()
 	return sp, nil

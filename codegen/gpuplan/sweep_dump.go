@@ -15,12 +15,13 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	fmt.Fprintf(w, "  boxes %s (offsets %s), skew c = %d, plane lag per level %d (one barrier per sweep step)\n", ints(sp.W), ints(sp.Off), sp.C, sp.Lag)
 	fmt.Fprintf(w, "  block %dx%dx%d threads: the face of s1..s%d with the level-0 ghost zone (%s)\n", sp.Block[0], sp.Block[1], sp.Block[2], sp.Form.NS-1, ints(sp.Face))
 	if sp.Pad > 0 {
-		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x (the face + 2 x %d padding) x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.Pad, sp.ElemSz, sp.Smem)
+		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x (the face + 2 x %d padding) x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.Pad, sp.ElemSz, sp.Smem-sp.StageSmem())
 	} else {
-		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem)
+		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem-sp.StageSmem())
 	}
 	sp.dumpSteady(w)
 	sp.dumpPrefetch(w)
+	sp.dumpStage(w)
 	sp.dumpLevels(w, func(lv SweepLevel) string {
 		buf := "not buffered (no later level reads it)"
 		if lv.Buf >= 0 {
@@ -30,6 +31,12 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	}, func(rd SweepRead) string {
 		if rd.Reg >= 0 {
 			return fmt.Sprintf(", column register %d", rd.Reg)
+		}
+		if sp.Stage && rd.St >= 0 {
+			if rd.StReg >= -1 {
+				return fmt.Sprintf(", in the steady state staged field %d's column register %d", rd.St, rd.StReg)
+			}
+			return fmt.Sprintf(", in the steady state staged field %d's buffer", rd.St)
 		}
 		if sp.Prefetch && rd.Pf >= 0 {
 			return fmt.Sprintf(", in the steady state prefetch register %d", rd.Pf)

@@ -124,12 +124,15 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late, fastMath bool) {
 	}
 	var globals []int
 	for k, rd := range lv0.Reads {
-		if rd.From < 0 {
+		if rd.From < 0 && rd.St < 0 {
 			globals = append(globals, k)
 		}
 	}
 	if len(globals) == 0 {
 		sp.PrefetchWhy = "off: level 0 reads no global memory"
+		if sp.Stage {
+			sp.PrefetchWhy = "off: level 0's band-start reads are staged (--sweep-stage-input)"
+		}
 		return
 	}
 	sp.Prefetch, sp.SteadyHi, sp.PfAfter = true, hi, 0
