@@ -35,9 +35,11 @@ S3=bench/inputs/an5d_star3d1r.c
 B2=an5dsrc:box2d1r
 S3A=an5dsrc:star3d1r
 # NAME|INPUT|hextile flags|full size|ncu size|MODE|nvcc extra (minblocks=N: __launch_bounds__(threads, N) on
-# hextile's kernels, edited into the generated CUDA by prepare)
+# hextile's kernels, edited into the generated CUDA by prepare). The *_stage configurations are
+# --sweep-stage-input (gpuplan's sweep_stage.go) beside the plain sweep of the same sizes: MATCH='sweep_(fast|exact)(_m2)?$|stage'.
 CONFIGS=(
   "j2d5pt_sweep_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "j2d5pt_sweep_fast_stage|$J|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_fast_an5dfile|an5dsrc:j2d5pt|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_fast_w256|$J|--tile=sweep --sizes=7,256,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_fast_w512|$J|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
@@ -45,6 +47,7 @@ CONFIGS=(
   "j2d5pt_sweep_fast_h9w512m3|$J|--tile=sweep --sizes=9,512,238|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|minblocks=3"
   "j2d5pt_sweep_fast_h5w512|$J|--tile=sweep --sizes=5,512,246|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_exact|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "j2d5pt_sweep_exact_stage|$J|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "j2d5pt_sweep_exact_w512|$J|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "j2d5pt_sweep_exact_w512m4|$J|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|minblocks=4"
   "j2d5pt_hybrid_fast|$J|--tile=hybrid --sizes=11,23,128 --shared|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
@@ -58,16 +61,21 @@ CONFIGS=(
   "j2d5pt2k_none_exact|$J|--tile=none --sizes=3,64,64 --block=64,8|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
   "j2d5pt2k_an5d_fast|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|fast|"
   "box2d1r_sweep_exact|$B2|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "box2d1r_sweep_exact_stage|$B2|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "box2d1r_sweep_exact_w512|$B2|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "box2d1r_sweep_exact_w512m4|$B2|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|minblocks=4"
   "star3d1r_sweep_exact|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_sweep_exact_m2|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|minblocks=2"
+  "star3d1r_sweep_exact_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "star3d1r_sweep_exact_stage_m2|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|minblocks=2"
   "star3d1r_sweep_exact_w128|$S3|--tile=sweep --sizes=3,128,26,26|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_sweep_exact_w128m2|$S3|--tile=sweep --sizes=3,128,26,26|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|minblocks=2"
   "star3d1r_none_exact|$S3||dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 512 -t 200 -n 3|-s 512 -t 24 -n 1|exact|"
   "star3d1r256_sweep_exact|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_sweep_exact_m2|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|minblocks=2"
+  "star3d1r256_sweep_exact_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "star3d1r256_sweep_exact_stage_m2|$S3|--tile=sweep --sweep-stage-input|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|minblocks=2"
   "star3d1r256_sweep_exact_w128m2|$S3|--tile=sweep --sizes=3,128,26,26|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|minblocks=2"
   "star3d1r256_none_exact|$S3||dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 254 -t 128 -n 3|-s 254 -t 24 -n 1|exact|"
