@@ -55,43 +55,51 @@ func TestLLVMSweepRampRunsOnCPU(t *testing.T) {
 		rc := rc
 		t.Run(rc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := ghostCompile(rc.tc.file, "sweep", rc.tc.sizes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt := rc.opt
-			opt.NoReuse = rc.tc.noRegs
-			ed := irRunEdits{}
-			if rc.tc.params != nil {
-				ed.defines = map[string]int64{}
-				for k, v := range c.Scops[0].Scop.Defines {
-					ed.defines[k] = v
-				}
-				for k, v := range rc.tc.params {
-					ed.defines[k] = v
-				}
-				opt.Params = ed.defines
-			}
-			cs, err := cudaScops(c, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			steps := cs[0].Sweep.SteadySteps()
-			ed.ir = func(ll string) string {
-				out, ok := rampHookIR(ll)
-				if !ok {
-					t.Errorf("the IR has no steady block %s or steps %s", llvmprint.SteadyBlock, llvmprint.SteadyStepBlock)
-				}
-				return out
-			}
-			ed.src = func(src string, css []*gpuplan.Scop) (string, error) {
-				return src + fmt.Sprintf(rampHookC, steps, steps), nil
-			}
-			for j, args := range rc.tc.args {
-				if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("ramp_ir_%s_%d", rc.name, j), [][]string{append([]string{}, args...)}, ed); err != nil {
-					t.Error(err)
-				}
-			}
+			llvmSteadyRun(t, llc, cc, dir, "ramp_ir_"+rc.name, rc.tc, rc.opt)
 		})
+	}
+}
+
+// llvmSteadyRun runs the LLVM sweep kernel of tc under opt on the CPU
+// (bit-identical to the sequential program) and checks that every thread
+// that enters an interior box's steady state runs the plan's SteadySteps
+// steady steps.
+func llvmSteadyRun(t *testing.T, llc, cc, dir, tag string, tc sweepCase, opt gpuplan.CUDAOptions) {
+	t.Helper()
+	c, err := ghostCompile(tc.file, "sweep", tc.sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.NoReuse = tc.noRegs
+	ed := irRunEdits{}
+	if tc.params != nil {
+		ed.defines = map[string]int64{}
+		for k, v := range c.Scops[0].Scop.Defines {
+			ed.defines[k] = v
+		}
+		for k, v := range tc.params {
+			ed.defines[k] = v
+		}
+		opt.Params = ed.defines
+	}
+	cs, err := cudaScops(c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := cs[0].Sweep.SteadySteps()
+	ed.ir = func(ll string) string {
+		out, ok := rampHookIR(ll)
+		if !ok {
+			t.Errorf("the IR has no steady block %s or steps %s", llvmprint.SteadyBlock, llvmprint.SteadyStepBlock)
+		}
+		return out
+	}
+	ed.src = func(src string, css []*gpuplan.Scop) (string, error) {
+		return src + fmt.Sprintf(rampHookC, steps, steps), nil
+	}
+	for j, args := range tc.args {
+		if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("%s_%d", tag, j), [][]string{append([]string{}, args...)}, ed); err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -243,9 +243,6 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := sf.streamRefusal(*target); err != nil && !(dump["plan"] && *out == "") {
 		return usageFail(stderr, "compile", err)
 	}
-	if err := sf.stageRefusal(*target); err != nil && !(dump["plan"] && *out == "") {
-		return usageFail(stderr, "compile", err)
-	}
 	if pf.persistent && df.on() {
 		return usageFail(stderr, "compile", usagef("--distribute does not take --persistent: each rank exchanges halos with its neighbours between the launches"))
 	}

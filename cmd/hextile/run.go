@@ -115,9 +115,6 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err := sf.streamRefusal(req.Target); err != nil {
 		return usageFail(stderr, "run", err)
 	}
-	if err := sf.stageRefusal(req.Target); err != nil {
-		return usageFail(stderr, "run", err)
-	}
 	if ghostKind(pf.tile) && len(pf.block) > 0 {
 		return usageFail(stderr, "run", ghostBlockRefusal(pf.tile))
 	}

@@ -44,7 +44,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.prefetch, "sweep-prefetch", true, "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers; --dump=plan shows the decision)")
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
-	fs.BoolVar(&f.stage, "sweep-stage-input", false, "--tile=sweep with --steady and --steady-ramp, CUDA C (and the emulator) only: stage level 0's band-start inputs like a level, one global load per field and step (the thread's own column, a step ahead; the face's halo by the first threads) into a shared-memory plane buffer and column registers, from which level 0 reads (--dump=plan shows the decision and its shared memory)")
+	fs.BoolVar(&f.stage, "sweep-stage-input", false, "--tile=sweep with --steady and --steady-ramp (CUDA, LLVM and the emulator): stage level 0's band-start inputs like a level, one global load per field and step (the thread's own column, a step ahead; the face's halo by the first threads) into a shared-memory plane buffer and column registers, from which level 0 reads (--dump=plan shows the decision and its shared memory)")
 	fs.IntVar(&f.minBlocks, "min-blocks", 0, "--tile=sweep on the GPU targets: blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
@@ -78,17 +78,6 @@ func noteSteadyBoxes(w io.Writer, output string) {
 		}
 		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state%s\n", m[1], steps)
 	}
-}
-
-// stageRefusal refuses --sweep-stage-input for a target whose sweep
-// printer has no staged input: only the CUDA C printer (compile
-// --target=cuda, run --device=emu or --backend=cuda) prints it; the LLVM
-// printer does not (yet).
-func (f steadyFlags) stageRefusal(target string) error {
-	if !f.stage || target == "cuda" {
-		return nil
-	}
-	return usagef("--sweep-stage-input: the staged sweep input is printed by the CUDA C printer only (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda); --target=%s has none", target)
 }
 
 // streamRefusal refuses --stream (and its options) for a target without

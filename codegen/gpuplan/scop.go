@@ -50,7 +50,7 @@ type CUDAOptions struct {
 	// SweepStageInput stages level 0's band-start reads of the sweep
 	// kernel's steady state in shared memory and column registers, one
 	// global load per field and step (--sweep-stage-input; see
-	// sweep_stage.go). CUDA C (and the emulator) only.
+	// sweep_stage.go).
 	SweepStageInput bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the

@@ -39,7 +39,7 @@ import (
 // sweepKernel lowers the sweep kernel kn of cs.
 func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	sp := cs.Sweep
-	b, err := lm.newBandIR(cs, kn, int64(sp.NBuf)*sp.NB*sp.Plane)
+	b, err := lm.newBandIR(cs, kn, sp.StageElems())
 	if err != nil {
 		return err
 	}
@@ -57,6 +57,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 		}
 	}
 	g.pfAllocas()
+	g.stageAllocas()
 	g.q = g.cur.NewAlloca(types.I32)
 	g.z = g.cur.NewAlloca(g.it)
 	g.rampFill()
@@ -77,6 +78,7 @@ type sweepIR struct {
 	f    value.Value        // its face index
 	// nstep numbers the printed steady steps' blocks (SteadyStepBlock).
 	nstep int
+	st    stageIR // the staged input's registers (sweep_stage.go)
 }
 
 // body mirrors cudaprint's sweepGen.body.

@@ -24,7 +24,7 @@ func (g *sweepIR) rampFill() {
 	if sp.Form.NS == 3 {
 		tid = g.cur.NewAdd(g.cur.NewMul(g.tid[1], i32(int64(kb[0]))), g.tid[0])
 	}
-	nsb := int64(sp.NBuf) * sp.NB * sp.Plane
+	nsb := sp.StageElems()
 	closeI := g.loopOpen("hx_i", tid, i32(nsb-1), i32(int64(kb[0]*kb[1]*kb[2])))
 	g.cur.NewStore(zeroElem(g.elem), g.sbPtr(g.env["hx_i"]))
 	closeI()

@@ -81,7 +81,18 @@ func (g *sweepIR) steady() {
 	g.cur = st
 	if sp.Prefetch { // the registers of the first steady step (z == za)
 		g.pfLoad(g.cur.NewLoad(g.it, g.z), true)
-		g.band = g.pfRead
+	}
+	if sp.Stage { // the staged input of the first steady step (z == za; sweep_stage.go)
+		g.st.za, g.st.zb = za, zb
+		g.stageFill(g.cur.NewLoad(g.it, g.z))
+	}
+	if sp.Prefetch || sp.Stage {
+		g.band = func(a, k int) value.Value {
+			if p := g.stageRead(a, k); p != nil {
+				return p
+			}
+			return g.pfRead(a, k)
+		}
 		defer func() { g.band = nil }()
 	}
 	tail := sp.SteadyTail
@@ -132,6 +143,8 @@ func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 	g.nstep++
 	g.cur.NewBr(st)
 	g.cur = st
+	g.st.z = z
+	g.stagePublish(z)
 	for a, lv := range sp.Levels {
 		x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
 		unbind := g.bind(lv, x)
@@ -147,6 +160,9 @@ func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 			closeOut()
 		}
 		unbind()
+		if a == 0 {
+			g.stageAdvance(z)
+		}
 		if pf && sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
 			g.pfLoad(g.add(z, 1), false)
 		}
