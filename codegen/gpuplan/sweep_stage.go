@@ -7,8 +7,15 @@ import (
 )
 
 // The staged input of the sweep kernel's steady state (SweepPlan.Stage;
-// CUDAOptions.SweepStageInput, --sweep-stage-input, turns it on; off by
-// default until measured on the GPU). Without it level 0 reads the
+// CUDAOptions.SweepStageInput, --sweep-stage-input, turns it on). Off by
+// default until measured on the GPU: it trades level 0's global loads and
+// their 64-bit index arithmetic (the bulk of the steady loop's
+// instructions in Nsight Compute) for shared-memory stores and loads, a
+// barrier-separated publish and more shared memory (star3d1r: 9248 bytes,
+// 48416 in all, still two 1024-thread blocks per SM), and replaces the
+// plain prefetch's registers (j2d5pt bit-exact: measured slower with the
+// prefetch, sweep_prefetch.go) with its own: whether it wins is the
+// measurement's to say (bench/profile.sh, MATCH=stage). Without it level 0 reads the
 // band-start state straight from global memory, one load per read and
 // thread and step (star3d1r: 7, j2d5pt: 5) with 64-bit index arithmetic
 // each. With it, as AN5D does, the band-start state is staged like a level
