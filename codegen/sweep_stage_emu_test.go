@@ -20,7 +20,8 @@ var stageCases = []struct {
 	opt  gpuplan.CUDAOptions
 }{
 	{"j2d5pt", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}}, gpuplan.CUDAOptions{}},
-	{"star3d1r", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{}},
+	{"star3d1r", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 26, "timestep": 5}}, gpuplan.CUDAOptions{}},
+	{"star3d1r_30", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{}},
 	{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, long: true, params: map[string]int64{"dimsize": 60, "timestep": 9}}, gpuplan.CUDAOptions{}},
 	{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
 	{"star2d_radius2", sweepCase{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 7, 9}, args: [][]string{{"N=41", "T=7"}}, long: true}, gpuplan.CUDAOptions{}},
