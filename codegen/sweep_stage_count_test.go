@@ -77,12 +77,11 @@ func TestSweepStageLoads(t *testing.T) {
 
 // TestSweepStageCUDASyntax: the CUDA-mode sweep kernels with the staged
 // input (2-D and 3-D, unrolled and not) compile as C++ with the CUDA
-// built-ins stubbed (MinBlocks 1: the stub's __launch_bounds__ takes one
-// argument).
+// built-ins stubbed.
 func TestSweepStageCUDASyntax(t *testing.T) {
 	chk := newCUDASyntax(t)
 	for _, tc := range []sweepCase{stageCases[0].tc, stageCases[1].tc} {
-		for _, opt := range []CUDAOptions{{SweepStageInput: true, MinBlocks: 1}, {SweepStageInput: true, NoSteadyUnroll: true, MinBlocks: 1}} {
+		for _, opt := range []CUDAOptions{{SweepStageInput: true}, {SweepStageInput: true, NoSteadyUnroll: true}} {
 			chk.check(tc.file, tc.sizes, opt)
 		}
 	}
