@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
 	"hextile/codegen"
+	"hextile/codegen/gpuplan"
 )
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
@@ -24,12 +26,14 @@ type steadyFlags struct {
 	stream bool
 	groups int
 	all    bool
+	chunk  chunkFlag
 }
 
 // registerStream adds --stream (compile and run).
 func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.stream, "stream", false, "--tile=hybrid on the CUDA target (and the emulator), 2-D stencils: the streaming hybrid kernel, one thread block per hexagon sweeping s1 over the whole domain plane by plane (rows of the hexagon lag r1+1 planes apart, the previous row's planes in shared memory), no redundant computation; w1 is not used")
 	fs.IntVar(&f.groups, "stream-groups", 1, "--stream: row groups G (threads on y): thread (x, y) computes the hexagon rows a with a mod G = y, G times the threads per block (every read of the previous row then from shared memory, no column registers)")
+	fs.Var(&f.chunk, "stream-chunk", "--stream: cut the sweep along s1 into chunks of C planes, one thread block per (hexagon, chunk), with ghost planes along s1 (redundant along s1 only) and the neighbours' values prefetched: off (one block per hexagon sweeps the whole domain), auto (the host picks C per launch for >= 2112 blocks) or C")
 	fs.BoolVar(&f.all, "stream-store-all", false, "--stream: store every computed cell to global memory (default: only the cells other hexagons read and those of the last two time steps)")
 }
 
@@ -46,6 +50,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
 	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
+	o.HexStreamChunk = int64(f.chunk)
 	return o
 }
 
@@ -70,3 +75,36 @@ func (f steadyFlags) streamRefusal(target string) error {
 	}
 	return usagef("--stream: the streaming hybrid kernel is CUDA C only (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda); --target=%s has none", target)
 }
+
+// chunkFlag is --stream-chunk: off (0, the default), auto
+// (gpuplan.HexChunkAutoSize) or a positive number of planes.
+type chunkFlag int64
+
+func (c *chunkFlag) String() string {
+	switch *c {
+	case 0:
+		return "off"
+	case gpuplan.HexChunkAutoSize:
+		return "auto"
+	}
+	return strconv.FormatInt(int64(*c), 10)
+}
+
+func (c *chunkFlag) Set(v string) error {
+	switch v {
+	case "off", "0":
+		*c = 0
+		return nil
+	case "auto":
+		*c = gpuplan.HexChunkAutoSize
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 {
+		return fmt.Errorf("want off, auto or a positive number of planes, got %q", v)
+	}
+	*c = chunkFlag(n)
+	return nil
+}
+
+func (c *chunkFlag) Type() string { return "off|auto|C" }

@@ -65,6 +65,11 @@ type CUDAOptions struct {
 	// computed cell (--stream-store-all), not only those other hexagons
 	// or the final state need.
 	HexStreamStoreAll bool
+	// HexStreamChunk cuts the streaming hybrid kernel's sweep into chunks
+	// of that many planes of s1 (--stream-chunk; hexchunk.go): 0 off (one
+	// block per hexagon sweeps the whole domain), HexChunkAutoSize the
+	// host's choice per launch.
+	HexStreamChunk int64
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -247,13 +252,17 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if opt.HexStream {
-		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups, opt.HexStreamStoreAll)
+		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups, opt.HexStreamStoreAll, opt.HexStreamChunk)
 		if err != nil {
 			return nil, atScopPosFlag(sc.Scop, "--tile=hybrid --stream (CUDA streaming hybrid kernel)", err)
 		}
 		cs.HexStream = hp
 		cs.Threads = [3]int{int(hp.Threads), int(hp.Groups), 1}
 		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexstream%d", k), Block: cs.Threads}}
+		if hp.Chunk != nil {
+			// The chunked kernel and its fixup (hexchunk.go).
+			cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexchunk%d", k), Block: cs.Threads}, {Name: fmt.Sprintf("hx_hexfix%d", k), Block: cs.Threads}}
+		}
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
