@@ -20,15 +20,15 @@ import (
 // the host's choice (auto), 64-bit loops and indices.
 var hexChunkCases = []hexChunkCase{
 	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, chunk: 4, args: [][]string{{"N=23", "T=7"}, {"N=4", "T=2"}, {"N=3", "T=1"}}},
-	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, chunk: 1, args: [][]string{{"N=13", "T=5"}}},
-	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, chunk: 2, args: [][]string{{"N=29", "T=10"}}},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{1, 2, 4}, chunk: 1, args: [][]string{{"N=13", "T=5"}}, long: true},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{3, 5, 6}, chunk: 2, args: [][]string{{"N=29", "T=10"}}, long: true},
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 4, 8}, chunk: 7, args: [][]string{nil}, params: map[string]int64{"dimsize": 29, "timestep": 13}},
-	{file: "../testdata/laplacian2d.c", sizes: []int64{0, 4, 4}, chunk: 5, args: [][]string{{"N=25", "T=9"}}},
-	{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 4, 5}, chunk: 6, args: [][]string{{"N=21", "T=7"}}},
-	{file: "../testdata/heat2d.c", sizes: []int64{1, 2, 4}, chunk: 3, args: [][]string{{"N=17", "T=6"}}, noRegs: true},
-	{file: "../testdata/laplacian2d.c", sizes: []int64{2, 3, 4}, chunk: 8, args: [][]string{{"N=21", "T=8"}}, storeAll: true},
-	{file: "../testdata/heat2d.c", sizes: []int64{2, 3, 4}, chunk: gpuplan.HexChunkAutoSize, args: [][]string{{"N=19", "T=9"}}},
-	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{2, 3, 5}, chunk: 5, args: [][]string{{"N=26", "T=8"}}, wide: true},
+	{file: "../testdata/laplacian2d.c", sizes: []int64{0, 4, 4}, chunk: 5, args: [][]string{{"N=25", "T=9"}}, long: true},
+	{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 4, 5}, chunk: 6, args: [][]string{{"N=21", "T=7"}}, long: true},
+	{file: "../testdata/heat2d.c", sizes: []int64{1, 2, 4}, chunk: 3, args: [][]string{{"N=17", "T=6"}}, noRegs: true, long: true},
+	{file: "../testdata/laplacian2d.c", sizes: []int64{2, 3, 4}, chunk: 8, args: [][]string{{"N=21", "T=8"}}, storeAll: true, long: true},
+	{file: "../testdata/heat2d.c", sizes: []int64{2, 3, 4}, chunk: gpuplan.HexChunkAutoSize, args: [][]string{{"N=19", "T=9"}}, long: true},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{2, 3, 5}, chunk: 5, args: [][]string{{"N=26", "T=8"}}, wide: true, long: true},
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: nil, chunk: 32, args: [][]string{nil}, params: map[string]int64{"dimsize": 131, "timestep": 19}, long: true},
 	{file: "../testdata/heat2d.c", sizes: []int64{3, 5, 6}, chunk: 9, args: [][]string{{"N=41", "T=11"}}, long: true},
 }
@@ -46,7 +46,8 @@ type hexChunkCase struct {
 	long     bool
 }
 
-// TestHexChunkEmu: the chunked streaming hybrid kernel and its fixup are
+// TestHexChunkEmu (two cases by default, every case with HEXTILE_LONG=1;
+// about 2 s of C compilation and emulation each): the chunked streaming hybrid kernel and its fixup are
 // bit-identical to the sequential program and free of races (between the
 // blocks of a launch, and the threads of a block between barriers) and
 // out-of-bounds accesses in the emulator.

@@ -70,6 +70,9 @@ func noteSteadyBoxes(w io.Writer, output string) {
 // the streaming hybrid kernel: it is printed in CUDA C (compile
 // --target=cuda, run --device=emu or --device=gpu --backend=cuda) only.
 func (f steadyFlags) streamRefusal(target string) error {
+	if !f.stream && f.chunk != 0 {
+		return usagef("--stream-chunk is an option of the streaming hybrid kernel: give --stream (and --tile=hybrid) too")
+	}
 	if !f.stream || target == "cuda" {
 		return nil
 	}
