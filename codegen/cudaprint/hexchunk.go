@@ -107,13 +107,17 @@ func (g *hexChunkGen) loops() int {
 
 // storeCond is the condition that row a's computed cell is stored (the
 // unchunked kernel's: the last row, the last two time steps, the cells
-// other hexagons read), own planes only.
-func (g *hexChunkGen) storeCond(a int) string {
-	c := "hx_s1 >= hx_c0 && hx_s1 <= hx_c1"
-	if a < g.hp.Rows()-1 && !g.hp.StoreAll {
-		c += fmt.Sprintf(" && (hx_t + 1 >= hx_thi || %s)", g.flag(fmt.Sprintf("hx_sf%d", a), g.edgeCond(a)))
+// other hexagons read), own planes only ("" for always); in the steady
+// state the plane is the chunk's own.
+func (g *hexChunkGen) storeCond(a int, steady bool) string {
+	var c []string
+	if !steady {
+		c = append(c, "hx_s1 >= hx_c0 && hx_s1 <= hx_c1")
 	}
-	return c
+	if a < g.hp.Rows()-1 && !g.hp.StoreAll {
+		c = append(c, fmt.Sprintf("(hx_t + 1 >= hx_thi || %s)", g.flag(fmt.Sprintf("hx_sf%d", a), g.edgeCond(a))))
+	}
+	return strings.Join(c, " && ")
 }
 
 // padCol prints the pad column of thread hx_tx < 2*R0: the R0 columns
@@ -212,15 +216,29 @@ func (g *hexChunkGen) body() {
 		}
 	}
 	g.line(d, fmt.Sprintf("const %s hx_zlo = hx_c0 - %d, hx_zhi = hx_c1 + %d;", it, -hc.ZLo, hc.ZHi))
-	g.loads(d, "hx_zlo")
+	g.line(d, fmt.Sprintf("const %s hx_slo = hx_c0 + %d > hx_lo1 + %d ? hx_c0 + %d : hx_lo1 + %d;", it, hc.SLoC, hc.SLoL, hc.SLoC, hc.SLoL))
+	g.line(d, fmt.Sprintf("const %s hx_shi = hx_c1 + %d < hx_hi1 + %d ? hx_c1 + %d : hx_hi1 + %d;", it, hc.SHiC, hc.SHiH, hc.SHiC, hc.SHiH))
+	g.line(d, fmt.Sprintf("const int hx_steady = hx_t0 >= hx_tlo && hx_t0 + %d <= hx_thi; /* every row in the time loop */", rows-1))
+	g.loads(d, "hx_zlo", false)
 	g.line(d, fmt.Sprintf("int hx_q = 0; /* (hx_z - hx_zlo) mod %d: the buffer slot of plane hx_z */", hp.NB))
 	g.line(d, fmt.Sprintf("for (%s hx_z = hx_zlo; hx_z <= hx_zhi; hx_z++) {", it))
-	for b := -1; b < rows; b++ {
-		g.row(b, d+1)
+	g.line(d+1, "if (hx_steady && hx_z >= hx_slo && hx_z <= hx_shi) { /* steady: no block-uniform guards */")
+	if g.emu {
+		g.line(d+2, "if (hx_z == hx_slo) hx_emu_steady_boxes++;")
 	}
-	g.shiftRegs(d + 1)
-	g.line(d+1, "if (hx_z < hx_zhi) {")
-	g.loads(d+2, "hx_z + 1")
+	for b := -1; b < rows; b++ {
+		g.row(b, d+2, true)
+	}
+	g.shiftRegs(d + 2)
+	g.loads(d+2, "hx_z + 1", true)
+	g.line(d+1, "} else {")
+	for b := -1; b < rows; b++ {
+		g.row(b, d+2, false)
+	}
+	g.shiftRegs(d + 2)
+	g.line(d+2, "if (hx_z < hx_zhi) {")
+	g.loads(d+3, "hx_z + 1", false)
+	g.line(d+2, "}")
 	g.line(d+1, "}")
 	g.line(d+1, "__syncthreads(); /* the rows of a step read only planes of earlier steps */")
 	g.line(d+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", hp.NB-1))
@@ -264,7 +282,7 @@ func (g *hexChunkGen) threadVars(d int) {
 // -1..2h-1... 2h, the value of (t0 + b, column, plane z - Lag*b) from the
 // mirror where row b + 1 may read it and row b does not compute it, else
 // 0, into hx_p (own column) and hx_pp (pad column).
-func (g *hexChunkGen) loads(d int, z string) {
+func (g *hexChunkGen) loads(d int, z string, steady bool) {
 	hp, hc, it := g.hp, g.hc, g.cs.IntType
 	fs := hp.Stmt
 	st := fs.Stmt
@@ -272,21 +290,30 @@ func (g *hexChunkGen) loads(d int, z string) {
 	for b := -1; b < hp.Rows()-1; b++ {
 		g.line(d, fmt.Sprintf("{ /* loads of row %d for step %s */", b, z))
 		g.line(d+1, fmt.Sprintf("const %s hx_t = hx_t0 + %d, hx_s1 = %s - %d;", it, b, z, hp.Lag*int64(b)))
-		g.line(d+1, fmt.Sprintf("const int hx_ld = hx_t + 1 >= hx_tlo && hx_t + 1 <= hx_thi && hx_s1 >= hx_lo1 + %d && hx_s1 <= hx_hi1 + %d;", hc.DJLo, hc.DJHi))
-		own := g.lflag(b)
-		if b >= 0 {
+		own, ld := g.lflag(b), "hx_ld && "
+		switch {
+		case steady:
+			// hx_ld holds and row b computes the plane (planSteadyChunk).
+			g.line(d+1, "(void)hx_t;")
+			ld = ""
+			if b >= 0 {
+				own = g.loflag(b)
+			}
+		case b >= 0:
+			g.line(d+1, fmt.Sprintf("const int hx_ld = hx_t + 1 >= hx_tlo && hx_t + 1 <= hx_thi && hx_s1 >= hx_lo1 + %d && hx_s1 <= hx_hi1 + %d;", hc.DJLo, hc.DJHi))
 			g.line(d+1, fmt.Sprintf("const int hx_in = %s;", g.inRow(b)))
 			own = fmt.Sprintf("(hx_in ? %s : %s)", g.loflag(b), g.lflag(b))
-		} else {
+		default:
+			g.line(d+1, fmt.Sprintf("const int hx_ld = hx_t + 1 >= hx_tlo && hx_t + 1 <= hx_thi && hx_s1 >= hx_lo1 + %d && hx_s1 <= hx_hi1 + %d;", hc.DJLo, hc.DJHi))
 			g.line(d+1, "(void)hx_t;")
 		}
 		g.threadsRaw(d+1, func(d int) {
 			g.threadVars(d)
 			subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: "hx_s0", st.Iters[2]: "hx_s1"}
-			g.line(d, fmt.Sprintf("%s = hx_ld && %s ? %s : 0;", g.pf(b, false), own, g.globalRef("hx_m_"+wr.Array.Name, elemIdx(wr.Ref, subst), 0)))
+			g.line(d, fmt.Sprintf("%s = %s%s ? %s : 0;", g.pf(b, false), ld, own, g.globalRef("hx_m_"+wr.Array.Name, elemIdx(wr.Ref, subst), 0)))
 			if hc.R0 > 0 && hp.Buffered {
 				subst[st.Iters[1]] = "hx_px"
-				g.line(d, fmt.Sprintf("if (hx_tx < %d) %s = hx_ld && %s ? %s : 0;", 2*hc.R0, g.pf(b, true), g.plflag(b), g.globalRef("hx_m_"+wr.Array.Name, elemIdx(wr.Ref, subst), 0)))
+				g.line(d, fmt.Sprintf("if (hx_tx < %d) %s = %s%s ? %s : 0;", 2*hc.R0, g.pf(b, true), ld, g.plflag(b), g.globalRef("hx_m_"+wr.Array.Name, elemIdx(wr.Ref, subst), 0)))
 			}
 		})
 		g.line(d, "}")
@@ -295,14 +322,14 @@ func (g *hexChunkGen) loads(d int, z string) {
 
 // row prints row b's work at sweep step hx_z (b = -1: the loaded row
 // below the hexagon).
-func (g *hexChunkGen) row(b, d int) {
+func (g *hexChunkGen) row(b, d int, steady bool) {
 	hp, hc, it := g.hp, g.hc, g.cs.IntType
 	fs := hp.Stmt
 	st := fs.Stmt
 	rows := hp.Rows()
 	g.line(d, fmt.Sprintf("{ /* row %d: t = hx_t0 + %d, s1 = hx_z - %d */", b, b, hp.Lag*int64(b)))
 	g.line(d+1, fmt.Sprintf("const %s hx_t = hx_t0 + %d, hx_s1 = hx_z - %d;", it, b, hp.Lag*int64(b)))
-	if b >= 0 {
+	if b >= 0 && !steady {
 		g.line(d+1, fmt.Sprintf("const int hx_in = %s;", g.inRow(b)))
 	} else {
 		g.line(d+1, "(void)hx_t; (void)hx_s1;")
@@ -329,6 +356,9 @@ func (g *hexChunkGen) row(b, d int) {
 				p.arrays[arr.Name] = arr
 			}
 			cond := "hx_in && " + g.cflag(b)
+			if steady {
+				cond = g.cflag(b)
+			}
 			if b == rows-1 {
 				g.line(d, fmt.Sprintf("if (%s) {", cond))
 			} else {
@@ -340,7 +370,11 @@ func (g *hexChunkGen) row(b, d int) {
 				decl = string(fs.Write.Array.Elem) + " "
 			}
 			g.line(d+1, fmt.Sprintf("%shx_v = %s;", decl, p.expr(st.Body.RHS, false, false)))
-			g.line(d+1, fmt.Sprintf("if (%s) %s = hx_v;", g.storeCond(b), g.globalRef(fs.Write.Array.Name, elemIdx(fs.Write.Ref, subst), 1)))
+			if sc := g.storeCond(b, steady); sc != "" {
+				g.line(d+1, fmt.Sprintf("if (%s) %s = hx_v;", sc, g.globalRef(fs.Write.Array.Name, elemIdx(fs.Write.Ref, subst), 1)))
+			} else {
+				g.line(d+1, fmt.Sprintf("%s = hx_v;", g.globalRef(fs.Write.Array.Name, elemIdx(fs.Write.Ref, subst), 1)))
+			}
 			g.line(d, "}")
 			v = "hx_v"
 		}
@@ -383,7 +417,7 @@ func (g *hexChunkGen) fixBody() {
 			g.threadVars(d)
 			subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: "hx_s0", st.Iters[2]: "hx_s1"}
 			idx := elemIdx(wr.Ref, subst)
-			g.line(d, fmt.Sprintf("if (%s && %s) %s = %s;", g.cflag(a), g.storeCond(a), g.globalRef("hx_m_"+wr.Array.Name, idx, 1), g.globalRef(wr.Array.Name, idx, 0)))
+			g.line(d, fmt.Sprintf("if (%s && %s) %s = %s;", g.cflag(a), g.storeCond(a, false), g.globalRef("hx_m_"+wr.Array.Name, idx, 1), g.globalRef(wr.Array.Name, idx, 0)))
 		})
 		g.line(d+2, "}")
 		g.line(d+1, "}")

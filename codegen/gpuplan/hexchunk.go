@@ -91,6 +91,47 @@ type HexChunk struct {
 	DJLo, DJHi int64
 	// Smem is the shared memory per block (bytes): rows -1..2h buffered.
 	Smem int64
+	// The steady state: in a hexagon whose rows -1..2h+1 all lie in the
+	// time loop, the sweep steps z in [max(c0 + SLoC, lo1 + SLoL),
+	// min(c1 + SHiC, hi1 + SHiH)] have every row's plane in the domain,
+	// its ghost zone and (rows 0..2h+1) the chunk's own planes, and the
+	// next step's loads within the planes the reads reach, so that the
+	// kernel runs them without the block-uniform guards (planSteadyChunk).
+	SLoC, SLoL, SHiC, SHiH int64
+}
+
+// planSteadyChunk computes the steady state's bounds: for every row b
+// (-1..2h+1) with plane p = z - Lag*b, the conditions of the generic step
+// (rows b >= 0: p in [lo1, hi1], [c0 - GL(b), c1 + GR(b)] and [c0, c1];
+// the loads of step z + 1: p + 1 in the row's planes and in [lo1 + DJLo,
+// hi1 + DJHi]) as bounds on z, the largest lower and smallest upper bound
+// per base (c0, lo1, c1, hi1). For 5-point stencils the steady steps are
+// [c0 + Lag*(2h+1), c1] (away from the domain's ends): the top row's first
+// own plane to row 0's last.
+func (hc *HexChunk) planSteadyChunk(lag int64, rows int64) {
+	hc.SLoC, hc.SLoL = -1<<40, -1<<40
+	hc.SHiC, hc.SHiH = 1<<40, 1<<40
+	lo := func(c, l int64) { hc.SLoC, hc.SLoL = max(hc.SLoC, c), max(hc.SLoL, l) }
+	hi := func(c, h int64) { hc.SHiC, hc.SHiH = min(hc.SHiC, c), min(hc.SHiH, h) }
+	for b := int64(-1); b < rows; b++ {
+		gl, gr := hc.GLBelow, hc.GRBelow
+		if b >= 0 {
+			gl, gr = hc.GL[b], hc.GR[b]
+			// This step: in the domain, the ghost zone and the own planes.
+			lo(lag*b-gl, lag*b)
+			hi(gr+lag*b, lag*b)
+			lo(lag*b, -1<<40)
+			hi(lag*b, 1<<40)
+		}
+		if b < rows-1 {
+			// The loads of step z + 1.
+			if b >= 0 {
+				hi(gr+lag*b-1, lag*b-1)
+			}
+			lo(-1<<40, hc.DJLo+lag*b-1)
+			hi(1<<40, hc.DJHi+lag*b-1)
+		}
+	}
 }
 
 // HexChunkBlocks is the number of blocks that HexChunkAuto aims a launch
@@ -175,6 +216,7 @@ func planHexChunk(hp *HexStreamPlan, sched *schedule.Schedule, chunk int64) erro
 		hc.ZLo = min(hc.ZLo, hp.Lag*a-hc.GL[a])
 		hc.ZHi = max(hc.ZHi, hp.Lag*a+hc.GR[a])
 	}
+	hc.planSteadyChunk(hp.Lag, rows)
 	hc.Cols = hp.Threads + 2*hc.R0
 	if hp.Buffered {
 		hc.Smem = rows * hp.NB * hc.Cols * hp.ElemSz
@@ -199,6 +241,7 @@ func (hp *HexStreamPlan) dumpChunk(w interface{ Write([]byte) (int, error) }) {
 		fmt.Fprintf(w, " %d:(%d,%d)", a, hc.GL[a], hc.GR[a])
 	}
 	fmt.Fprintf(w, "\n  a chunk [c0, c1] runs sweep steps [c0%+d, c1%+d]; stores only its own planes\n", hc.ZLo, hc.ZHi)
+	fmt.Fprintf(w, "  steady steps (hexagons inside the time loop): [max(c0%+d, lo1%+d), min(c1%+d, hi1%+d)] without the block-uniform guards\n", hc.SLoC, hc.SLoL, hc.SHiC, hc.SHiH)
 	fmt.Fprintf(w, "  reads from the mirror copy hx_m_X (read-only in a launch), stores to X, a fixup kernel copies the stored cells to the mirror after each launch\n")
 	fmt.Fprintf(w, "  buffers: rows -1..%d x %d planes x %d columns (%d pad columns each side), %d bytes of shared memory\n", hp.Rows()-2, hp.NB, hc.Cols, hc.R0, hc.Smem)
 	fmt.Fprintf(w, "  prefetch: every thread loads its column's (and threads 0..%d a pad column's) neighbour, initial and boundary values of step z+1 into registers before step z's barrier\n", 2*hc.R0-1)

@@ -11,7 +11,8 @@ import (
 // TestHexChunkPlan: the doc's example (jacobi2d_mod2, sizes 1,2,_,
 // chunks of 4): ghost zones from the cone, the sweep steps of a chunk,
 // pad columns, buffers; radius 2 (star2d_radius2: ghost zones growing by
-// 2, two pad columns); and the dump naming the chunks, ghosts, mirror and
+// 2, two pad columns); the steady steps ([c0 + Lag*(2h+1), c1], and
+// away from the domain's end by the loads of row -1); and the dump naming the chunks, ghosts, mirror and
 // prefetch.
 func TestHexChunkPlan(t *testing.T) {
 	type summary struct {
@@ -19,6 +20,7 @@ func TestHexChunkPlan(t *testing.T) {
 		GLBelow, GRBelow   int64
 		ZLo, ZHi, R0, Cols int64
 		DJLo, DJHi, Smem   int64
+		Steady             [4]int64
 		Kernels            []string
 	}
 	for _, tc := range []struct {
@@ -27,8 +29,8 @@ func TestHexChunkPlan(t *testing.T) {
 		chunk int64
 		want  summary
 	}{
-		{"jacobi2d_mod2.c", []int64{1, 2, 4}, 4, summary{[]int64{3, 2, 1, 0}, []int64{3, 2, 1, 0}, 4, 4, -6, 6, 1, 7, -1, 1, 336, []string{"hx_hexchunk0", "hx_hexfix0"}}},
-		{"star2d_radius2.c", []int64{2, 4, 5}, 6, summary{[]int64{10, 8, 6, 4, 2, 0}, []int64{10, 8, 6, 4, 2, 0}, 12, 12, -15, 15, 2, 17, -2, 2, 6 * 4 * 17 * 4, []string{"hx_hexchunk0", "hx_hexfix0"}}},
+		{"jacobi2d_mod2.c", []int64{1, 2, 4}, 4, summary{[]int64{3, 2, 1, 0}, []int64{3, 2, 1, 0}, 4, 4, -6, 6, 1, 7, -1, 1, 336, [4]int64{6, 6, 0, -2}, []string{"hx_hexchunk0", "hx_hexfix0"}}},
+		{"star2d_radius2.c", []int64{2, 4, 5}, 6, summary{[]int64{10, 8, 6, 4, 2, 0}, []int64{10, 8, 6, 4, 2, 0}, 12, 12, -15, 15, 2, 17, -2, 2, 6 * 4 * 17 * 4, [4]int64{15, 15, 0, -2}, []string{"hx_hexchunk0", "hx_hexfix0"}}},
 	} {
 		cs := hexStreamPlanOf(t, tc.file, tc.sizes, CUDAOptions{HexStreamChunk: tc.chunk})
 		hc := cs.HexStream.Chunk
@@ -36,13 +38,13 @@ func TestHexChunkPlan(t *testing.T) {
 		for _, k := range cs.Kernels {
 			names = append(names, k.Name)
 		}
-		got := summary{hc.GL, hc.GR, hc.GLBelow, hc.GRBelow, hc.ZLo, hc.ZHi, hc.R0, hc.Cols, hc.DJLo, hc.DJHi, hc.Smem, names}
+		got := summary{hc.GL, hc.GR, hc.GLBelow, hc.GRBelow, hc.ZLo, hc.ZHi, hc.R0, hc.Cols, hc.DJLo, hc.DJHi, hc.Smem, [4]int64{hc.SLoC, hc.SLoL, hc.SHiC, hc.SHiH}, names}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.file, diff)
 		}
 		var b bytes.Buffer
 		cs.HexStream.Dump(&b, "k")
-		for _, w := range []string{"chunks of", "ghost planes along s1", "mirror copy", "fixup kernel", "prefetch:"} {
+		for _, w := range []string{"chunks of", "ghost planes along s1", "mirror copy", "fixup kernel", "prefetch:", "steady steps"} {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s: the dump has no %q:\n%s", tc.file, w, b.String())
 			}
