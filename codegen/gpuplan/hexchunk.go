@@ -28,23 +28,37 @@ import (
 // Each chunk stores only the cells it owns.
 //
 // Why this is the hybrid schedule with overlapped boxes inside each tile,
-// and correct: a launch runs the hexagons of one phase (independent by
-// the hybrid schedule's legality, which Check proves); inside a hexagon
-// the chunks are the overlapped tiling of its rows (time band 0..2h+1,
-// one space dimension s1), whose tiles are independent given the state at
-// the band's start, exactly as checkGhost proves for --tile=overlapped
-// (here the band's start is the state before the launch: the cells of the
-// earlier launches and the initial values). What the chunks must not do is
-// see each other's writes: with the program's own time-modular array
-// chunk k may overwrite, at time t + 1, an element that chunk k + 1 still
-// reads as the value of time t - 1 of a neighbouring hexagon (or as an
-// initial value). So every written array has a second device copy, the
-// mirror hx_m_X: a launch reads every value from before the launch from
-// the mirror, which no block of the launch writes, and stores to X; after
-// the launch a second kernel (the fixup, same grid) copies exactly the
-// cells the launch stored from X to the mirror, so that both copies are
-// equal again at the next launch. X ends with the final state, as in the
-// unchunked kernel (the same cells are stored, each by its owner chunk).
+// and why it computes what the unchunked kernel computes (so that
+// schedule.Check's proof of the hybrid schedule and the unchunked
+// kernel's argument, hexstream.go, carry over; no new schedule shape needs
+// checking). A launch runs the hexagons of one phase, independent by the
+// hybrid schedule's legality (Check proves it, memory-based dependences
+// of the time-modular arrays included). Inside a hexagon the chunks are
+// the overlapped tiling of its rows along s1 (a band of 2h+2 time steps,
+// one space dimension), whose tiles are independent given the state at
+// the band's start, as checkGhost proves for --tile=overlapped; here the
+// band's start is the state before the launch. By induction on the row
+// a: a chunk's value of a cell of row a reads (i) cells of row a - 1
+// inside its planes (regionCovers), equal by induction to the unchunked
+// kernel's, or (ii) the state before the launch (cells of other hexagons
+// from earlier launches, initial values, boundary values: what the
+// unchunked kernel reads from global memory; an element holds its cell's
+// value at the launch's start, since a later write to it would break an
+// anti-dependence that the legal schedule orders after this launch). Each
+// cell is stored by exactly one chunk (its own planes partition [lo1,
+// hi1]) under the unchunked kernel's store condition, so after a launch
+// the array holds what the unchunked kernel's holds. What the chunks must
+// not do is see each other's writes: with the program's own time-modular
+// array, chunk k may overwrite, at time t + 1, an element that chunk k +
+// 1 still reads as the value of time t - 1 of a neighbouring hexagon (or
+// as an initial value). So every written array has a second device copy,
+// the mirror hx_m_X: a launch reads every value from before the launch
+// from the mirror, which no block of the launch writes, and stores to X;
+// after the launch a second kernel (the fixup, same grid) copies exactly
+// the cells the launch stored from X to the mirror, so that both copies
+// are equal again at the next launch. X ends with the final state. The
+// emulator checks races between blocks and threads: reading X instead of
+// the mirror is reported as a race.
 //
 // Buffers, loads and prefetch. Row b's circular buffer (b = -1..2h; row
 // -1 is the time step t0 - 1 below the hexagon, loaded only) has Cols =
