@@ -100,7 +100,7 @@ func (g *hexChunkGen) loops() int {
 	g.line(2, fmt.Sprintf("const %s hx_t0 = %s, hx_o = %s;", it, t0, s00))
 	g.line(2, fmt.Sprintf("const %s hx_c0 = hx_lo1 + hx_K * hx_C, hx_c1 = hx_c0 + hx_C - 1 < hx_hi1 ? hx_c0 + hx_C - 1 : hx_hi1;", it))
 	if !g.emu {
-		g.line(2, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx;", it, hp.BMin))
+		g.line(2, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx; (void)hx_s0;", it, hp.BMin))
 	}
 	return 2
 }
@@ -394,35 +394,52 @@ func (g *hexChunkGen) row(b, d int, steady bool) {
 }
 
 // fixBody prints the fixup kernel: every cell the chunk stored, copied
-// from X to the mirror.
+// from X to the mirror, the block's threads along s1 (coalesced): for
+// every row a in the time loop, the columns that the chunked kernel
+// stores (all of the row for the last row, with --stream-store-all and
+// in the last two time steps; else the row's edge columns,
+// HexStreamPlan.EdgeCols), each over the planes [hx_c0, hx_c1].
 func (g *hexChunkGen) fixBody() {
 	hp, it := g.hp, g.cs.IntType
 	fs := hp.Stmt
 	st := fs.Stmt
 	wr := fs.Write
 	d := g.loops()
-	if !g.emu {
-		for a := 0; a < hp.Rows(); a++ {
-			g.line(d, fmt.Sprintf("const bool hx_cf%d = %s;", a, g.colCond(a, 0)))
-			if a < hp.Rows()-1 && !hp.StoreAll {
-				g.line(d, fmt.Sprintf("const bool hx_sf%d = %s;", a, g.edgeCond(a)))
+	copyCol := func(d int, x string) {
+		g.line(d, fmt.Sprintf("if (%s >= hx_lo0 && %s <= hx_hi0) {", x, x))
+		g.threadsRaw(d+1, func(d int) {
+			subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: x, st.Iters[2]: "hx_s1"}
+			idx := elemIdx(wr.Ref, subst)
+			g.line(d, fmt.Sprintf("for (%s hx_s1 = hx_c0 + hx_tx; hx_s1 <= hx_c1; hx_s1 += %d) %s = %s;", it, hp.Threads, g.globalRef("hx_m_"+wr.Array.Name, idx, 1), g.globalRef(wr.Array.Name, idx, 0)))
+		})
+		g.line(d, "}")
+	}
+	for a := 0; a < hp.Rows(); a++ {
+		r := hp.Geo.Rows[a]
+		g.line(d, fmt.Sprintf("{ /* row %d */", a))
+		g.line(d+1, fmt.Sprintf("const %s hx_t = hx_t0 + %d;", it, a))
+		g.line(d+1, "if (hx_t >= hx_tlo && hx_t <= hx_thi) {")
+		all := "1"
+		if a < hp.Rows()-1 && !hp.StoreAll {
+			all = "hx_t + 1 >= hx_thi"
+		}
+		g.line(d+2, fmt.Sprintf("if (%s) {", all))
+		g.line(d+3, fmt.Sprintf("for (%s hx_x = hx_o + %d; hx_x <= hx_o + %d; hx_x++) {", it, r[0], r[1]))
+		copyCol(d+4, "hx_x")
+		g.line(d+3, "}")
+		if all != "1" {
+			g.line(d+2, "} else {")
+			for _, e := range hp.EdgeCols(a) {
+				g.line(d+3, "{")
+				g.line(d+4, fmt.Sprintf("const %s hx_x = hx_o + %d;", it, e))
+				copyCol(d+4, "hx_x")
+				g.line(d+3, "}")
 			}
 		}
-	}
-	g.line(d, fmt.Sprintf("for (%s hx_s1 = hx_c0; hx_s1 <= hx_c1; hx_s1++) {", it))
-	for a := 0; a < hp.Rows(); a++ {
-		g.line(d+1, fmt.Sprintf("{ const %s hx_t = hx_t0 + %d;", it, a))
-		g.line(d+2, "if (hx_t >= hx_tlo && hx_t <= hx_thi) {")
-		g.threadsRaw(d+3, func(d int) {
-			g.threadVars(d)
-			subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: "hx_s0", st.Iters[2]: "hx_s1"}
-			idx := elemIdx(wr.Ref, subst)
-			g.line(d, fmt.Sprintf("if (%s && %s) %s = %s;", g.cflag(a), g.storeCond(a, false), g.globalRef("hx_m_"+wr.Array.Name, idx, 1), g.globalRef(wr.Array.Name, idx, 0)))
-		})
 		g.line(d+2, "}")
 		g.line(d+1, "}")
+		g.line(d, "}")
 	}
-	g.line(d, "}")
 	g.line(1, "}")
 }
 

@@ -264,3 +264,25 @@ func (hp *HexStreamPlan) dumpChunk(w interface{ Write([]byte) (int, error) }) {
 // HexChunkAutoSize is CUDAOptions.HexStreamChunk's value for
 // --stream-chunk=auto.
 const HexChunkAutoSize = -1
+
+// EdgeCols are the local s0 columns of row a < 2h+1 whose cells another
+// hexagon reads (the unchunked kernel's store flag, evaluated on the
+// geometry): a reader x - di (di among DIs) of the next time step lies
+// outside row a + 1. The fixup kernel copies these columns only (and
+// every column of the last row and of the last two time steps). E.g.
+// rows [1,3], [0,4], [0,4], [1,3], DIs 0, -1, 1: row 0 has none, row 1
+// columns 0 and 4 (their neighbours -1 and 5 are outside row 2), row 2
+// columns 0, 1, 3 and 4.
+func (hp *HexStreamPlan) EdgeCols(a int) []int64 {
+	r, next := hp.Geo.Rows[a], hp.Geo.Rows[a+1]
+	var out []int64
+	for x := r[0]; x <= r[1]; x++ {
+		for _, di := range hp.DIs {
+			if x-di < next[0] || x-di > next[1] {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -69,3 +69,15 @@ func TestHexChunkAuto(t *testing.T) {
 		}
 	}
 }
+
+// TestHexChunkEdgeCols: the doc's example of EdgeCols.
+func TestHexChunkEdgeCols(t *testing.T) {
+	hp := hexStreamPlanOf(t, "jacobi2d_mod2.c", []int64{1, 2, 4}, CUDAOptions{HexStreamChunk: 4}).HexStream
+	var got [][]int64
+	for a := 0; a < hp.Rows()-1; a++ {
+		got = append(got, hp.EdgeCols(a))
+	}
+	if diff := cmp.Diff([][]int64{nil, {0, 4}, {0, 1, 3, 4}}, got); diff != "" {
+		t.Errorf("EdgeCols (-want +got):\n%s", diff)
+	}
+}
