@@ -137,7 +137,7 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, st
 		return nil, fmt.Errorf("the streaming hybrid kernel takes 2-D stencils (hexagons over (t, s0), a sweep along s1); this one has %d space dimensions", form.NS)
 	}
 	if len(form.Stmts) != 1 || sched.K != 1 {
-		return nil, fmt.Errorf("%s: the streaming hybrid kernel takes one statement per time step; this scop has %d", posOf(form.Stmts[0]), len(form.Stmts))
+		return nil, fmt.Errorf("%s: the streaming hybrid kernel takes one statement per time step; this scop has %d (e.g. PolyBench's jacobi-2d, B = f(A) then A = f(B): write it as one statement on time-modular buffers, A[(t+1)%%2][i][j] = f(A[t%%2]), as testdata/jacobi2d_mod2.c does; --tile=sweep and --tile=overlapped take several statements)", posOf(form.Stmts[0]), len(form.Stmts))
 	}
 	geo, err := sched.Hexagons()
 	if err != nil {
