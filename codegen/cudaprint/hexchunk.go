@@ -183,7 +183,7 @@ func (g *hexChunkGen) body() {
 			}
 		}
 		names = append(names, fmt.Sprintf("hx_p%d", b+1))
-		if hc.R0 > 0 && hp.Buffered {
+		if g.padRow(b) {
 			names = append(names, fmt.Sprintf("hx_pp%d", b+1))
 		}
 		for _, n := range names {
@@ -202,7 +202,7 @@ func (g *hexChunkGen) body() {
 				g.line(d, fmt.Sprintf("const bool hx_sf%d = %s;", a, g.edgeCond(a)))
 			}
 		}
-		if hc.R0 > 0 && hp.Buffered {
+		if g.anyPad() {
 			g.line(d, fmt.Sprintf("const %s hx_px = %s;", it, g.padCol()))
 		}
 		for b := -1; b < rows-1; b++ {
@@ -210,7 +210,7 @@ func (g *hexChunkGen) body() {
 			if b >= 0 {
 				g.line(d, fmt.Sprintf("const bool hx_lx%d = hx_lf%d && !hx_cf%d;", b+1, b+1, b))
 			}
-			if hc.R0 > 0 && hp.Buffered {
+			if g.padRow(b) {
 				g.line(d, fmt.Sprintf("const bool hx_plf%d = hx_tx < %d && (%s);", b+1, 2*hc.R0, g.readCol(b, "hx_px")))
 			}
 		}
@@ -265,6 +265,19 @@ func (g *hexChunkGen) plflag(b int) string {
 	return g.flag(fmt.Sprintf("hx_plf%d", b+1), fmt.Sprintf("hx_tx < %d && (%s)", 2*g.hc.R0, g.readCol(b, "hx_px")))
 }
 
+// padRow reports whether row b's pad columns are loaded (a column of row
+// b + 1 reads them: HexChunk.PadRows).
+func (g *hexChunkGen) padRow(b int) bool { return g.hp.Buffered && g.hc.PadRows[b+1] }
+
+func (g *hexChunkGen) anyPad() bool {
+	for b := -1; b < g.hp.Rows()-1; b++ {
+		if g.padRow(b) {
+			return true
+		}
+	}
+	return false
+}
+
 // threadVars prints, in emulation, the thread's column (and pad column)
 // at the top of a piece of thread work.
 func (g *hexChunkGen) threadVars(d int) {
@@ -273,7 +286,7 @@ func (g *hexChunkGen) threadVars(d int) {
 	}
 	it := g.cs.IntType
 	g.line(d, fmt.Sprintf("const %s hx_s0 = hx_o + %d + hx_tx; (void)hx_s0;", it, g.hp.BMin))
-	if g.hc.R0 > 0 && g.hp.Buffered {
+	if g.anyPad() {
 		g.line(d, fmt.Sprintf("const %s hx_px = %s; (void)hx_px;", it, g.padCol()))
 	}
 }
@@ -311,7 +324,7 @@ func (g *hexChunkGen) loads(d int, z string, steady bool) {
 			g.threadVars(d)
 			subst := map[string]string{st.Iters[0]: "hx_t", st.Iters[1]: "hx_s0", st.Iters[2]: "hx_s1"}
 			g.line(d, fmt.Sprintf("%s = %s%s ? %s : 0;", g.pf(b, false), ld, own, g.globalRef("hx_m_"+wr.Array.Name, elemIdx(wr.Ref, subst), 0)))
-			if hc.R0 > 0 && hp.Buffered {
+			if g.padRow(b) {
 				subst[st.Iters[1]] = "hx_px"
 				g.line(d, fmt.Sprintf("if (hx_tx < %d) %s = %s%s ? %s : 0;", 2*hc.R0, g.pf(b, true), ld, g.plflag(b), g.globalRef("hx_m_"+wr.Array.Name, elemIdx(wr.Ref, subst), 0)))
 			}
@@ -381,7 +394,7 @@ func (g *hexChunkGen) row(b, d int, steady bool) {
 		if b < rows-1 {
 			if hp.Buffered {
 				g.line(d, fmt.Sprintf("%s = %s;", g.bufRef(b, b, 0, "hx_tx", 1), v))
-				if hc.R0 > 0 {
+				if g.padRow(b) {
 					g.line(d, fmt.Sprintf("if (hx_tx < %d) %s = %s;", 2*hc.R0, g.bufRef(b, b, 0, fmt.Sprintf("(hx_px - hx_o - %d)", hp.BMin), 1), g.pf(b, true)))
 				}
 			}

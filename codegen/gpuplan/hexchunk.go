@@ -2,6 +2,7 @@ package gpuplan
 
 import (
 	"fmt"
+	"strings"
 
 	"hextile/schedule"
 )
@@ -77,7 +78,9 @@ import (
 // of sweep step z + 1 (its own column, and a pad column for threads tx <
 // 2*R0) into prefetch registers before the barrier that ends step z, and
 // step z + 1 stores them into the buffers (the global latency overlaps
-// the barrier and the next rows' work).
+// the barrier and the next rows' work). Only the rows whose pad columns
+// are read (those below the widest rows) keep pad prefetch registers
+// (PadRows).
 //
 // Example: jacobi2d_mod2 with sizes 1,2,_ and --stream-chunk=4: rows
 // [1,3], [0,4], [0,4], [1,3], r1 = 1, Lag = 2, GL = GR = 3, 2, 1, 0 and
@@ -100,6 +103,11 @@ type HexChunk struct {
 	// R0 is the largest |di| of the previous-row reads (pad columns on
 	// each side of a buffer), Cols = Threads + 2*R0 a buffer plane.
 	R0, Cols int64
+	// PadRows[b+1] says whether row b's pad columns are read (by a
+	// column of row b + 1 at an offset di; rows -1..2h): only the rows
+	// below the widest ones, so that only those keep pad prefetch
+	// registers.
+	PadRows []bool
 	// DJLo, DJHi are the smallest and largest dj of the previous-row
 	// reads (the planes beyond the domain that loads reach).
 	DJLo, DJHi int64
@@ -231,6 +239,16 @@ func planHexChunk(hp *HexStreamPlan, sched *schedule.Schedule, chunk int64) erro
 		hc.ZHi = max(hc.ZHi, hp.Lag*a+hc.GR[a])
 	}
 	hc.planSteadyChunk(hp.Lag, rows)
+	bmax := hp.BMin + hp.Threads - 1
+	for b := int64(-1); b < rows-1; b++ {
+		r, pad := hp.Geo.Rows[b+1], false
+		for _, di := range hp.DIs {
+			// Row b + 1 reads x + di for x in r: a pad column when it
+			// leaves [BMin, BMax].
+			pad = pad || r[0]+di < hp.BMin || r[1]+di > bmax
+		}
+		hc.PadRows = append(hc.PadRows, pad)
+	}
 	hc.Cols = hp.Threads + 2*hc.R0
 	if hp.Buffered {
 		hc.Smem = rows * hp.NB * hc.Cols * hp.ElemSz
@@ -258,7 +276,13 @@ func (hp *HexStreamPlan) dumpChunk(w interface{ Write([]byte) (int, error) }) {
 	fmt.Fprintf(w, "  steady steps (hexagons inside the time loop): [max(c0%+d, lo1%+d), min(c1%+d, hi1%+d)] without the block-uniform guards\n", hc.SLoC, hc.SLoL, hc.SHiC, hc.SHiH)
 	fmt.Fprintf(w, "  reads from the mirror copy hx_m_X (read-only in a launch), stores to X, a fixup kernel copies the stored cells to the mirror after each launch\n")
 	fmt.Fprintf(w, "  buffers: rows -1..%d x %d planes x %d columns (%d pad columns each side), %d bytes of shared memory\n", hp.Rows()-2, hp.NB, hc.Cols, hc.R0, hc.Smem)
-	fmt.Fprintf(w, "  prefetch: every thread loads its column's (and threads 0..%d a pad column's) neighbour, initial and boundary values of step z+1 into registers before step z's barrier\n", 2*hc.R0-1)
+	var pads []string
+	for i, p := range hc.PadRows {
+		if p && hp.Buffered {
+			pads = append(pads, fmt.Sprint(i-1))
+		}
+	}
+	fmt.Fprintf(w, "  prefetch: every thread loads its column's neighbour, initial and boundary values of step z+1 into registers before step z's barrier; threads 0..%d a pad column's for rows [%s]\n", 2*hc.R0-1, strings.Join(pads, " "))
 }
 
 // HexChunkAutoSize is CUDAOptions.HexStreamChunk's value for

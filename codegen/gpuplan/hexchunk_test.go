@@ -70,9 +70,15 @@ func TestHexChunkAuto(t *testing.T) {
 	}
 }
 
-// TestHexChunkEdgeCols: the doc's example of EdgeCols.
+// TestHexChunkEdgeCols: the doc's example of EdgeCols, and the rows that
+// load pad columns.
 func TestHexChunkEdgeCols(t *testing.T) {
 	hp := hexStreamPlanOf(t, "jacobi2d_mod2.c", []int64{1, 2, 4}, CUDAOptions{HexStreamChunk: 4}).HexStream
+	// Rows 1 and 2 span the block: rows 0 and 1 below them read its pad
+	// columns.
+	if diff := cmp.Diff([]bool{false, true, true, false}, hp.Chunk.PadRows); diff != "" {
+		t.Errorf("PadRows (-want +got):\n%s", diff)
+	}
 	var got [][]int64
 	for a := 0; a < hp.Rows()-1; a++ {
 		got = append(got, hp.EdgeCols(a))
