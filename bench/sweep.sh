@@ -189,6 +189,12 @@ for c in "${CONFIGS[@]}"; do
   gk=$(grep -m1 '^gcells-kernel:' "$OUT/$name.time.log" | cut -d' ' -f2)
   gt=$(grep -m1 '^gcells-total:' "$OUT/$name.time.log" | cut -d' ' -f2)
   rs=$(grep -m1 -E 'Used [0-9]+ registers' "$OUT/$name.build.log" | sed -E 's/.*Used ([0-9]+) registers.*/\1 regs/')
+  if [[ "$name" == *hexchunk* ]]; then
+    # Two kernels (the chunked kernel and its fixup): the larger register count, and any spills.
+    rs="$(grep -oE 'Used [0-9]+ registers' "$OUT/$name.build.log" | awk '{print $2}' | sort -n | tail -1) regs"
+    sp=$(grep -oE '[0-9]+ bytes spill stores' "$OUT/$name.build.log" | awk '{s+=$1} END {print s+0}')
+    [ "$sp" != 0 ] && rs="$rs ($sp B spill stores)"
+  fi
   sm=$(grep -m1 -oE '[0-9]+ bytes smem' "$OUT/$name.build.log" || true)
   printf "%-28s %-34s %-12s %10s %10s %s\n" "$name" "$opts" "${v:-none}" "${gk:--}" "${gt:--}" "$rs $sm"
 done

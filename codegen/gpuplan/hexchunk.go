@@ -273,6 +273,16 @@ func (hp *HexStreamPlan) dumpChunk(w interface{ Write([]byte) (int, error) }) {
 		fmt.Fprintf(w, " %d:(%d,%d)", a, hc.GL[a], hc.GR[a])
 	}
 	fmt.Fprintf(w, "\n  a chunk [c0, c1] runs sweep steps [c0%+d, c1%+d]; stores only its own planes\n", hc.ZLo, hc.ZHi)
+	c := hc.C
+	if c == 0 {
+		c = hc.CMin()
+	}
+	ghost := int64(0)
+	for a := range hc.GL {
+		ghost += hc.GL[a] + hc.GR[a]
+	}
+	rows := int64(len(hc.GL))
+	fmt.Fprintf(w, "  redundancy at C = %d: %d ghost cells per column for %d own (%.1f%% more computed); %d steps per chunk for %d planes\n", c, ghost, rows*c, 100*float64(ghost)/float64(rows*c), c+hc.ZHi-hc.ZLo, c)
 	fmt.Fprintf(w, "  steady steps (hexagons inside the time loop): [max(c0%+d, lo1%+d), min(c1%+d, hi1%+d)] without the block-uniform guards\n", hc.SLoC, hc.SLoL, hc.SHiC, hc.SHiH)
 	fmt.Fprintf(w, "  reads from the mirror copy hx_m_X (read-only in a launch), stores to X, a fixup kernel copies the stored cells to the mirror after each launch\n")
 	fmt.Fprintf(w, "  buffers: rows -1..%d x %d planes x %d columns (%d pad columns each side), %d bytes of shared memory\n", hp.Rows()-2, hp.NB, hc.Cols, hc.R0, hc.Smem)
