@@ -87,3 +87,28 @@ func TestHexChunkEdgeCols(t *testing.T) {
 		t.Errorf("EdgeCols (-want +got):\n%s", diff)
 	}
 }
+
+// TestHexChunkLaunches: the Go host schedule of the chunked kernel (the
+// CUDA C host code's launches; the mirror copies are the C host code's):
+// the unchunked kernel's phases (TestHexStreamLaunches), each as the
+// chunked kernel then its fixup, with ceil(21/4) = 6 chunks on y and the
+// chunk size as the last host argument.
+func TestHexChunkLaunches(t *testing.T) {
+	g := GPUScops([]*Scop{hexStreamPlanOf(t, "jacobi2d_mod2.c", []int64{1, 2, 4}, CUDAOptions{HexStreamChunk: 4})})[0]
+	var got []GPULaunch
+	if err := g.Launches(map[string]int64{"N": 23, "T": 7}, func(l GPULaunch) error { got = append(got, l); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var want []GPULaunch
+	for _, tp := range [][3]int64{{0, 0, 1}, {0, 1, 0}, {1, 0, 1}, {1, 1, 0}, {2, 0, 1}} {
+		for k := 0; k < 2; k++ {
+			want = append(want, GPULaunch{Kernel: k, Grid: [3]int64{3, 6, 1}, Host: []int64{tp[0], tp[1], tp[2], 3, 4}})
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("launches (-want +got):\n%s", diff)
+	}
+	if h := g.Kernels[0].Host; len(h) != 5 || h[4] != "hx_C" {
+		t.Errorf("host arguments %v, want hx_C last", h)
+	}
+}
