@@ -429,12 +429,7 @@ func atScop(scop *frontend.Scop, err error) error {
 // OriginalSchedule is the scop's textual schedule (the union of the
 // statements' 2d+1 maps) as a Schedule with all dimensions sequential.
 func OriginalSchedule(s *frontend.Scop) *schedule.Schedule {
-	m, n := s.TextualSchedule()
-	dims := make([]schedule.Dim, n)
-	for i := range dims {
-		dims[i] = schedule.Dim{Name: fmt.Sprintf("o%d", i), Role: schedule.RoleTileTime}
-	}
-	return &schedule.Schedule{Kind: "original", Map: m, Dims: dims}
+	return schedule.Original(s)
 }
 
 // Codes returns the generated code of every scop.

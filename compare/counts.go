@@ -58,6 +58,10 @@ type Counts struct {
 	BytesPerUpd    float64 `json:"bytes_per_update"`
 	RedundantRatio float64 `json:"redundant_ratio"` // Redundant / Useful
 
+	// Stream holds what the streaming hybrid kernel's counts add
+	// (CountStream; stream rows only).
+	Stream *StreamCounts `json:"stream,omitempty"`
+
 	// PerPhase holds what the models need, in phase order.
 	PerPhase []PhaseCounts `json:"-"`
 }
@@ -100,13 +104,38 @@ type entry struct {
 	owned bool
 }
 
-// Count computes the exact counts of sched at the parameter values params
-// (every parameter of the scop needs one).
-func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int64) (*Counts, error) {
-	lay, err := sched.Layout()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", sched.Kind, err)
+// prepared is a scop at concrete parameter values, ready for counting:
+// each statement's accesses compiled, its instances enumerated by the
+// integer-set engine, and the accessed array elements numbered densely
+// (elem).
+type prepared struct {
+	infos  []stmtInfo
+	useful int64
+	// arrOf is the element size of every element number.
+	arrOf []int64
+	// per array: the box of its subscripts, row-major strides and base
+	ranges map[int][]rng
+	stride map[int][]int64
+	base   []int64
+}
+
+// rng is the range of one subscript position.
+type rng struct{ lo, hi int64 }
+
+// elem is the dense number of the element acc accesses at instance it.
+func (pr *prepared) elem(acc access, it []int64) int64 {
+	r, st := pr.ranges[acc.array], pr.stride[acc.array]
+	e := pr.base[acc.array]
+	for q, f := range acc.index {
+		v, _ := f(it)
+		e += (v - r[q].lo) * st[q]
 	}
+	return e
+}
+
+// prepare compiles the accesses of scop and enumerates its instances at
+// params (every parameter needs a value; at most MaxInstances).
+func prepare(scop *frontend.Scop, params map[string]int64) (*prepared, error) {
 	for _, p := range scop.Params {
 		if _, ok := params[p]; !ok {
 			return nil, fmt.Errorf("parameter %s has no value: give one with -D %s=VALUE", p, p)
@@ -128,14 +157,8 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 	for _, a := range scop.Private {
 		addArray(a.Name, a.Elem)
 	}
-	infos := make([]stmtInfo, len(scop.Stmts))
-	c := &Counts{Kind: string(sched.Kind), Sizes: sched.Sizes, Params: params}
-	var entries []entry
-	var pool []int64
-	L := len(sched.Dims)
-	// per array and subscript position: the range of the subscripts
-	type rng struct{ lo, hi int64 }
-	ranges := map[int][]rng{}
+	pr := &prepared{infos: make([]stmtInfo, len(scop.Stmts)), ranges: map[int][]rng{}, stride: map[int][]int64{}}
+	ranges := pr.ranges
 	note := func(acc access, it []int64) error {
 		r := ranges[acc.array]
 		if r == nil {
@@ -158,7 +181,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		return nil
 	}
 	for i, st := range scop.Stmts {
-		in := &infos[i]
+		in := &pr.infos[i]
 		in.niter = len(st.Iters)
 		for _, acc := range st.Reads {
 			a, err := mkAccess(acc, st, params, addArray)
@@ -176,7 +199,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		}
 		in.flops = flopsOf(st.Body)
 		dom := st.Domain.IntersectParams(scop.Context)
-		if err := boundedCount(dom, params, MaxInstances-c.Useful); err != nil {
+		if err := boundedCount(dom, params, MaxInstances-pr.useful); err != nil {
 			return nil, fmt.Errorf("statement %s: %v", st.Name, err)
 		}
 		flat, arity, err := scan(dom, params)
@@ -186,29 +209,86 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		if arity != in.niter && len(flat) > 0 {
 			return nil, fmt.Errorf("internal error: statement %s has %d iterators, its domain %d dimensions", st.Name, in.niter, arity)
 		}
-		place, err := sched.Placer(i)
-		if err != nil {
-			return nil, err
-		}
 		npts := 0
 		if in.niter > 0 {
 			npts = len(flat) / in.niter
 		}
-		c.Useful += int64(npts)
+		pr.useful += int64(npts)
 		in.iters = flat
 		for j := 0; j < npts; j++ {
-			coords := flat[j*in.niter : (j+1)*in.niter]
-			for _, acc := range in.reads {
-				if err := note(acc, coords); err != nil {
-					return nil, fmt.Errorf("statement %s: %v", st.Name, err)
+			coords := in.inst(j)
+			for _, accs := range [][]access{in.reads, in.writes} {
+				for _, acc := range accs {
+					if err := note(acc, coords); err != nil {
+						return nil, fmt.Errorf("statement %s: %v", st.Name, err)
+					}
 				}
 			}
-			for _, acc := range in.writes {
-				if err := note(acc, coords); err != nil {
-					return nil, fmt.Errorf("statement %s: %v", st.Name, err)
-				}
+		}
+	}
+	// dense element numbers: array base + row-major offset in its box
+	pr.base = make([]int64, len(elemBytes))
+	var total int64
+	for a := range elemBytes {
+		pr.base[a] = total
+		r := ranges[a]
+		st := make([]int64, len(r))
+		n := int64(1)
+		for q := len(r) - 1; q >= 0; q-- {
+			st[q] = n
+			n *= r[q].hi - r[q].lo + 1
+			if n > maxElements {
+				return nil, fmt.Errorf("array %s spans more than %d elements", arrayName(arrays, a), maxElements)
 			}
-			_, vs, err := place(coords)
+		}
+		pr.stride[a] = st
+		total += n
+		if total > maxElements {
+			return nil, fmt.Errorf("the arrays span more than %d elements", maxElements)
+		}
+	}
+	pr.arrOf = make([]int64, total)
+	for a := range elemBytes {
+		end := total
+		if a+1 < len(pr.base) {
+			end = pr.base[a+1]
+		}
+		for e := pr.base[a]; e < end; e++ {
+			pr.arrOf[e] = elemBytes[a]
+		}
+	}
+	return pr, nil
+}
+
+// inst is the iterator values of instance j.
+func (in *stmtInfo) inst(j int) []int64 {
+	return in.iters[j*in.niter : (j+1)*in.niter]
+}
+
+// Count computes the exact counts of sched at the parameter values params
+// (every parameter of the scop needs one).
+func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int64) (*Counts, error) {
+	lay, err := sched.Layout()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", sched.Kind, err)
+	}
+	pr, err := prepare(scop, params)
+	if err != nil {
+		return nil, err
+	}
+	infos := pr.infos
+	c := &Counts{Kind: string(sched.Kind), Sizes: sched.Sizes, Params: params, Useful: pr.useful}
+	var entries []entry
+	var pool []int64
+	L := len(sched.Dims)
+	for i := range scop.Stmts {
+		in := &infos[i]
+		place, err := sched.Placer(i)
+		if err != nil {
+			return nil, err
+		}
+		for j := 0; j < len(in.iters)/max(1, in.niter); j++ {
+			_, vs, err := place(in.inst(j))
 			if err != nil {
 				return nil, err
 			}
@@ -226,47 +306,7 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 	vec := func(e entry) []int64 { return pool[e.off : e.off+int64(L)] }
 	sort.Slice(entries, func(a, b int) bool { return vecLess(vec(entries[a]), vec(entries[b])) })
 
-	// dense element numbers: array base + row-major offset in its box
-	base := make([]int64, len(elemBytes))
-	stride := map[int][]int64{}
-	var total int64
-	for a := range elemBytes {
-		base[a] = total
-		r := ranges[a]
-		st := make([]int64, len(r))
-		n := int64(1)
-		for q := len(r) - 1; q >= 0; q-- {
-			st[q] = n
-			n *= r[q].hi - r[q].lo + 1
-			if n > maxElements {
-				return nil, fmt.Errorf("array %s spans more than %d elements", arrayName(arrays, a), maxElements)
-			}
-		}
-		stride[a] = st
-		total += n
-		if total > maxElements {
-			return nil, fmt.Errorf("the arrays span more than %d elements", maxElements)
-		}
-	}
-	elem := func(acc access, it []int64) int64 {
-		r, st := ranges[acc.array], stride[acc.array]
-		e := base[acc.array]
-		for q, f := range acc.index {
-			v, _ := f(it)
-			e += (v - r[q].lo) * st[q]
-		}
-		return e
-	}
-	arrOf := make([]int64, total)
-	for a := range elemBytes {
-		end := total
-		if a+1 < len(base) {
-			end = base[a+1]
-		}
-		for e := base[a]; e < end; e++ {
-			arrOf[e] = elemBytes[a]
-		}
-	}
+	elem, arrOf, total := pr.elem, pr.arrOf, int64(len(pr.arrOf))
 	written := make([]int32, total)
 	loaded := make([]int32, total)
 	stored := make([]int32, total)
@@ -342,6 +382,14 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		cur.MaxBarriers = max(cur.MaxBarriers, barriers)
 		lo = hi
 	}
+	c.finish()
+	return c, nil
+}
+
+// finish derives the totals and ratios of c from its counts and phases:
+// redundant instances, phases and launches (one per phase), operations,
+// tiles per phase and the per-update figures.
+func (c *Counts) finish() {
 	c.Redundant = c.Computed - c.Useful
 	c.Phases = int64(len(c.PerPhase))
 	c.Launches = c.Phases
@@ -363,7 +411,6 @@ func Count(scop *frontend.Scop, sched *schedule.Schedule, params map[string]int6
 		c.BytesPerUpd = float64(c.LoadBytes+c.StoreBytes) / u
 		c.RedundantRatio = float64(c.Redundant) / u
 	}
-	return c, nil
 }
 
 // maxElements bounds the array elements Count tracks.

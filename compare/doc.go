@@ -14,4 +14,11 @@
 // names the published scheme of its kind (schemes.go: sweep is the N.5-D
 // blocking of AN5D and Schafer and Fey's pipelined wavefront); the JSON of
 // Stats is documented field by field in docs/compare/stats_json.md.
+//
+// Two rows name kernels rather than schedule kinds (kernel_rows.go):
+// stream, the streaming hybrid kernel (--tile=hybrid --stream), counted
+// as it runs by CountStream (stream.go) from the kernel's own plan
+// (gpuplan.HexStreamPlan) and checked against a simulation of the kernel;
+// and n5d, the sweep kernel at its GPU kernel's default sizes (the
+// deep-temporal N.5-D blocking), counted as the sweep schedule.
 package compare

@@ -61,6 +61,9 @@ func (r *Report) WriteTable(w io.Writer) {
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
+	for _, n := range r.kernelNotes() {
+		fmt.Fprintln(w, "# "+n)
+	}
 	if r.SLChoice != nil {
 		fmt.Fprintf(w, "# SL's pyramid height for overlapped tiling with widths %s: h = %d (%s predicted, %s-bound)\n", sizesString(r.SLChoice.Widths), r.SLChoice.H, fmtTime(r.SLChoice.Prediction.Seconds), r.SLChoice.Prediction.Bound)
 	}
@@ -94,6 +97,10 @@ func kindColor(kind string) string {
 		return "#e0833a"
 	case "sweep":
 		return "#c25c8a"
+	case "stream":
+		return "#2f4f9e"
+	case "n5d":
+		return "#8e3563"
 	}
 	return "#777777"
 }
@@ -180,6 +187,9 @@ code{background:#f4f4f4;padding:1px 3px}
 		}
 	}
 	fmt.Fprintln(w, "</table>")
+	for _, n := range r.kernelNotes() {
+		fmt.Fprintf(w, "<p>%s</p>\n", html.EscapeString(n))
+	}
 	if r.SLChoice != nil {
 		fmt.Fprintf(w, "<p>SL's pyramid height for overlapped tiling with widths %s: <b>h = %d</b> (%s predicted, %s-bound).</p>\n", sizesString(r.SLChoice.Widths), r.SLChoice.H, fmtTime(r.SLChoice.Prediction.Seconds), r.SLChoice.Prediction.Bound)
 	}
@@ -214,8 +224,38 @@ code{background:#f4f4f4;padding:1px 3px}
 <li>Shared accesses: the reads and writes of every computed instance plus one per load and per store (staging).</li>
 <li>Barriers: one per value of a tile's point time (t, or the sweep plane z); launches: one per phase.</li>
 <li>Schedules in the original loop structure (classical, one band per loop nest; none, original loop order): the sequential loops before the first parallel one make the phases, the parallel loops that follow the tiles, and the rest runs inside a tile (a barrier per value of its sequential dimensions down to the point time t).</li>
+<li>stream (the streaming hybrid kernel): tiles are the blocks the host launches (one per hexagon, a launch per time tile and phase), each sweeping s1 with one barrier per step; loads and stores are the distinct elements a block reads from or writes to global memory (the reads of the previous time row come from its shared buffers or column registers), shared accesses the buffer reads and writes; the note under the table gives the accesses the kernel executes.</li>
+<li>n5d: the sweep kernel at its GPU default sizes (deep temporal blocking), counted like sweep; the discarded cells its steady state computes on interior boxes are not counted.</li>
 <li>hextile model: per phase, launch + max(bytes/copy bandwidth, flops/(FP32 x min(1, tiles/SMs))) + waves x barriers x barrier cost. SL model: Meng and Skadron's ghost-zone trade-off from the tile shape alone.</li>
 </ul>
 </body></html>
 `)
+}
+
+// kernelNotes are the lines under the table for the kernel rows: the
+// streaming hybrid kernel's block and the accesses it executes per update
+// (its loads and stores columns count distinct elements per block), and
+// what the n5d row is.
+func (r *Report) kernelNotes() []string {
+	var out []string
+	for _, x := range r.Rows {
+		if x.Err != "" || x.Counts == nil {
+			continue
+		}
+		label := x.Kind + " " + sizesString(x.Sizes)
+		switch {
+		case x.Counts.Stream != nil:
+			sc, u := x.Counts.Stream, float64(max(1, x.Counts.Useful))
+			regs := "column registers"
+			if !sc.Regs {
+				regs = "no column registers"
+			}
+			out = append(out, fmt.Sprintf("%s: blocks of %dx%d threads, %d rows lagging %d planes, %d-plane buffers (%d B shared), %s, %d steps per block (%.1f%% of the slots compute); per update %.3f global load and %.3f store accesses, %.3f shared reads, %.3f shared writes, %.3f register reads (loads/upd and stores/upd: distinct elements per block)",
+				label, sc.Threads, sc.Groups, sc.Rows, sc.Lag, sc.Planes, sc.Smem, regs, sc.Steps, 100*sc.SlotUse,
+				float64(sc.GlobalLoadAccesses)/u, float64(sc.GlobalStoreAccesses)/u, float64(sc.SharedReads)/u, float64(sc.SharedWrites)/u, float64(sc.RegisterReads)/u))
+		case x.Kind == string(N5D):
+			out = append(out, fmt.Sprintf("%s: the N.5-D sweep kernel, h+1 = %d steps per sweep (the GPU kernel's default sizes unless given), counted as the sweep schedule; its steady state's discarded cells outside each level's region are not counted", label, x.Sizes[0]+1))
+		}
+	}
+	return out
 }

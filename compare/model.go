@@ -84,6 +84,14 @@ func residentBlocks(g GPU, footprint int64) int64 {
 // its tiles. A phase with fewer tiles than SMs leaves SMs idle, which is
 // what the min(1, n/SMs) charges; the memory term assumes the bandwidth is
 // reached whatever the parallelism. The total is the sum over phases.
+//
+// The stream row (CountStream) takes the same model with its own counts:
+// a phase is one launch of the streaming hybrid kernel, its tiles the
+// blocks (hexagons) launched, beta the sweep steps of a block (one barrier
+// each), so the sync term charges the serial sweep of the few blocks of a
+// launch, and B the distinct elements each block loads and stores. No
+// estimator of package gpumodel is involved: compare's rows all use this
+// model (gpumodel's estimators choose configurations for hextile compile).
 func Hextile(c *Counts, g GPU) Prediction {
 	r := residentBlocks(g, c.MaxTileShared)
 	var total, mem, cmp, sync, launch float64

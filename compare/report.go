@@ -54,6 +54,8 @@ type SLChoice struct {
 
 // Spec says what to compare.
 type Spec struct {
+	// Kinds are the rows: schedule kinds and the kernel rows Stream and
+	// N5D (kernel_rows.go).
 	Kinds []schedule.Kind
 	// Sizes per kind (nil: the schedule's default); All applies to every
 	// kind without its own.
@@ -79,7 +81,7 @@ func Compare(scop *frontend.Scop, deps *frontend.Deps, params map[string]int64, 
 		}
 		base := sizes
 		if base == nil {
-			d, err := schedule.DefaultSizes(scop, deps, k)
+			d, err := KindSizes(scop, deps, params, k)
 			if err != nil {
 				rep.Rows = append(rep.Rows, Row{Kind: string(k), Scheme: schemeOf(k, false), Err: err.Error()})
 				continue
@@ -112,6 +114,9 @@ func Compare(scop *frontend.Scop, deps *frontend.Deps, params map[string]int64, 
 }
 
 func row(scop *frontend.Scop, deps *frontend.Deps, params map[string]int64, k schedule.Kind, sizes []int64, g GPU) Row {
+	if IsKernelRow(k) {
+		return kernelRow(scop, deps, params, k, sizes, g) // kernel_rows.go
+	}
 	r := Row{Kind: string(k), Sizes: sizes, Scheme: schemeOf(k, false)}
 	s, err := schedule.Compute(scop, deps, schedule.Options{Kind: k, Sizes: sizes})
 	if err != nil {

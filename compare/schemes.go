@@ -10,7 +10,9 @@ import "hextile/schedule"
 // N.5-D blocking of AN5D and of Schafer and Fey's pipelined wavefront
 // (2.5-D blocking in 3-D: a block of the inner dimensions streams along
 // the outer one, h+1 time steps in flight), overlapped the ghost-zone
-// pyramids of OverTile and SL.
+// pyramids of OverTile and SL; the rows stream (the streaming hybrid
+// kernel) and n5d (the sweep kernel at its deep-temporal GPU default)
+// name kernels.
 type Scheme struct {
 	Name   string `json:"name"`
 	Papers string `json:"papers"`
@@ -34,6 +36,10 @@ func schemeOf(k schedule.Kind, nested bool) Scheme {
 		return Scheme{"overlapped (ghost zones)", "Holewinski, Pouchet, Sadayappan: OverTile (ICS 2012); SL after Meng and Skadron's pyramid tiling"}
 	case schedule.Sweep:
 		return Scheme{"sweep (N.5-D / 2.5-D blocking, AN5D-like)", "Schafer and Fey: High Performance Stencil Code Algorithms for GPGPUs (2011), cached plane sweep and pipelined wavefront; AN5D's N.5-D blocking"}
+	case Stream:
+		return Scheme{"streaming hybrid (hexagons sweeping s1)", "Grosser et al. (2013): the hybrid schedule's hexagons over (t, s0), each one thread block that sweeps s1 plane by plane with its 2h+2 time rows in flight (Schafer and Fey's pipelined wavefront without ghost zones); hextile's --tile=hybrid --stream"}
+	case N5D:
+		return Scheme{"N.5-D (sweep kernel, deep temporal)", "Matsumura et al.: AN5D (CGO 2020), N.5-D blocking with h+1 time steps per sweep; hextile's sweep kernel (Schafer and Fey's pipelined wavefront) at its GPU kernel's default sizes"}
 	case schedule.None:
 		if nested {
 			return Scheme{"none, original loop order", "the program's own loops, parallel loops on the grid"}

@@ -176,7 +176,7 @@ func TestBrowserCompareHTML(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "jacobi2d.html")
-	if _, errs, code := runCmd(t, "", "compare", "../../testdata/jacobi2d_mod2.c", "--tile=hybrid,classical,overlapped,sweep,none", "-D", "N=24", "-D", "T=6", "--html", page); code != 0 {
+	if _, errs, code := runCmd(t, "", "compare", "../../testdata/jacobi2d_mod2.c", "--tile=hybrid,stream,classical,overlapped,sweep,n5d,none", "-D", "N=24", "-D", "T=6", "--html", page); code != 0 {
 		t.Fatalf("exit %d %s", code, errs)
 	}
 	r := openInBrowser(t, bin, page)

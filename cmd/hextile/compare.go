@@ -19,7 +19,7 @@ func init() {
 	register(command{
 		name:    "compare",
 		summary: "put tile schedules side by side: exact counts and model predictions (table, --json, --html with SVG plots)",
-		usage:   "hextile compare FILE.c [--tile=hybrid,classical,overlapped,sweep,none] [--sizes=[KIND=]h,w0,...] [--sweep h=LO..HI] [--gpu=h100] [--json] [--html=FILE] [--device=cpu|gpu [--backend=ptx|cuda]] [-D NAME=VALUE]",
+		usage:   "hextile compare FILE.c [--tile=hybrid,stream,classical,overlapped,sweep,n5d,none] [--sizes=[KIND=]h,w0,...] [--sweep h=LO..HI] [--gpu=h100] [--json] [--html=FILE] [--device=cpu|gpu [--backend=ptx|cuda]] [-D NAME=VALUE]",
 		run:     runCompare,
 	})
 }
@@ -32,13 +32,13 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	var asJSON bool
 	var spec compare.Spec
 	prog, code := parseCommand("compare", args, stdout, stderr, func(fs *pflag.FlagSet) {
-		fs.StringSliceVar(&tiles, "tile", []string{"hybrid", "classical", "overlapped", "sweep", "none"}, "the schedules to compare, comma-separated: "+strings.Join(tileKinds, ", "))
+		fs.StringSliceVar(&tiles, "tile", []string{"hybrid", "classical", "overlapped", "sweep", "none"}, "the schedules to compare, comma-separated: "+strings.Join(compareKinds, ", ")+". Besides the schedule kinds, two kernels by name: stream (also hybrid-stream) is the streaming hybrid kernel of hextile compile --tile=hybrid --stream (2-D, CUDA only: the hybrid hexagons, each a block sweeping s1; default sizes 7,49,64 for radius 1; its loads and stores count distinct elements per block, the note under the table the accesses it executes); n5d is a row of its own, the sweep kernel at its GPU kernel's default sizes (h+1 = 8 steps per sweep in 2-D, 4 in 3-D: AN5D's deep-temporal N.5-D blocking), counted as the sweep schedule, while sweep without sizes is the scheduler's 1,64,32; with --device=gpu both take the kernel's defaults")
 		fs.StringArrayVar(&sizes, "sizes", nil, "tile sizes h,w0,... for every schedule, or KIND=h,w0,... for one (repeatable; default: each schedule's own)")
 		fs.StringVar(&sweep, "sweep", "", "tabulate the tile height: h=LO..HI (every schedule but none, with its other sizes)")
 		fs.StringVar(&gpuName, "gpu", "h100", "the GPU the models predict for: "+strings.Join(compare.GPUNames(), ", "))
 		fs.BoolVar(&asJSON, "json", false, "print the report as JSON (one object per scop)")
 		fs.StringVar(&htmlFile, "html", "", "also write a self-contained HTML page with SVG plots to this file")
-		fs.StringVar(&device, "device", "", "gpu: also measure every schedule that has a code generator for the back end with hextile run --device=gpu (verified; kernel time; the ghost-zone kernels need --backend=cuda); cpu: with hextile run --device=cpu (C/OpenMP, verified; the tiled code's time)")
+		fs.StringVar(&device, "device", "", "gpu: also measure every schedule that has a code generator for the back end with hextile run --device=gpu (verified; kernel time; the stream row runs --tile=hybrid --stream and needs --backend=cuda, the n5d row runs --tile=sweep); cpu: with hextile run --device=cpu (C/OpenMP, verified; the tiled code's time)")
 		fs.StringVar(&backend, "backend", "ptx", "--device=gpu: the back end of the runs (ptx or cuda, as hextile run)")
 		fs.Int64Var(&maxInst, "max-instances", compare.MaxInstances, "the most computed instances the counts enumerate per schedule (about 80 bytes of memory each)")
 		fs.IntVar(&nreps, "reps", 5, "--device=gpu: timed runs per schedule (medians)")
@@ -58,24 +58,24 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		}
 		spec.Sizes = map[schedule.Kind][]int64{}
 		for _, t := range tiles {
-			if err := checkEnum("tile", t, tileKinds...); err != nil {
+			if err := checkEnum("tile", t, compareKinds...); err != nil {
 				return err
 			}
-			spec.Kinds = append(spec.Kinds, schedule.Kind(t))
+			spec.Kinds = append(spec.Kinds, compare.Canonical(t))
 		}
 		if len(spec.Kinds) == 0 {
 			return usagef("--tile: name at least one schedule")
 		}
 		for _, s := range sizes {
 			if k, list, ok := strings.Cut(s, "="); ok {
-				if err := checkEnum("sizes", k, tileKinds...); err != nil {
-					return usagef("--sizes=%s: %q is not a schedule (want KIND=h,w0,... with KIND one of %s)", s, k, strings.Join(tileKinds, ", "))
+				if err := checkEnum("sizes", k, compareKinds...); err != nil {
+					return usagef("--sizes=%s: %q is not a schedule (want KIND=h,w0,... with KIND one of %s)", s, k, strings.Join(compareKinds, ", "))
 				}
 				v, err := intList("sizes", list)
 				if err != nil {
 					return err
 				}
-				spec.Sizes[schedule.Kind(k)] = v
+				spec.Sizes[compare.Canonical(k)] = v
 				continue
 			}
 			v, err := intList("sizes", s)
@@ -171,6 +171,11 @@ func runCompare(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	return 0
 }
+
+// compareKinds are the values of compare --tile: the schedule kinds and
+// the named kernels of package compare (stream, its alias hybrid-stream,
+// n5d).
+var compareKinds = append(append([]string(nil), tileKinds...), string(compare.Stream), "hybrid-stream", string(compare.N5D))
 
 // ghostGPUSpec is spec for measuring on the GPU: a ghost-zone kind
 // (sweep, overlapped) without sizes of its own takes its GPU kernel's

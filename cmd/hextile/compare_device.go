@@ -15,9 +15,11 @@ import (
 // --device=gpu --backend=B` (the ghost-zone kinds through both back ends:
 // their CUDA kernels and the same kernels in LLVM IR, codegen.GhostTargets)
 // or `hextile run --device=cpu` (C/OpenMP: every kind with a C generator)
-// with the row's tile and sizes and the command line's -D, --cpp and -I,
-// and counts only when the run verified ("verify: ok"). Rows of other
-// kinds keep "-". A failed run is reported on stderr and leaves "-".
+// with the row's tile and sizes (runTile: the stream row runs --tile=hybrid
+// --stream, the n5d row --tile=sweep) and the command line's -D, --cpp and
+// -I, and counts only when the run verified ("verify: ok"). Rows of other
+// kinds keep "-" (the stream row, CUDA only, with a note why). A failed
+// run is reported on stderr and leaves "-".
 func measureRows(rep *compare.Report, file string, pass []string, device, backend string, reps int, stderr io.Writer) {
 	target := "c"
 	if device == "gpu" {
@@ -25,16 +27,24 @@ func measureRows(rep *compare.Report, file string, pass []string, device, backen
 	}
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
-		if r.Err != "" || noCodegen(r.Kind, target) {
+		if r.Err != "" {
 			continue
 		}
-		args := []string{"run", file, "--device=cpu", "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes)}
-		if device == "gpu" {
-			args = []string{"run", file, "--device=gpu", "--backend=" + backend, "--tile=" + r.Kind, "--sizes=" + joinInts(r.Sizes), "--reps=" + strconv.Itoa(reps)}
+		tile, extra := runTile(r.Kind)
+		if why := streamMeasureRefusal(r.Kind, device, backend); why != "" {
+			fmt.Fprintf(stderr, "hextile: note: compare: %s %s not measured: %s\n", r.Kind, joinInts(r.Sizes), why)
+			continue
 		}
-		args = append(args, pass...)
+		if noCodegen(tile, target) {
+			continue
+		}
+		args := []string{"run", file, "--device=cpu", "--tile=" + tile, "--sizes=" + joinInts(r.Sizes)}
+		if device == "gpu" {
+			args = []string{"run", file, "--device=gpu", "--backend=" + backend, "--tile=" + tile, "--sizes=" + joinInts(r.Sizes), "--reps=" + strconv.Itoa(reps)}
+		}
+		args = append(append(args, extra...), pass...)
 		var out, errb bytes.Buffer
-		code := dispatch(args, &out, &errb, strings.NewReader(""))
+		code := runDispatch(args, &out, &errb, strings.NewReader(""))
 		parse := parseRun
 		if device == "cpu" {
 			parse = parseRunCPU
@@ -46,6 +56,37 @@ func measureRows(rep *compare.Report, file string, pass []string, device, backen
 		}
 		r.Measured = m
 	}
+}
+
+// runDispatch runs a hextile command for measureRows (tests replace it
+// with a fake device).
+var runDispatch = dispatch
+
+// runTile is the --tile (and the further flags) of hextile run for a
+// row's kind: the stream row is the hybrid schedule's streaming kernel
+// (--tile=hybrid --stream), the n5d row the sweep kernel.
+func runTile(kind string) (tile string, extra []string) {
+	switch compare.Canonical(kind) {
+	case compare.Stream:
+		return "hybrid", []string{"--stream"}
+	case compare.N5D:
+		return "sweep", nil
+	}
+	return kind, nil
+}
+
+// streamMeasureRefusal says why the stream row cannot be measured on
+// device with backend ("" when it can): the streaming hybrid kernel is
+// printed in CUDA C only (no LLVM IR for --backend=ptx, no C for
+// --device=cpu).
+func streamMeasureRefusal(kind, device, backend string) string {
+	if compare.Canonical(kind) != compare.Stream || device == "gpu" && backend == "cuda" {
+		return ""
+	}
+	if device == "gpu" {
+		return "the streaming hybrid kernel is CUDA C only (no PTX generator): measure it with --backend=cuda"
+	}
+	return "the streaming hybrid kernel is CUDA C only (no C/OpenMP code): measure it with --device=gpu --backend=cuda"
 }
 
 // parseRun reads the kernel time and GCells/s of a verified GPU run.

@@ -72,8 +72,7 @@ func Emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 		h.WriteString(IdxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
 		h.WriteString(SmemMacros(cs))
 		for _, kn := range cs.Kernels {
-			nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
-			fmt.Fprintf(&h, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.Name, strings.Join(KernelArgs(cs, kn, true), ", "))
+			fmt.Fprintf(&h, "__global__ void %s %s(%s);\n", LaunchBounds(kn), kn.Name, strings.Join(KernelArgs(cs, kn, true), ", "))
 		}
 		if cs.Persist != nil {
 			h.WriteString(PersistProto(cs))
@@ -583,4 +582,15 @@ func SmemMacros(cs *gpuplan.Scop) string {
 		fmt.Fprintf(&b, "#define HX_SMEM_%s %d\n", kn.Name, kn.Smem)
 	}
 	return b.String()
+}
+
+// LaunchBounds is a kernel's __launch_bounds__ clause: its thread count and,
+// where the plan sets one, its resident-block floor (gpuplan's
+// min_blocks.go).
+func LaunchBounds(kn *gpuplan.Kernel) string {
+	nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
+	if kn.MinBlocks > 1 {
+		return fmt.Sprintf("__launch_bounds__(%d, %d)", nt, kn.MinBlocks)
+	}
+	return fmt.Sprintf("__launch_bounds__(%d)", nt)
 }

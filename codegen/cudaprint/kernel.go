@@ -128,8 +128,7 @@ func (g *kernelGen) print() string {
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 	} else {
-		nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
-		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
+		g.line(0, fmt.Sprintf("__global__ void %s %s(%s)", LaunchBounds(kn), kn.Name, args))
 		g.line(0, "{")
 		if cs.PDL {
 			g.pdlWait()

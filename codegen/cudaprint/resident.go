@@ -55,8 +55,7 @@ func EmitResident(prog *frontend.Program, css []*gpuplan.Scop, opt gpuplan.CUDAO
 	p.WriteString(SmemMacros(cs))
 	if !emu {
 		for _, kn := range cs.Kernels {
-			nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
-			fmt.Fprintf(&p, "__global__ void __launch_bounds__(%d) %s(%s);\n", nt, kn.Name, strings.Join(KernelArgs(cs, kn, true), ", "))
+			fmt.Fprintf(&p, "__global__ void %s %s(%s);\n", LaunchBounds(kn), kn.Name, strings.Join(KernelArgs(cs, kn, true), ", "))
 		}
 		p.WriteString(cudaHostHelpers)
 	}

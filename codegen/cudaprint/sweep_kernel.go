@@ -134,7 +134,6 @@ func (g *bandGen) kernel(nsb int64, what string, body func()) {
 func (g *kernelGen) frame(elem string, nsb int64, what string, body func()) {
 	cs, kn, emu := g.cs, g.kn, g.emu
 	args := strings.Join(KernelArgs(cs, kn, true), ", ")
-	nt := kn.Block[0] * kn.Block[1] * kn.Block[2]
 	if emu {
 		g.line(0, fmt.Sprintf("static void %s(dim3 gridDim, dim3 blockIdx, %s)", kn.Name, args))
 		g.line(0, "{")
@@ -145,7 +144,7 @@ func (g *kernelGen) frame(elem string, nsb int64, what string, body func()) {
 			g.line(1, fmt.Sprintf("hx_emu_shared(hx_sb, \"%s\", sizeof(%s), %d);", what, elem, nsb))
 		}
 	} else {
-		g.line(0, fmt.Sprintf("__global__ void __launch_bounds__(%d) %s(%s)", nt, kn.Name, args))
+		g.line(0, fmt.Sprintf("__global__ void %s %s(%s)", LaunchBounds(kn), kn.Name, args))
 		g.line(0, "{")
 		if cs.PDL {
 			g.pdlWait()

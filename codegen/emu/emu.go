@@ -255,6 +255,10 @@ static char hx_emu_first[512];
 /* boxes of the sweep kernel that ran its steady state (counted by the
    emulation print only; reported so that tests see the steady code ran) */
 static long hx_emu_steady_boxes;
+/* hx_emu_acc counts the checked accesses, [shared][read, write]; with
+   HX_EMU_COUNT set in the environment the report prints them (hextile
+   compare's tests check the streaming hybrid kernel's counts with them). */
+static long hx_emu_acc[2][2];
 
 static void hx_emu_begin_launch(const char *k, dim3 g, dim3 b, int bx, int by, int bz)
 {
@@ -321,6 +325,8 @@ static long hx_chk(const void *base, long idx, int mode)
   if (idx < 0 || (size_t)idx >= a->n) { hx_emu_err("out-of-bounds access", a, idx); return 0; }
   hx_sh *s = &a->sh[idx];
   hx_acc cur = { hx_emu_launch_id, hx_emu_block_id, hx_emu_epoch, hx_emu_tid };
+  if (mode != 1) hx_emu_acc[a->shared != 0][0]++;
+  if (mode != 0) hx_emu_acc[a->shared != 0][1]++;
   if (hx_emu_conflict(s->w)) hx_emu_err(mode ? "race (write after write)" : "race (read after write)", a, idx);
   if (mode) {
     if (hx_emu_conflict(s->r1) || hx_emu_conflict(s->r2)) hx_emu_err("race (write after read)", a, idx);
@@ -337,6 +343,7 @@ static long hx_chk(const void *base, long idx, int mode)
 static int hx_emu_report(int failed)
 {
   if (hx_emu_steady_boxes > 0) printf("emu: %ld steady sweep box(es)\n", hx_emu_steady_boxes);
+  if (getenv("HX_EMU_COUNT")) printf("emu: accesses: global %ld reads, %ld writes; shared %ld reads, %ld writes\n", hx_emu_acc[0][0], hx_emu_acc[0][1], hx_emu_acc[1][0], hx_emu_acc[1][1]);
   if (hx_emu_nerr == 0) {
     if (hx_emu_ngrid > 0) printf("emu: %u launches, %u grid barriers, no races, no out-of-bounds accesses\n", hx_emu_nlaunch, hx_emu_ngrid);
     else printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_nlaunch);

@@ -21,6 +21,9 @@ func (cs *Scop) Dump(w io.Writer) {
 	fmt.Fprintf(w, "# arrays written (copied back): %s; read: %s\n", names(cs.Written), names(cs.Read))
 	if cs.Sweep != nil {
 		cs.Sweep.Dump(w, cs.Kernels[0].Name)
+		if why := cs.Kernels[0].MinBlocksWhy; why != "" {
+			fmt.Fprintf(w, "  registers: %s\n", why)
+		}
 		return
 	}
 	if cs.Overlap != nil {

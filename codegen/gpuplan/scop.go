@@ -54,6 +54,10 @@ type CUDAOptions struct {
 	// the launches it replaces (persistent.go); off: one launch per kernel
 	// of the host sequence.
 	Persistent bool
+	// MinBlocks is the sweep kernel's resident-block floor
+	// (--min-blocks; min_blocks.go): 0 the plan's choice, 1 none, N > 1
+	// __launch_bounds__(threads, N).
+	MinBlocks int
 	// HexStream runs a hybrid schedule (2-D) as the streaming hybrid
 	// kernel (--stream; hexstream.go): one block per hexagon sweeping s1.
 	HexStream bool
@@ -90,6 +94,10 @@ type Kernel struct {
 	Axis map[int]int
 	// smem is the dynamic shared memory of a block (bytes).
 	Smem int64
+	// MinBlocks is the resident-block floor of the launch bounds
+	// (min_blocks.go): 0 none; MinBlocksWhy says why (plan dump).
+	MinBlocks    int
+	MinBlocksWhy string
 }
 
 // Scop is the GPU mapping plan of one scop.
@@ -272,7 +280,9 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 		cs.Sweep = sp
 		cs.Threads = sp.Block
-		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}}
+		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}
+		kn.MinBlocks, kn.MinBlocksWhy = minBlocks(sp.Block[0]*sp.Block[1]*sp.Block[2], sp.Smem, opt.MinBlocks)
+		cs.Kernels = []*Kernel{kn}
 		return cs, nil
 	}
 	if sched.Kind == schedule.Overlapped {

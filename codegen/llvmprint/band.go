@@ -122,11 +122,7 @@ func (g *bandIR) finish() error {
 	if g.err != nil {
 		return g.err
 	}
-	lm, kn := g.lm, g.kn
-	lm.annotate(g.f, "kernel", 1)
-	lm.annotate(g.f, "maxntidx", int64(kn.Block[0]))
-	lm.annotate(g.f, "maxntidy", int64(kn.Block[1]))
-	lm.annotate(g.f, "maxntidz", int64(kn.Block[2]))
+	g.lm.annotateKernel(g.f, g.kn)
 	return nil
 }
 

@@ -129,6 +129,20 @@ func (lm *llvmModule) annotate(f *ir.Func, key string, v int64) {
 	lm.ann.Nodes = append(lm.ann.Nodes, t)
 }
 
+// annotateKernel marks f as kernel kn: its block shape (maxntid) and, where
+// the plan sets one, its resident-block floor (minctasm: ptxas keeps the
+// registers per thread to what that many blocks leave; gpuplan's
+// min_blocks.go), as CUDA's __launch_bounds__(threads, MinBlocks).
+func (lm *llvmModule) annotateKernel(f *ir.Func, kn *gpuplan.Kernel) {
+	lm.annotate(f, "kernel", 1)
+	lm.annotate(f, "maxntidx", int64(kn.Block[0]))
+	lm.annotate(f, "maxntidy", int64(kn.Block[1]))
+	lm.annotate(f, "maxntidz", int64(kn.Block[2]))
+	if kn.MinBlocks > 1 {
+		lm.annotate(f, "minctasm", int64(kn.MinBlocks))
+	}
+}
+
 // llvmType is the IR type of a C scalar type.
 func llvmType(t frontend.Type) types.Type {
 	switch t {
@@ -279,10 +293,7 @@ func (lm *llvmModule) kernelFunc(cs *gpuplan.Scop, kn *gpuplan.Kernel, body bool
 	if body {
 		return k.f, nil
 	}
-	lm.annotate(k.f, "kernel", 1)
-	lm.annotate(k.f, "maxntidx", int64(kn.Block[0]))
-	lm.annotate(k.f, "maxntidy", int64(kn.Block[1]))
-	lm.annotate(k.f, "maxntidz", int64(kn.Block[2]))
+	lm.annotateKernel(k.f, kn)
 	return k.f, nil
 }
 

@@ -1,0 +1,75 @@
+package gpuplan
+
+import "fmt"
+
+// The resident-block floor of a kernel: Kernel.MinBlocks, printed as the
+// second argument of CUDA's __launch_bounds__(threads, MinBlocks) and as
+// NVVM's minctasm annotation. It asks ptxas to keep the registers per
+// thread at most 65536 / (threads x MinBlocks), so that MinBlocks blocks fit
+// on one multiprocessor's register file (sm_70 to sm_90: 64K 32-bit
+// registers, 2048 threads). ptxas spills what does not fit to local memory
+// (L1-cached).
+//
+// The sweep kernel is latency-bound: each sweep step waits on a barrier and
+// on the shared-memory reads that follow it, and only other blocks' warps
+// fill those cycles. Without a floor ptxas gives it what its unrolled steady
+// state asks for (64 to 96 registers), so a 1,024-thread 3-D block runs
+// alone on its SM and a 256-thread 2-D block three to a SM. Measured on an
+// H200 (bench/results/profile_2026-11-28.md; kernel GCells/s, same run):
+// star3d1r 512^3 x 200, blocks 32x32: 240.7 with 64 registers (one block
+// per SM, 50% occupancy) against 321.2 with the floor 2 (32 registers,
+// 99% occupancy, some spills); 256^3: 173.1 against 203.5. j2d5pt 16384^2
+// bit-exact, blocks of 256: 272.4 (73 registers, 3 blocks) against 283.0
+// with the floor 4 (64 registers).
+//
+// The default (want 0): registers per thread R = 65536 / (2 x threads),
+// clamped to [32, 64], and MinBlocks = 65536 / (threads x R): 1,024
+// threads -> 2 (32 registers), 512 -> 2 (64), 256 -> 4 (64), 128 -> 8
+// (64); lowered while MinBlocks blocks' static shared memory exceeds a
+// multiprocessor's 227 KB (no point asking for registers for blocks that
+// cannot be resident). want 1 turns the floor off (__launch_bounds__ with
+// the thread count only); want > 1 is taken as given (--min-blocks=N).
+const (
+	smRegisters = 65536
+	smSharedMax = 227 * 1024
+)
+
+// minBlocks decides the resident-block floor of a kernel of nt threads
+// using smem bytes of shared memory per block: the floor (0: none) and a
+// line for the plan dump.
+func minBlocks(nt int, smem int64, want int) (int, string) {
+	if nt <= 0 {
+		return 0, ""
+	}
+	switch {
+	case want == 1:
+		return 0, "no resident-block floor (--min-blocks=1): ptxas chooses the registers"
+	case want > 1:
+		return want, fmt.Sprintf("__launch_bounds__(%d, %d) (--min-blocks=%d): at most %d registers per thread", nt, want, want, regsFor(nt, want))
+	}
+	r := smRegisters / (2 * nt)
+	r = max(32, min(64, r))
+	mb := smRegisters / (nt * r)
+	for mb > 1 && smem > 0 && int64(mb)*smem > smSharedMax {
+		mb--
+	}
+	if mb <= 1 {
+		return 0, fmt.Sprintf("no resident-block floor: %d threads x %d bytes of shared memory per block leave room for one block per SM", nt, smem)
+	}
+	return mb, fmt.Sprintf("__launch_bounds__(%d, %d): %d blocks resident per SM, at most %d registers per thread (the sweep kernel is latency-bound: more resident warps hide its barriers)", nt, mb, mb, regsFor(nt, mb))
+}
+
+// DefaultMinBlocks is the plan's default resident-block floor of a kernel
+// of nt threads and smem bytes of shared memory per block (0: none), for
+// the cost model.
+func DefaultMinBlocks(nt int, smem int64) int {
+	mb, _ := minBlocks(nt, smem, 0)
+	return mb
+}
+
+// regsFor is the register budget per thread of mb resident blocks of nt
+// threads, rounded down to ptxas's allocation unit of 8.
+func regsFor(nt, mb int) int {
+	r := smRegisters / (nt * mb)
+	return min(255, r/8*8)
+}
