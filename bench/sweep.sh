@@ -35,7 +35,8 @@
 # The _hexchunk rows are the chunked streaming hybrid kernel (--stream --stream-chunk=C: one block per
 # (hexagon, chunk of C planes of s1), ghost planes along s1 only, reads from a mirror copy with a fixup
 # kernel per launch, neighbour values prefetched before the barrier; _auto: the host picks C per launch
-# for >= 2112 blocks, at least 128 planes for h = 7; _cC: C fixed; MATCH='hexchunk'). Their verification
+# for >= 2112 blocks, at least 128 planes for h = 7; _cC: C fixed; _mbN: --min-blocks=N, a resident-block
+# floor of N blocks per SM in the launch bounds, at most 65536/(64 N) registers per thread; MATCH='hexchunk'). Their verification
 # size (2101^2, 37 steps) has several chunks per hexagon even for C = 1024 and divides no size.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -103,6 +104,8 @@ CONFIGS=(
   "j2d5pt_hexchunk_c512_h15_w33|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --sizes=15,33,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
   "j2d5pt_hexchunk_c512_h7_w49_noregs|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --reuse=false --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
   "j2d5pt_hexchunk_c512_h7_w49_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --stream-store-all --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49_mb6|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --min-blocks=6 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49_mb8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --min-blocks=8 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
   "laplacian2d_hexchunk_auto_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=auto --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
   "laplacian2d_hexchunk_c128_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
   "laplacian2d_hexchunk_c64_h3_w25|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=64 --sizes=3,25,64|-D N=2048 -D T=512|N=2101 T=37"

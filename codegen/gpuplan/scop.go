@@ -270,6 +270,13 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		if hp.Chunk != nil {
 			// The chunked kernel and its fixup (hexchunk.go).
 			cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexchunk%d", k), Block: cs.Threads}, {Name: fmt.Sprintf("hx_hexfix%d", k), Block: cs.Threads}}
+			// No floor by default (its column and prefetch registers
+			// outnumber what a floor's default budget allows; not measured
+			// yet); --min-blocks=N asks for one.
+			if opt.MinBlocks > 1 {
+				kn := cs.Kernels[0]
+				kn.MinBlocks, kn.MinBlocksWhy = minBlocks(int(hp.Threads), hp.Smem, opt.MinBlocks)
+			}
 		}
 		return cs, nil
 	}
