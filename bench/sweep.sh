@@ -108,6 +108,7 @@ CONFIGS=(
   "j2d5pt_hexchunk_c512_h7_w49_mb8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --min-blocks=8 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
   "laplacian2d_hexchunk_auto_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=auto --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
   "laplacian2d_hexchunk_c128_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c64_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=64 --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
   "laplacian2d_hexchunk_c64_h3_w25|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=64 --sizes=3,25,64|-D N=2048 -D T=512|N=2101 T=37"
   "laplacian2d_hexchunk_c128_h3_w57|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=3,57,64|-D N=2048 -D T=512|N=2101 T=37"
   "laplacian2d_hexchunk_c128_h7_w17|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=7,17,64|-D N=2048 -D T=512|N=2101 T=37"
