@@ -24,6 +24,9 @@
 # own-column register ring (--sweep-ring: one own-column load per step instead of one per read), the
 # _pflate rows issue the prefetch after the last level instead of right after level 0
 # (--sweep-prefetch-late: fewer live registers, less overlap).
+# The _noramp rows keep the pipeline's fill and drain of interior boxes on the generic step
+# (--steady-ramp=false, the kernel as measured before the ramp); the plain _sweep rows run all of an interior
+# box's steps steady (gpuplan's sweep_ramp.go). box2d1r is AN5D's 9-point box (testdata/real/an5d_box2d1r.c).
 # The sweep rows' verification sizes have interior boxes, so the steady code is verified too (star3d1r:
 # dimsize=80; 45 had none; laplacian3d: N=100, 45 had none).
 # The _hexstream rows are the streaming hybrid kernel (--tile=hybrid --stream: one block per hexagon of the
@@ -51,6 +54,7 @@ CONFIGS=(
   "j2d5pt_none|testdata/real/an5d_j2d5pt.c|--tile=none|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep|testdata/real/an5d_j2d5pt.c|--tile=sweep|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_nosteady|testdata/real/an5d_j2d5pt.c|--tile=sweep --steady=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "j2d5pt_sweep_noramp|testdata/real/an5d_j2d5pt.c|--tile=sweep --steady-ramp=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_nounroll|testdata/real/an5d_j2d5pt.c|--tile=sweep --steady-unroll=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_noprefetch|testdata/real/an5d_j2d5pt.c|--tile=sweep --sweep-prefetch=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_sweep_ring|testdata/real/an5d_j2d5pt.c|--tile=sweep --sweep-ring|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
@@ -77,9 +81,13 @@ CONFIGS=(
   "j2d5pt_hexstream_h7_w49_g16_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-groups=16 --stream-store-all --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap|testdata/real/an5d_j2d5pt.c|--tile=overlapped|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "j2d5pt_overlap_h7_w48|testdata/real/an5d_j2d5pt.c|--tile=overlapped --sizes=7,48,48|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "box2d1r_none|testdata/real/an5d_box2d1r.c|--tile=none|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "box2d1r_sweep|testdata/real/an5d_box2d1r.c|--tile=sweep|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
+  "box2d1r_sweep_noramp|testdata/real/an5d_box2d1r.c|--tile=sweep --steady-ramp=false|-D dimsize=16386 -D timestep=1000|dimsize=301 timestep=23"
   "laplacian2d_none|bench/inputs/laplacian2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep|bench/inputs/laplacian2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_nosteady|bench/inputs/laplacian2d.c|--tile=sweep --steady=false|-D N=2048 -D T=512|N=301 T=23"
+  "laplacian2d_sweep_noramp|bench/inputs/laplacian2d.c|--tile=sweep --steady-ramp=false|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_nounroll|bench/inputs/laplacian2d.c|--tile=sweep --steady-unroll=false|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_noprefetch|bench/inputs/laplacian2d.c|--tile=sweep --sweep-prefetch=false|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_sweep_ring|bench/inputs/laplacian2d.c|--tile=sweep --sweep-ring|-D N=2048 -D T=512|N=301 T=23"
@@ -126,6 +134,7 @@ CONFIGS=(
   "star3d1r_none|bench/inputs/an5d_star3d1r.c|--tile=none|-D dimsize=514 -D timestep=200|dimsize=45 timestep=9"
   "star3d1r_sweep|bench/inputs/an5d_star3d1r.c|--tile=sweep|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_nosteady|bench/inputs/an5d_star3d1r.c|--tile=sweep --steady=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
+  "star3d1r_sweep_noramp|bench/inputs/an5d_star3d1r.c|--tile=sweep --steady-ramp=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_nounroll|bench/inputs/an5d_star3d1r.c|--tile=sweep --steady-unroll=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_noprefetch|bench/inputs/an5d_star3d1r.c|--tile=sweep --sweep-prefetch=false|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"
   "star3d1r_sweep_ring|bench/inputs/an5d_star3d1r.c|--tile=sweep --sweep-ring|-D dimsize=514 -D timestep=200|dimsize=80 timestep=9"

@@ -15,7 +15,7 @@ const cudaStub = `#define __global__
 #define __shared__ static
 #define __host__
 #define __device__
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define HX_NO_CUDA_RUNTIME 1
 struct hx_stub_dim3 { unsigned x, y, z; };
 static hx_stub_dim3 threadIdx, blockIdx, gridDim;

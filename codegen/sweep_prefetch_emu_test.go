@@ -98,8 +98,12 @@ func TestSweepPrefetchEmu(t *testing.T) {
 }
 
 // steadyLoopRe finds the unrolled steady loop of a printed CUDA sweep
-// kernel (from its comment to the slot reset after it).
-var steadyLoopRe = regexp.MustCompile(`(?s)/\* the steady steps.*?hx_q = \d+; /\*`)
+// kernel (from its comment to the steps after it, with the ramp, or the
+// slot reset after it), steadyTailRe the steps after it (with the ramp).
+var (
+	steadyLoopRe = regexp.MustCompile(`(?s)/\* the steady steps.*?(?:/\* the last|hx_q = \d+; /\*)`)
+	steadyTailRe = regexp.MustCompile(`(?s)/\* the last \d+ steady step.*?hx_q = \d+; /\*`)
+)
 
 // TestSweepPrefetchPrinted: with the prefetch, every step of the printed
 // steady loop loads the prefetch registers before its barrier (right
@@ -158,6 +162,18 @@ func TestSweepPrefetchPrinted(t *testing.T) {
 				after := strings.Index(st, tc.after)
 				if pf < 0 || after < 0 || pf < after || strings.Contains(st[after+len(tc.after):pf], "/* level") {
 					t.Errorf("step %d: the prefetch does not follow %s*/:\n%s", j, tc.after, st)
+				}
+			}
+			// With the ramp (sweep_ramp.go) the box's 17 steps end with
+			// 2 straight steps ((17-1) mod 3 + 1 with the prefetch, 17 mod
+			// 3 without), the last without the prefetch.
+			tail := strings.Split(steadyTailRe.FindString(kernel), "__syncthreads();")
+			if len(tail) != 3 {
+				t.Fatalf("%d barriers after the steady loop, want 2:\n%s", len(tail)-1, kernel)
+			}
+			for j, st := range tail[:2] {
+				if want := tc.loads > 0 && j == 0; strings.Contains(st, "/* prefetch") != want {
+					t.Errorf("step %d after the loop: a prefetch: %v, want %v:\n%s", j, !want, want, st)
 				}
 			}
 		})

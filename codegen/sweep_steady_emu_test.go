@@ -102,6 +102,13 @@ func runSteadyEmu(t *testing.T, cc runtime.CC, dir string, tc sweepCase, opt gpu
 		if want := !opt.NoSteady; (n > 0) != want {
 			t.Errorf("%v: %d boxes ran the steady state, want them to (%v)\n%s", args, n, want, r.Output)
 		}
+		// Each steady box runs the plan's steady steps (with the ramp,
+		// sweep_ramp.go: all of its steps).
+		if cs, err := cudaScops(c, opt); err != nil {
+			t.Fatal(err)
+		} else if steps, want := emuCount(steadySteps, r.Output), n*cs[0].Sweep.SteadySteps(); steps != want {
+			t.Errorf("%v: %d steady steps in %d steady boxes, want %d\n%s", args, steps, n, want, r.Output)
+		}
 	}
 }
 

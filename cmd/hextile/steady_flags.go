@@ -13,12 +13,13 @@ import (
 )
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
-// sweep_steady.go) of compile, run and tune: --steady, --steady-unroll
-// and --sweep-prefetch, on by default, and --sweep-ring and
+// sweep_steady.go) of compile, run and tune: --steady, --steady-unroll,
+// --steady-ramp (sweep_ramp.go) and --sweep-prefetch, on by default, and --sweep-ring and
 // --sweep-prefetch-late, off by default (sweep_prefetch.go), so that one build of each can be measured against
 // the other.
 type steadyFlags struct {
 	steady, unroll bool
+	ramp           bool
 	prefetch, ring bool
 	prefetchLate   bool
 	// minBlocks is --min-blocks: the sweep kernel's resident-block floor
@@ -46,12 +47,13 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
 	fs.IntVar(&f.minBlocks, "min-blocks", 0, "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
+	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
 // opts is o with the steady-state switches.
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
-	o.NoSteady, o.NoSteadyUnroll = !f.steady, !f.unroll
+	o.NoSteady, o.NoSteadyUnroll, o.NoSteadyRamp = !f.steady, !f.unroll, !f.ramp
 	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	o.HexStreamChunk = int64(f.chunk)
@@ -59,15 +61,23 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	return o
 }
 
-// steadyBoxesLine is the emulator's count of the sweep boxes that ran the
-// steady state.
-var steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
+// steadyBoxesLine and steadyStepsLine are the emulator's counts of the
+// sweep boxes that ran the steady state and of their steady steps.
+var (
+	steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
+	steadyStepsLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep step\(s\)$`)
+)
 
 // noteSteadyBoxes prints, after an emulator run, how many sweep boxes ran
-// the steady state (nothing when none did).
+// the steady state and how many steady steps they ran (nothing when none
+// did).
 func noteSteadyBoxes(w io.Writer, output string) {
 	if m := steadyBoxesLine.FindStringSubmatch(output); m != nil {
-		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state\n", m[1])
+		steps := ""
+		if s := steadyStepsLine.FindStringSubmatch(output); s != nil {
+			steps = ", " + s[1] + " steady step(s)"
+		}
+		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state%s\n", m[1], steps)
 	}
 }
 

@@ -115,6 +115,7 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	g.kernel(int64(sp.NBuf)*sp.NB*sp.Plane, "sweep buffers", func() {
 		g.regDecls()
 		g.pfDecls()
+		g.rampFill()
 		g.body()
 	})
 	return g.b.String()

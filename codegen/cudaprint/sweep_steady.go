@@ -21,6 +21,17 @@ import (
 //	}
 //	{ flags; for (; hx_z <= hx_zhi; hx_z++) generic step }  // epilogue, or every step
 //
+// With the ramp (the plan's sweep_ramp.go, the default) hx_za is hx_zlo
+// and hx_zb hx_zhi: there is no prologue, the unrolled loop stops
+// SteadyTail steps early and those steps follow it straight (constant
+// slots, the last without the prefetch), so an interior box runs no
+// generic step:
+//
+//	const T hx_za = hx_bl0 - 7, hx_zb = hx_bl0 + 141;
+//	for (; hx_z <= hx_zb - 4; hx_z += 3) { 3 steady steps }   // 49 iterations
+//	{ const T hx_s = hx_z + 0; ... } { const T hx_s = hx_z + 1; ... }
+//	hx_z += 2; hx_q = 2;
+//
 // A steady level computes every thread's column:
 //
 //	const T hx_p = hx_s - 2;
@@ -33,20 +44,26 @@ import (
 // (hx_emu_steady_boxes, reported after the run) so that tests can check
 // that the steady code ran.
 
-// steady prints, at depth d, an interior box's prologue and steady steps
-// (the epilogue is the generic loop after it).
+// steady prints, at depth d, an interior box's prologue (none with the
+// ramp) and steady steps (the epilogue is the generic loop after it).
 func (g *sweepGen) steady(d int) {
 	sp, it := g.sp, g.it()
 	ns := sp.Form.NS
 	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels)),
-		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.GL0Max, sp.W[0]-1+sp.GR0Max)}
+		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.InLo, sp.W[0]-1+sp.InHi)}
 	for i := 1; i < ns; i++ {
 		conds = append(conds, fmt.Sprintf("hx_bl%d - %d >= hx_lo%d && hx_bl%d + %d <= hx_hi%d", i, sp.GL[0][i], i, i, sp.W[i]-1+sp.GR[0][i], i))
 	}
 	g.line(d, "/* an interior box (all levels, its planes with ghost zones and the face in the domain): the steady state */")
 	g.line(d, "if ("+strings.Join(conds, " && ")+") {")
-	g.line(d+1, fmt.Sprintf("const %s hx_za = hx_bl0 + %d, hx_zb = hx_bl0 + %d;", it, sp.SteadyLo, sp.W[0]-1+sp.SteadyHi))
-	g.genericSteps(d+1, "hx_z < hx_za", "prologue: the pipeline fills")
+	za := fmt.Sprintf("hx_bl0 + %d", sp.SteadyLo)
+	if sp.SteadyLo < 0 {
+		za = fmt.Sprintf("hx_bl0 - %d", -sp.SteadyLo)
+	}
+	g.line(d+1, fmt.Sprintf("const %s hx_za = %s, hx_zb = hx_bl0 + %d;", it, za, sp.W[0]-1+sp.SteadyHi))
+	if !sp.SteadyRamp { // with the ramp hx_za is hx_zlo (sweep_ramp.go)
+		g.genericSteps(d+1, "hx_z < hx_za", "prologue: the pipeline fills")
+	}
 	if g.emu {
 		g.line(d+1, "hx_emu_steady_boxes++;")
 	}
@@ -61,37 +78,69 @@ func (g *sweepGen) steady(d int) {
 		g.band = g.pfRead
 		defer func() { g.band = nil }()
 	}
+	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
 		g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, sp.SteadyQ0()))
-		g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1, sp.NB))
-		for j := int64(0); j < sp.NB; j++ {
-			g.line(dd+1, "{")
-			g.line(dd+2, fmt.Sprintf("const %s hx_s = hx_z + %d;", it, j))
-			g.z, g.qc = "hx_s", (sp.SteadyQ0()+j)%sp.NB
-			g.steadyStep(dd + 2)
-			g.line(dd+1, "}")
-		}
-		g.z, g.qc = "hx_z", -1
+		g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1+tail, sp.NB))
+		g.unrolledSteps(dd+1, sp.NB, false)
 		g.line(dd, "}")
-		g.line(dd, fmt.Sprintf("hx_q = %d; /* (hx_z - hx_zlo) mod NB: unchanged by the unrolled steps */", sp.SteadyQ0()))
+		if tail > 0 {
+			pf := ""
+			if sp.Prefetch {
+				pf = ", the last without the prefetch"
+			}
+			g.line(dd, fmt.Sprintf("/* the last %d steady step(s) of the %d (hx_zb - hx_za + 1)%s */", tail, sp.SteadySteps(), pf))
+			g.unrolledSteps(dd, tail, sp.Prefetch)
+			g.line(dd, fmt.Sprintf("hx_z += %d;", tail))
+		}
+		g.line(dd, fmt.Sprintf("hx_q = %d; /* (hx_z - hx_zlo) mod NB: unchanged by the unrolled steps */", (sp.SteadyQ0()+tail)%sp.NB))
 	} else {
 		g.line(dd, "/* the steady steps */")
-		g.line(dd, "for (; hx_z <= hx_zb; hx_z++) {")
-		g.steadyStep(dd + 1)
+		hi := "hx_zb"
+		if tail > 0 {
+			hi = fmt.Sprintf("hx_zb - %d", tail)
+		}
+		g.line(dd, fmt.Sprintf("for (; hx_z <= %s; hx_z++) {", hi))
+		g.steadyStep(dd+1, true)
 		g.line(dd+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
 		g.line(dd, "}")
+		if tail > 0 {
+			g.line(dd, "{ /* the last steady step, without the prefetch */")
+			g.steadyStep(dd+1, false)
+			g.line(dd+1, fmt.Sprintf("hx_q = hx_q == %d ? 0 : hx_q + 1;", sp.NB-1))
+			g.line(dd+1, "hx_z++;")
+			g.line(dd, "}")
+		}
 	}
 	g.line(d+1, "}")
 	g.line(d, "}")
 }
 
+// unrolledSteps prints n steady steps hx_s = hx_z + j (j < n) with
+// constant slots (hx_q is SteadyQ0 at hx_z); lastNoPf: the last one
+// without the prefetch.
+func (g *sweepGen) unrolledSteps(d int, n int64, lastNoPf bool) {
+	sp, it := g.sp, g.it()
+	for j := int64(0); j < n; j++ {
+		g.line(d, "{")
+		g.line(d+1, fmt.Sprintf("const %s hx_s = hx_z + %d;", it, j))
+		g.z, g.qc = "hx_s", (sp.SteadyQ0()+j)%sp.NB
+		g.steadyStep(d+1, !lastNoPf || j < n-1)
+		g.line(d, "}")
+	}
+	g.z, g.qc = "hx_z", -1
+}
+
 // steadyStep prints one steady sweep step at g.z: every level without
-// guards (with the prefetch after level PfAfter), the column registers'
-// shift, the barrier.
-func (g *sweepGen) steadyStep(d int) {
+// guards (with the prefetch after level PfAfter where the plan has it and
+// pf), the column registers' shift, the barrier.
+func (g *sweepGen) steadyStep(d int, pf bool) {
+	if g.emu {
+		g.line(d, "hx_emu_steady_steps++;")
+	}
 	for a := range g.sp.Levels {
 		g.steadyLevel(a, d)
-		if g.sp.Prefetch && a == g.sp.PfAfter {
+		if pf && g.sp.Prefetch && a == g.sp.PfAfter {
 			g.line(d, "/* prefetch: level 0's band-start reads of the next step (before the barrier) */")
 			g.pfLoad(d, g.z+" + 1", false)
 		}

@@ -35,8 +35,10 @@ type CUDAOptions struct {
 	// see sweep_steady.go): every sweep step of every box runs the generic
 	// code with its guards. NoSteadyUnroll keeps the steady state but does
 	// not unroll its loop by the buffer depth (--steady-unroll=false): the
-	// buffer slots are computed at run time.
-	NoSteady, NoSteadyUnroll bool
+	// buffer slots are computed at run time. NoSteadyRamp keeps the
+	// pipeline's fill and drain (the ramp steps) of interior boxes on the
+	// generic code (--steady-ramp=false; see sweep_ramp.go).
+	NoSteady, NoSteadyUnroll, NoSteadyRamp bool
 	// NoPrefetch turns off the sweep kernel's prefetch of level 0's
 	// band-start reads across the barrier in the steady state
 	// (--sweep-prefetch=false; see sweep_prefetch.go); SweepRing keeps
@@ -281,7 +283,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

@@ -93,6 +93,19 @@ type SweepPlan struct {
 	SteadyWhy            string
 	SteadyLo, SteadyHi   int64
 	GL0Max, GR0Max       int64
+	// The ramp (sweep_ramp.go): SteadyRamp says whether an interior box
+	// runs all its sweep steps steady (RampWhy why not); a box is
+	// interior when its planes [bl0 - InLo, bl0 + w0-1 + InHi] are in the
+	// domain (GL0Max, GR0Max without the ramp). ZExt is the full band's
+	// last step beyond the box, max_a (GR_0(a) + L*a): a box sweeps [bl0 -
+	// GL_0(0), bl0 + w0-1 + ZExt]. SteadyTail is the number of steady
+	// steps after the steady loop, printed straight (constant slots, the
+	// last one without the prefetch).
+	SteadyRamp bool
+	RampWhy    string
+	InLo, InHi int64
+	ZExt       int64
+	SteadyTail int64
 	// Pad is the padding of every buffer plane on both ends (elements; 0
 	// without the steady state) and Plane the elements of a plane (the
 	// face plus 2*Pad): plane j of buffer b starts at (b*NB + j)*Plane +
@@ -352,13 +365,14 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // planSweep builds the sweep plan of cs.
 //
 // With regs, reads in the thread's own column come from column registers
-// (SweepRead.Reg; CUDAOptions.NoReuse turns them off); noSteady and
-// noUnroll turn off the steady state and its unrolling (planSteady).
+// (SweepRead.Reg; CUDAOptions.NoReuse turns them off); noSteady, noUnroll
+// and noRamp turn off the steady state, its unrolling and its ramp steps
+// (planSteady, planRamp).
 //
 // noPrefetch turns off the prefetch of level 0's band-start reads in the
 // steady state, ring turns on its own-column ring, late issues it after
 // the last level (planPrefetch).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noPrefetch, ring, late, fastMath bool) (*SweepPlan, error) {
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -423,7 +437,9 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noP
 		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %d: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, MaxSweepSmem)
 	}
 	sp.planSteady(noSteady, noUnroll)
+	sp.planRamp(noRamp)
 	sp.planPrefetch(noPrefetch, ring, late, fastMath)
+	sp.planTail()
 	return sp, nil
 }
 

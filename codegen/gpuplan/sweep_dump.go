@@ -48,8 +48,19 @@ func (sp *SweepPlan) dumpSteady(w io.Writer) {
 	if !sp.SteadyUnroll {
 		unroll = "not unrolled (--steady-unroll=false: run-time buffer slots)"
 	}
+	if sp.SteadyRamp {
+		unroll = fmt.Sprintf("unrolled by NB = %d (constant buffer slots), %d step(s) after the loop (constant slots too)", sp.NB, sp.SteadyTail)
+		if !sp.SteadyUnroll {
+			unroll = fmt.Sprintf("not unrolled (--steady-unroll=false: run-time buffer slots), %d step(s) after the loop", sp.SteadyTail)
+		}
+	}
 	fmt.Fprintf(w, "  steady state: interior boxes (all %d levels, planes [bl0-%d, bl0+%d] and the face in the domain) run sweep steps [bl0%+d, bl0+%d] without guards, %s\n",
-		len(sp.Levels), sp.GL0Max, sp.W[0]-1+sp.GR0Max, sp.SteadyLo, sp.W[0]-1+sp.SteadyHi, unroll)
+		len(sp.Levels), sp.InLo, sp.W[0]-1+sp.InHi, sp.SteadyLo, sp.W[0]-1+sp.SteadyHi, unroll)
+	if sp.SteadyRamp {
+		fmt.Fprintf(w, "  steady ramp: all of an interior box's %d sweep steps steady (pipeline fill and drain included: garbage planes outside a level's range, never read by a plane in range; shared buffers zeroed at the kernel's start)\n", sp.SteadySteps())
+	} else {
+		fmt.Fprintf(w, "  steady ramp: %s\n", sp.RampWhy)
+	}
 }
 
 // dumpPrefetch prints the prefetch and ring decisions (sweep_prefetch.go).
@@ -58,8 +69,12 @@ func (sp *SweepPlan) dumpPrefetch(w io.Writer) {
 		fmt.Fprintf(w, "  prefetch: %s\n", sp.PrefetchWhy)
 		return
 	}
-	fmt.Fprintf(w, "  prefetch: level 0's band-start reads of steady step z+1 loaded after level %d of step z (before its barrier) into %d register(s), %d load(s) per step (the steady steps end at bl0+%d: the last prefetch stays in level 0's planes)\n",
-		sp.PfAfter, len(sp.Pf), sp.PfLoads(), sp.W[0]-1+sp.SteadyHi)
+	last := fmt.Sprintf("the steady steps end at bl0+%d: the last prefetch stays in level 0's planes", sp.W[0]-1+sp.SteadyHi)
+	if sp.SteadyRamp {
+		last = "the last steady step does not prefetch"
+	}
+	fmt.Fprintf(w, "  prefetch: level 0's band-start reads of steady step z+1 loaded after level %d of step z (before its barrier) into %d register(s), %d load(s) per step (%s)\n",
+		sp.PfAfter, len(sp.Pf), sp.PfLoads(), last)
 	if sp.Ring {
 		fmt.Fprintf(w, "  ring: level 0's own-column reads of a field share a ring of registers (one load per step and field)\n")
 	} else {

@@ -52,7 +52,10 @@ import (
 // SteadyHi <= GR_0(0) - 1, and then z+1 <= bl0 + w0-1 + GR_0(0) for every
 // steady step z (the step moves to the generic epilogue). The fill loads
 // plane za = bl0 + SteadyLo (>= bl0 - GL_0(0), and <= the last steady step,
-// which the plan keeps non-empty). A ring entry of offset r is filled with
+// which the plan keeps non-empty). With the ramp (sweep_ramp.go) the
+// steady steps are all of the box's [zlo, zhi] and level 0's planes there
+// are in the domain; the steady steps are not cut: the last one (the
+// tail's last) does not prefetch, and the fill loads plane zlo. A ring entry of offset r is filled with
 // the top read at plane za + r - rmax: the element of plane za + r, between
 // planes za + rmin and za + rmax, which level 0 reads at za (in the array:
 // the array is a box). The emulator's bounds checks test all of it.
@@ -94,6 +97,9 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late, fastMath bool) {
 		sp.RingWhy = "off: needs the prefetch"
 	}
 	hi := min(sp.SteadyHi, sp.GR[0][0]-1)
+	if sp.SteadyRamp {
+		hi = sp.SteadyHi // the last step, in the tail, does not prefetch (sweep_ramp.go)
+	}
 	switch {
 	case noPrefetch:
 		sp.PrefetchWhy = "off (--sweep-prefetch=false)"

@@ -9,7 +9,8 @@ import (
 // TestSweepPrefetchPlan: the prefetch and ring decisions, the registers
 // (with the ring: the own-column entries in plane order, each taking the
 // next, the top loading) and the steady steps' end one step before level
-// 0's last plane.
+// 0's last plane (without the ramp: planSteady alone; with it,
+// TestSweepRampPlan).
 func TestSweepPrefetchPlan(t *testing.T) {
 	type plan struct {
 		Prefetch, Ring bool

@@ -17,6 +17,11 @@ import "fmt"
 //     + SteadyHi], SteadyLo = max_a (L*a - GL_0(a)) and SteadyHi = min_a
 //     (L*a + GR_0(a)), every level's plane z - L*a is in its range.
 //
+// (With the ramp, sweep_ramp.go, the default, the steady code runs all of
+// an interior box's steps, the pipeline's fill and drain included, and
+// the interior test widens where a level reads global memory at planes
+// outside its range; what follows is the steady state's core.)
+//
 // There every level computes every column of the face unconditionally:
 // every cell is in the domain (so every read of the band-start state is
 // an element the sequential program reads: in bounds), and a column
@@ -54,13 +59,15 @@ func (sp *SweepPlan) planSteady(noSteady, noUnroll bool) {
 		face *= f
 	}
 	sp.Steady, sp.SteadyUnroll, sp.SteadyWhy = false, false, ""
+	sp.SteadyRamp, sp.RampWhy, sp.SteadyTail = false, "", 0 // planRamp, planTail
 	sp.Pad, sp.Plane = 0, face
 	sp.Smem = int64(sp.NBuf) * sp.NB * face * sp.ElemSz
 	sp.GL0Max, sp.GR0Max = 0, 0
-	sp.SteadyLo, sp.SteadyHi = 0, 0
+	sp.SteadyLo, sp.SteadyHi, sp.ZExt = 0, 0, 0
 	for a := range sp.Levels {
 		sp.GL0Max = max(sp.GL0Max, sp.GL[a][0])
 		sp.GR0Max = max(sp.GR0Max, sp.GR[a][0])
+		sp.ZExt = max(sp.ZExt, sp.GR[a][0]+sp.Lag*int64(a))
 		lo, hi := sp.Lag*int64(a)-sp.GL[a][0], sp.Lag*int64(a)+sp.GR[a][0]
 		if a == 0 || lo > sp.SteadyLo {
 			sp.SteadyLo = lo
@@ -69,6 +76,7 @@ func (sp *SweepPlan) planSteady(noSteady, noUnroll bool) {
 			sp.SteadyHi = hi
 		}
 	}
+	sp.InLo, sp.InHi = sp.GL0Max, sp.GR0Max
 	switch {
 	case noSteady:
 		sp.SteadyWhy = "off (--steady=false)"

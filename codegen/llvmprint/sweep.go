@@ -59,6 +59,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	g.pfAllocas()
 	g.q = g.cur.NewAlloca(types.I32)
 	g.z = g.cur.NewAlloca(g.it)
+	g.rampFill()
 	g.body()
 	return g.finish()
 }
@@ -74,6 +75,8 @@ type sweepIR struct {
 	qc   int64              // the constant slot of level 0's plane in the unrolled steady steps, or -1: q
 	x    []value.Value      // the thread's column hx_x1.. (x[0] unused)
 	f    value.Value        // its face index
+	// nstep numbers the printed steady steps' blocks (SteadyStepBlock).
+	nstep int
 }
 
 // body mirrors cudaprint's sweepGen.body.

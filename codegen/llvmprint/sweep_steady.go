@@ -1,6 +1,8 @@
 package llvmprint
 
 import (
+	"fmt"
+
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -21,12 +23,20 @@ import (
 //	}
 //	for (; z <= zhi; z++) generic step          // epilogue, or every step
 //
+// With the ramp (gpuplan's sweep_ramp.go) za is zlo and zb zhi: no
+// prologue, and the unrolled loop stops SteadyTail steps early, which
+// follow it straight (constant slots, the last without the prefetch).
 // A steady step computes every level at every thread's column without
 // guards; the last writers store their owned cells.
 
 // SteadyBlock is the name of the basic block where an interior box
-// starts its steady steps (tests count the boxes that reach it).
-const SteadyBlock = "hx_steady"
+// starts its steady steps (tests count the boxes that reach it), and
+// SteadyStepBlock, with a suffix ".<n>" (n-th printed), that of each
+// printed steady step (tests count the steps).
+const (
+	SteadyBlock     = "hx_steady"
+	SteadyStepBlock = "hx_steady_step"
+)
 
 // genericSteps lowers the generic sweep steps from the step in g.z while
 // it is at most hi, and leaves the next step in g.z.
@@ -56,14 +66,16 @@ func (g *sweepIR) steady() {
 	sp := g.sp
 	ns := sp.Form.NS
 	in := []value.Value{g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels)))),
-		g.sge(g.add(g.bl[0], -sp.GL0Max), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.GR0Max), g.hi[0])}
+		g.sge(g.add(g.bl[0], -sp.InLo), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.InHi), g.hi[0])}
 	for i := 1; i < ns; i++ {
 		in = append(in, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
 	}
 	closeIn := g.ifOpen(g.and(in...))
 	za := g.add(g.bl[0], sp.SteadyLo)
 	zb := g.add(g.bl[0], sp.W[0]-1+sp.SteadyHi)
-	g.genericSteps(g.add(za, -1))
+	if !sp.SteadyRamp { // with the ramp za is zlo (sweep_ramp.go)
+		g.genericSteps(g.add(za, -1))
+	}
 	st := g.llvmKernel.f.NewBlock(SteadyBlock) // (g.f is the face index)
 	g.cur.NewBr(st)
 	g.cur = st
@@ -72,32 +84,54 @@ func (g *sweepIR) steady() {
 		g.band = g.pfRead
 		defer func() { g.band = nil }()
 	}
+	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
-		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1)), g.ic(sp.NB))
+		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1+tail)), g.ic(sp.NB))
 		z := g.env["hx_z"]
-		for j := int64(0); j < sp.NB; j++ {
-			g.qc = (sp.SteadyQ0() + j) % sp.NB
-			g.steadyStep(g.add(z, j))
-		}
-		g.qc = -1
+		g.unrolledSteps(z, sp.NB, false)
 		closeZ()
 		g.cur.NewStore(z, g.z)
-		g.cur.NewStore(i32(sp.SteadyQ0()), g.q) // unchanged by the unrolled steps
+		if tail > 0 { // the last steps, the last without the prefetch
+			g.unrolledSteps(z, tail, sp.Prefetch)
+			g.cur.NewStore(g.add(z, tail), g.z)
+		}
+		g.cur.NewStore(i32((sp.SteadyQ0()+tail)%sp.NB), g.q) // (z - zlo) mod NB
 	} else {
-		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), zb, g.ic(1))
+		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -tail), g.ic(1))
 		z := g.env["hx_z"]
-		g.steadyStep(z)
+		g.steadyStep(z, true)
 		g.nextQ()
 		closeZ()
 		g.cur.NewStore(z, g.z)
+		if tail > 0 { // the last step, without the prefetch
+			g.steadyStep(z, false)
+			g.nextQ()
+			g.cur.NewStore(g.add(z, 1), g.z)
+		}
 	}
 	closeIn()
 }
 
-// steadyStep lowers one steady sweep step z: every level without guards,
-// the column registers' shift, the barrier.
-func (g *sweepIR) steadyStep(z value.Value) {
+// unrolledSteps lowers n steady steps z+j (j < n) with constant slots (q
+// is SteadyQ0 at z); lastNoPf: the last one without the prefetch.
+func (g *sweepIR) unrolledSteps(z value.Value, n int64, lastNoPf bool) {
 	sp := g.sp
+	for j := int64(0); j < n; j++ {
+		g.qc = (sp.SteadyQ0() + j) % sp.NB
+		g.steadyStep(g.add(z, j), !lastNoPf || j < n-1)
+	}
+	g.qc = -1
+}
+
+// steadyStep lowers one steady sweep step z: every level without guards
+// (with the prefetch after level PfAfter where the plan has it and pf),
+// the column registers' shift, the barrier.
+func (g *sweepIR) steadyStep(z value.Value, pf bool) {
+	sp := g.sp
+	st := g.llvmKernel.f.NewBlock(fmt.Sprintf("%s.%d", SteadyStepBlock, g.nstep))
+	g.nstep++
+	g.cur.NewBr(st)
+	g.cur = st
 	for a, lv := range sp.Levels {
 		x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
 		unbind := g.bind(lv, x)
@@ -113,7 +147,7 @@ func (g *sweepIR) steadyStep(z value.Value) {
 			closeOut()
 		}
 		unbind()
-		if sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
+		if pf && sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
 			g.pfLoad(g.add(z, 1), false)
 		}
 	}

@@ -1,0 +1,97 @@
+package codegen
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"hextile/codegen/gpuplan"
+	"hextile/codegen/llvmprint"
+	"hextile/internal/testlong"
+)
+
+// rampHookC counts the CUDA threads that enter the LLVM sweep kernel's
+// steady state and their steady steps (the calls rampHookIR puts at the
+// blocks llvmprint.SteadyBlock and SteadyStepBlock) and, at exit, fails
+// the program (status 3) unless some entered and each ran %d steps.
+const rampHookC = `
+long hx_ir_ramp_boxes, hx_ir_ramp_steps;
+void hx_steady_box(void) { __atomic_fetch_add(&hx_ir_ramp_boxes, 1, __ATOMIC_RELAXED); }
+void hx_steady_step(void) { __atomic_fetch_add(&hx_ir_ramp_steps, 1, __ATOMIC_RELAXED); }
+__attribute__((destructor)) static void hx_ir_ramp_check(void)
+{
+  if (hx_ir_ramp_boxes == 0 || hx_ir_ramp_steps != hx_ir_ramp_boxes * %dL) {
+    printf("steady state: %%ld thread entries ran %%ld steady steps, want %d each\n", hx_ir_ramp_boxes, hx_ir_ramp_steps);
+    fflush(stdout);
+    _Exit(3);
+  }
+}
+`
+
+// steadyStepLabel matches the blocks of the printed steady steps.
+var steadyStepLabel = regexp.MustCompile(`(?m)^(` + regexp.QuoteMeta(llvmprint.SteadyStepBlock) + `\.\d+:)$`)
+
+// rampHookIR calls hx_steady_box at the steady state's start and
+// hx_steady_step at every steady step of the IR ll.
+func rampHookIR(ll string) (string, bool) {
+	out, ok := steadyHookIR(ll)
+	out = steadyStepLabel.ReplaceAllString(out, "$1\n  call void @hx_steady_step()")
+	return out + "\ndeclare void @hx_steady_step()\n", ok && steadyStepLabel.MatchString(ll)
+}
+
+// TestLLVMSweepRampRunsOnCPU: the LLVM sweep kernel on the ramp cases
+// (TestSweepRampEmu's) runs on the CPU bit-identical to the sequential
+// program and every thread that enters an interior box's steady state
+// runs the plan's SteadySteps steady steps (with the ramp all of the
+// box's steps; with --steady-ramp=false the old range). By default the
+// first two cases; all with HEXTILE_LONG=1.
+func TestLLVMSweepRampRunsOnCPU(t *testing.T) {
+	llc, cc := llvmTools(t)
+	dir := t.TempDir()
+	for _, rc := range rampCases {
+		if rc.tc.long && !testlong.Enabled() {
+			continue
+		}
+		rc := rc
+		t.Run(rc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := ghostCompile(rc.tc.file, "sweep", rc.tc.sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := rc.opt
+			opt.NoReuse = rc.tc.noRegs
+			ed := irRunEdits{}
+			if rc.tc.params != nil {
+				ed.defines = map[string]int64{}
+				for k, v := range c.Scops[0].Scop.Defines {
+					ed.defines[k] = v
+				}
+				for k, v := range rc.tc.params {
+					ed.defines[k] = v
+				}
+				opt.Params = ed.defines
+			}
+			cs, err := cudaScops(c, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := cs[0].Sweep.SteadySteps()
+			ed.ir = func(ll string) string {
+				out, ok := rampHookIR(ll)
+				if !ok {
+					t.Errorf("the IR has no steady block %s or steps %s", llvmprint.SteadyBlock, llvmprint.SteadyStepBlock)
+				}
+				return out
+			}
+			ed.src = func(src string, css []*gpuplan.Scop) (string, error) {
+				return src + fmt.Sprintf(rampHookC, steps, steps), nil
+			}
+			for j, args := range rc.tc.args {
+				if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("ramp_ir_%s_%d", rc.name, j), [][]string{append([]string{}, args...)}, ed); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,103 @@
+package codegen
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"hextile/codegen/gpuplan"
+	"hextile/internal/testlong"
+	"hextile/runtime"
+)
+
+// rampCases: sizes and problem sizes with interior boxes (their planes
+// [bl0 - InLo, bl0 + w0-1 + InHi] and the face in the domain) that divide
+// no box width, a short last band (T not a multiple of the band's time
+// steps): 2-D and 3-D, the 9-point box, a read-only coefficient array read
+// at every level (a wider interior test), two statements per step with
+// double elements, the prefetch with and without the ring, not unrolled.
+var rampCases = []struct {
+	name string
+	tc   sweepCase
+	opt  gpuplan.CUDAOptions
+}{
+	// --fast-math turns j2d5pt's prefetch on (the printed code is the same).
+	{"j2d5pt_pf_ring", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}}, gpuplan.CUDAOptions{FastMath: true, SweepRing: true}},
+	{"coef2d", sweepCase{file: "../testdata/real/coef2d_mod2.c", sizes: []int64{3, 10, 12}, args: [][]string{{"N=60", "T=9"}}}, gpuplan.CUDAOptions{}},
+	{"star3d1r", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{}},
+	{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}, long: true}, gpuplan.CUDAOptions{}},
+	{"j2d5pt", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 16, 18}, args: [][]string{nil}, params: map[string]int64{"dimsize": 75, "timestep": 19}, long: true}, gpuplan.CUDAOptions{}},
+	{"j2d5pt_nounroll_pf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}, long: true}, gpuplan.CUDAOptions{FastMath: true, NoSteadyUnroll: true}},
+	{"j2d5pt_nounroll", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSteadyUnroll: true}},
+	{"j2d5pt_noramp", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSteadyRamp: true}},
+	{"star3d1r_pflate", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{SweepPrefetchLate: true, SweepRing: true}},
+	{"star3d1r_nounroll", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSteadyUnroll: true}},
+	{"laplacian2d", sweepCase{file: "../bench/inputs/laplacian2d.c", sizes: []int64{3, 10, 12}, args: [][]string{{"N=61", "T=9"}}, long: true}, gpuplan.CUDAOptions{}},
+	{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
+	{"box2d1r_noregs", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{7, 16, 18}, args: [][]string{nil}, params: map[string]int64{"dimsize": 75, "timestep": 19}, noRegs: true, long: true}, gpuplan.CUDAOptions{}},
+}
+
+// steadySteps matches the emulator's count of the sweep steps that ran
+// the steady code.
+var steadySteps = regexp.MustCompile(`emu: (\d+) steady sweep step\(s\)`)
+
+// emuFillNaN makes the ramp's fill of the shared buffers and the column
+// and prefetch registers NaN in the emulator (cudaprint's sweep_ramp.go):
+// a garbage value that reached a stored cell fails the bit-exact check.
+const emuFillNaN = "#define HX_EMU_FILL (__builtin_nanf(\"\"))\n"
+
+// TestSweepRampEmu: with the ramp (the default) every sweep step of an
+// interior box runs the steady code (the emulator's steady steps are
+// the steady boxes times the plan's SteadySteps, which is all of a box's
+// GL_0(0) + w0 + ZExt steps), bit-identical to the sequential program,
+// race-free and in bounds, with the buffers and registers filled with NaN
+// at the kernel's start; with --steady-ramp=false the old range. By
+// default the first two cases (TestSweepSteadyEmu checks the step count
+// on its cases too, 3-D included); all with HEXTILE_LONG=1.
+func TestSweepRampEmu(t *testing.T) {
+	cc := runtime.CC{Opt: "-O1"}
+	if !cc.Available() {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	for _, rc := range rampCases {
+		if rc.tc.long && !testlong.Enabled() {
+			continue
+		}
+		rc := rc
+		t.Run(rc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := ghostCompile(rc.tc.file, "sweep", rc.tc.sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := rc.opt
+			opt.NoReuse = rc.tc.noRegs
+			cs, err := cudaScops(c, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := cs[0].Sweep
+			if all := sp.W[0] + sp.GL[0][0] + sp.ZExt; sp.SteadyRamp != !opt.NoSteadyRamp || (sp.SteadySteps() == all) != sp.SteadyRamp {
+				t.Fatalf("the plan: ramp %v, %d steady steps of %d (%s)", sp.SteadyRamp, sp.SteadySteps(), all, sp.RampWhy)
+			}
+			tag := "ramp_" + rc.name
+			src := emuSrcParams(t, tag, c, rc.tc.params, opt)
+			for _, r := range emuRunSrc(t, cc, dir, tag, emuFillNaN+src, rc.tc.args) {
+				boxes, steps := emuCount(steadyBoxes, r.Output), emuCount(steadySteps, r.Output)
+				if boxes == 0 || steps != boxes*sp.SteadySteps() {
+					t.Errorf("%d steady boxes ran %d steady steps, want %d each (%d steps)\n%s", boxes, steps, sp.SteadySteps(), boxes*sp.SteadySteps(), r.Output)
+				}
+			}
+		})
+	}
+}
+
+// emuCount is the count re matches in an emulator's output (0: none).
+func emuCount(re *regexp.Regexp, out string) int64 {
+	n := int64(0)
+	if m := re.FindStringSubmatch(out); m != nil {
+		n, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	return n
+}
