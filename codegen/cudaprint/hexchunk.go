@@ -225,6 +225,7 @@ func (g *hexChunkGen) body() {
 	g.line(d+1, "if (hx_steady && hx_z >= hx_slo && hx_z <= hx_shi) { /* steady: no block-uniform guards */")
 	if g.emu {
 		g.line(d+2, "if (hx_z == hx_slo) hx_emu_steady_boxes++;")
+		g.line(d+2, "hx_emu_steady_steps++;")
 	}
 	for b := -1; b < rows; b++ {
 		g.row(b, d+2, true)
