@@ -10,7 +10,7 @@
 #
 # Knobs: MATCH (extended regexp on the configuration name), NCU=0 (timings only), NCU_MATCH (the
 # configurations profiled, a regexp), REPS (timed runs,
-# median; default 3), NCU_SECTIONS.
+# median; default 3), NCU_SECTIONS, NCU_METRICS (default: the warp stall reasons).
 #
 # A configuration is NAME|INPUT|hextile flags|full size (harness arguments)|ncu size (harness arguments)|
 # MODE|nvcc extra. MODE exact builds with -fmad=false (bit-exact, verified at the small size first),
@@ -27,6 +27,8 @@ MATCH=${MATCH:-.}
 NCU=${NCU:-1}
 NCU_MATCH=${NCU_MATCH:-.}
 NCU_SECTIONS=${NCU_SECTIONS:-SpeedOfLight Occupancy LaunchStats WarpStateStats SchedulerStats InstructionStats MemoryWorkloadAnalysis}
+# the warp stall reasons (percent of active warps' cycles stalled for each)
+NCU_METRICS=${NCU_METRICS:-$(for r in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait math_pipe_throttle not_selected selected no_instruction dispatch_stall membar; do printf 'smsp__warp_issue_stalled_%s_per_warp_active.pct,' "$r"; done | sed 's/,$//')}
 D=devbuild/profile
 PEERS=${PEERS_DIR:-../shared/peers}
 [ -d "$PEERS" ] || PEERS=/work/shared/peers
@@ -36,47 +38,41 @@ B2=an5dsrc:box2d1r
 S3A=an5dsrc:star3d1r
 # NAME|INPUT|hextile flags|full size|ncu size|MODE|nvcc extra (minblocks=N: __launch_bounds__(threads, N) on
 # hextile's kernels, edited into the generated CUDA by prepare). The *_stage configurations are
-# --sweep-stage-input (gpuplan's sweep_stage.go) beside the plain sweep of the same sizes: MATCH='sweep_(fast|exact)(_m2)?$|stage'.
+# --sweep-stage-input (gpuplan's sweep_stage.go) beside the plain sweep of the same sizes: MATCH='sweep_(fast|exact)$|stage'.
 CONFIGS=(
   "j2d5pt_sweep_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_fast_stage|$J|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "j2d5pt_sweep_fast_noramp|$J|--tile=sweep --steady-ramp=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "j2d5pt_sweep_fast_m1|$J|--tile=sweep --min-blocks=1|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "j2d5pt_sweep_fast_m5|$J|--tile=sweep --min-blocks=5|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "j2d5pt_sweep_fast_w64|$J|--tile=sweep --sizes=7,64,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_fast_an5dfile|an5dsrc:j2d5pt|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
-  "j2d5pt_sweep_fast_w256|$J|--tile=sweep --sizes=7,256,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
-  "j2d5pt_sweep_fast_w512|$J|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
-  "j2d5pt_sweep_fast_h9w512|$J|--tile=sweep --sizes=9,512,238|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
-  "j2d5pt_sweep_fast_h9w512m3|$J|--tile=sweep --sizes=9,512,238|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|minblocks=3"
-  "j2d5pt_sweep_fast_h5w512|$J|--tile=sweep --sizes=5,512,246|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_exact|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "j2d5pt_sweep_exact_stage|$J|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
-  "j2d5pt_sweep_exact_w512|$J|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
-  "j2d5pt_sweep_exact_w512m4|$J|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|minblocks=4"
-  "j2d5pt_hybrid_fast|$J|--tile=hybrid --sizes=11,23,128 --shared|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "j2d5pt_sweep_exact_noramp|$J|--tile=sweep --steady-ramp=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "j2d5pt_sweep_exact_an5dfile|an5dsrc:j2d5pt|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "j2d5pt_an5d_fast|an5d:j2d5pt-256-10-256|-|-s 16384 -t 1000 -n 3|-s 16384 -t 40 -n 1|fast|"
   "j2d5pt_an5d_exact|an5d:j2d5pt-256-10-256|-|-s 16384 -t 1000 -n 3|-s 16384 -t 40 -n 1|exact|"
   "j2d5pt2k_sweep_fast|$J|--tile=sweep|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
-  "j2d5pt2k_sweep_fast_h7f512|$J|--tile=sweep --sizes=7,64,498|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
-  "j2d5pt2k_sweep_fast_h11w128|$J|--tile=sweep --sizes=11,128,234|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
-  "j2d5pt2k_sweep_fast_h11w64|$J|--tile=sweep --sizes=11,64,234|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
-  "j2d5pt2k_sweep_exact_h11w64|$J|--tile=sweep --sizes=11,64,234|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "j2d5pt2k_sweep_fast_w32|$J|--tile=sweep --sizes=7,32,242|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "j2d5pt2k_sweep_fast_f128|$J|--tile=sweep --sizes=7,64,114|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "j2d5pt2k_sweep_exact_w32|$J|--tile=sweep --sizes=7,32,242|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
   "j2d5pt2k_none_exact|$J|--tile=none --sizes=3,64,64 --block=64,8|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
   "j2d5pt2k_an5d_fast|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|fast|"
   "box2d1r_sweep_exact|$B2|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "box2d1r_sweep_exact_stage|$B2|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
-  "box2d1r_sweep_exact_w512|$B2|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
-  "box2d1r_sweep_exact_w512m4|$B2|--tile=sweep --sizes=7,512,242|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|minblocks=4"
+  "box2d1r_sweep_exact_noramp|$B2|--tile=sweep --steady-ramp=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "star3d1r_sweep_exact|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
-  "star3d1r_sweep_exact_m2|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|minblocks=2"
   "star3d1r_sweep_exact_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
-  "star3d1r_sweep_exact_stage_m2|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|minblocks=2"
-  "star3d1r_sweep_exact_w128|$S3|--tile=sweep --sizes=3,128,26,26|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
-  "star3d1r_sweep_exact_w128m2|$S3|--tile=sweep --sizes=3,128,26,26|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|minblocks=2"
+  "star3d1r_sweep_exact_noramp|$S3|--tile=sweep --steady-ramp=false|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "star3d1r_sweep_exact_m1|$S3|--tile=sweep --min-blocks=1|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "star3d1r_sweep_fast|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|fast|"
+  "star3d1r_sweep_fast_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|fast|"
   "star3d1r_none_exact|$S3||dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 512 -t 200 -n 3|-s 512 -t 24 -n 1|exact|"
   "star3d1r256_sweep_exact|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
-  "star3d1r256_sweep_exact_m2|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|minblocks=2"
   "star3d1r256_sweep_exact_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
-  "star3d1r256_sweep_exact_stage_m2|$S3|--tile=sweep --sweep-stage-input|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|minblocks=2"
-  "star3d1r256_sweep_exact_w128m2|$S3|--tile=sweep --sizes=3,128,26,26|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|minblocks=2"
+  "star3d1r256_sweep_exact_w32|$S3|--tile=sweep --sizes=3,32,26,26|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_none_exact|$S3||dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 254 -t 128 -n 3|-s 254 -t 24 -n 1|exact|"
 )
@@ -172,7 +168,7 @@ for c in "${CONFIGS[@]}"; do
   if [ "$NCU" = 1 ] && [[ "$name" =~ $NCU_MATCH ]]; then
     secs=(); for s in $NCU_SECTIONS; do secs+=(--section "$s"); done
     # the hextile harness launches a warm-up first; skip a few launches to reach a steady one
-    timeout 240 ncu --clock-control none "${secs[@]}" --launch-skip 3 --launch-count 1 \
+    timeout 240 ncu --clock-control none "${secs[@]}" --metrics "$NCU_METRICS" --launch-skip 3 --launch-count 1 \
       -k 'regex:^(hx_|kernel)' "${ncmd[@]}" > "$OUT/$name.ncu.txt" 2>&1 || echo "ncu failed: $name" >> "$OUT/summary.txt"
   fi
 done

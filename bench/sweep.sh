@@ -35,6 +35,12 @@
 # of the previous row from shared memory), _hybrid_shared the classical hybrid kernel with --shared for
 # comparison (MATCH='hexstream|hybrid'); the _storeall rows store every computed cell (--stream-store-all;
 # by default only the cells other hexagons read and those of the last two time steps).
+# The _hexchunk rows are the chunked streaming hybrid kernel (--stream --stream-chunk=C: one block per
+# (hexagon, chunk of C planes of s1), ghost planes along s1 only, reads from a mirror copy with a fixup
+# kernel per launch, neighbour values prefetched before the barrier; _auto: the host picks C per launch
+# for >= 2112 blocks, at least 128 planes for h = 7; _cC: C fixed; _mbN: --min-blocks=N, a resident-block
+# floor of N blocks per SM in the launch bounds, at most 65536/(64 N) registers per thread; MATCH='hexchunk'). Their verification
+# size (2101^2, 37 steps) has several chunks per hexagon even for C = 1024 and divides no size.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hxsweep}
@@ -96,6 +102,25 @@ CONFIGS=(
   "laplacian2d_hexstream_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --sizes=7,49,64|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_hexstream_h3_w25_g8|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-groups=8 --sizes=3,25,64|-D N=2048 -D T=512|N=301 T=23"
   "laplacian2d_hexstream_h7_w17_g16|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-groups=16 --sizes=7,17,64|-D N=2048 -D T=512|N=301 T=23"
+  "j2d5pt_hexchunk_auto_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=auto --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c256_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=256 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c1024_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=1024 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w113|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --sizes=7,113,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c256_h3_w57|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=256 --sizes=3,57,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h11_w105|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --sizes=11,105,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h15_w33|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --sizes=15,33,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49_noregs|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --reuse=false --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49_storeall|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --stream-store-all --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49_mb6|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --min-blocks=6 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "j2d5pt_hexchunk_c512_h7_w49_mb8|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=512 --min-blocks=8 --sizes=7,49,64|-D dimsize=16386 -D timestep=1000|dimsize=2101 timestep=37"
+  "laplacian2d_hexchunk_auto_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=auto --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c128_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c64_h7_w49|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=64 --sizes=7,49,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c64_h3_w25|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=64 --sizes=3,25,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c128_h3_w57|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=3,57,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c128_h7_w17|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=128 --sizes=7,17,64|-D N=2048 -D T=512|N=2101 T=37"
+  "laplacian2d_hexchunk_c64_h1_w29|bench/inputs/laplacian2d.c|--tile=hybrid --stream --stream-chunk=64 --sizes=1,29,64|-D N=2048 -D T=512|N=2101 T=37"
   "heat2d_none|bench/inputs/heat2d.c|--tile=none|-D N=2048 -D T=512|N=301 T=23"
   "heat2d_sweep|bench/inputs/heat2d.c|--tile=sweep|-D N=2048 -D T=512|N=301 T=23"
   "laplacian3d_none|bench/inputs/laplacian3d.c|--tile=none|-D N=256 -D T=128|N=45 T=9"
@@ -177,6 +202,12 @@ for c in "${CONFIGS[@]}"; do
   gk=$(grep -m1 '^gcells-kernel:' "$OUT/$name.time.log" | cut -d' ' -f2)
   gt=$(grep -m1 '^gcells-total:' "$OUT/$name.time.log" | cut -d' ' -f2)
   rs=$(grep -m1 -E 'Used [0-9]+ registers' "$OUT/$name.build.log" | sed -E 's/.*Used ([0-9]+) registers.*/\1 regs/')
+  if [[ "$name" == *hexchunk* ]]; then
+    # Two kernels (the chunked kernel and its fixup): the larger register count, and any spills.
+    rs="$(grep -oE 'Used [0-9]+ registers' "$OUT/$name.build.log" | awk '{print $2}' | sort -n | tail -1) regs"
+    sp=$(grep -oE '[0-9]+ bytes spill stores' "$OUT/$name.build.log" | awk '{s+=$1} END {print s+0}')
+    [ "$sp" != 0 ] && rs="$rs ($sp B spill stores)"
+  fi
   sm=$(grep -m1 -oE '[0-9]+ bytes smem' "$OUT/$name.build.log" || true)
   printf "%-28s %-34s %-12s %10s %10s %s\n" "$name" "$opts" "${v:-none}" "${gk:--}" "${gt:--}" "$rs $sm"
 done

@@ -73,8 +73,20 @@ func (s *Schedule) Redundant() bool { return s.gh != nil && s.gh.h > 0 }
 func isGhost(k Kind) bool { return k == Overlapped || k == Sweep }
 
 // left and right are the ghost-zone widths at local time a.
-func (g *ghost) left(i int, a int64) int64  { return g.lo[i].floorMul(g.h - a) }
-func (g *ghost) right(i int, a int64) int64 { return g.hi[i].floorMul(g.h - a) }
+func (g *ghost) left(i int, a int64) int64  { l, _ := coneGhost(g.lo, g.hi, i, g.h-a); return l }
+func (g *ghost) right(i int, a int64) int64 { _, r := coneGhost(g.lo, g.hi, i, g.h-a); return r }
+
+// coneGhost is the ghost zone of space dimension i that a box needs rem
+// time steps below its top (the last step whose values it owns): every
+// source of a value lies at most delta0_i*dt to the left and delta1_i*dt
+// to the right of its target, so the box widened by floor(delta0_i*rem)
+// on the left and floor(delta1_i*rem) on the right holds every value its
+// top depends on within those rem steps. The ghost-zone schedules
+// (GhostZone) and the chunks of the streaming hybrid kernel (ChunkGhost)
+// share it.
+func coneGhost(lo, hi []slope, i int, rem int64) (left, right int64) {
+	return lo[i].floorMul(rem), hi[i].floorMul(rem)
+}
 
 func (g *ghost) nTile() int { return 1 + g.ns }
 

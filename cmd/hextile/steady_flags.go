@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
 	"hextile/codegen"
+	"hextile/codegen/gpuplan"
 )
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
@@ -30,12 +32,14 @@ type steadyFlags struct {
 	stream bool
 	groups int
 	all    bool
+	chunk  chunkFlag
 }
 
 // registerStream adds --stream (compile and run).
 func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.stream, "stream", false, "--tile=hybrid on the CUDA target (and the emulator), 2-D stencils: the streaming hybrid kernel, one thread block per hexagon sweeping s1 over the whole domain plane by plane (rows of the hexagon lag r1+1 planes apart, the previous row's planes in shared memory), no redundant computation; w1 is not used")
 	fs.IntVar(&f.groups, "stream-groups", 1, "--stream: row groups G (threads on y): thread (x, y) computes the hexagon rows a with a mod G = y, G times the threads per block (every read of the previous row then from shared memory, no column registers)")
+	fs.Var(&f.chunk, "stream-chunk", "--stream: cut the sweep along s1 into chunks of C planes, one thread block per (hexagon, chunk), with ghost planes along s1 (redundant along s1 only) and the neighbours' values prefetched: off (one block per hexagon sweeps the whole domain), auto (the host picks C per launch for >= 2112 blocks) or C")
 	fs.BoolVar(&f.all, "stream-store-all", false, "--stream: store every computed cell to global memory (default: only the cells other hexagons read and those of the last two time steps)")
 }
 
@@ -45,7 +49,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
 	fs.BoolVar(&f.stage, "sweep-stage-input", false, "--tile=sweep with --steady and --steady-ramp (CUDA, LLVM and the emulator): stage level 0's band-start inputs like a level, one global load per field and step (the thread's own column, a step ahead; the face's halo by the first threads) into a shared-memory plane buffer and column registers, from which level 0 reads (--dump=plan shows the decision and its shared memory)")
-	fs.IntVar(&f.minBlocks, "min-blocks", 0, "--tile=sweep on the GPU targets: blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
+	fs.IntVar(&f.minBlocks, "min-blocks", 0, "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -55,6 +59,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll, o.NoSteadyRamp = !f.steady, !f.unroll, !f.ramp
 	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
+	o.HexStreamChunk = int64(f.chunk)
 	o.MinBlocks = f.minBlocks
 	o.SweepStageInput = f.stage
 	return o
@@ -84,8 +89,44 @@ func noteSteadyBoxes(w io.Writer, output string) {
 // the streaming hybrid kernel: it is printed in CUDA C (compile
 // --target=cuda, run --device=emu or --device=gpu --backend=cuda) only.
 func (f steadyFlags) streamRefusal(target string) error {
+	if !f.stream && f.chunk != 0 {
+		return usagef("--stream-chunk is an option of the streaming hybrid kernel: give --stream (and --tile=hybrid) too")
+	}
 	if !f.stream || target == "cuda" {
 		return nil
 	}
 	return usagef("--stream: the streaming hybrid kernel is CUDA C only (compile --target=cuda, run --device=emu or --device=gpu --backend=cuda); --target=%s has none", target)
 }
+
+// chunkFlag is --stream-chunk: off (0, the default), auto
+// (gpuplan.HexChunkAutoSize) or a positive number of planes.
+type chunkFlag int64
+
+func (c *chunkFlag) String() string {
+	switch *c {
+	case 0:
+		return "off"
+	case gpuplan.HexChunkAutoSize:
+		return "auto"
+	}
+	return strconv.FormatInt(int64(*c), 10)
+}
+
+func (c *chunkFlag) Set(v string) error {
+	switch v {
+	case "off", "0":
+		*c = 0
+		return nil
+	case "auto":
+		*c = gpuplan.HexChunkAutoSize
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 {
+		return fmt.Errorf("want off, auto or a positive number of planes, got %q", v)
+	}
+	*c = chunkFlag(n)
+	return nil
+}
+
+func (c *chunkFlag) Type() string { return "off|auto|C" }

@@ -311,6 +311,9 @@ func HostFunc(cs *gpuplan.Scop) string {
 	if cs.Band() != nil {
 		return sweepHostFunc(cs)
 	}
+	if cs.HexStream != nil && cs.HexStream.Chunk != nil {
+		return hexChunkHostFunc(cs) // hexchunk.go
+	}
 	var b strings.Builder
 	s := cs.Code.Scop
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; %d kernel(s), blocks of %dx%dx%d threads */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2])
@@ -318,7 +321,7 @@ func HostFunc(cs *gpuplan.Scop) string {
 	if cs.Persist != nil {
 		b.WriteString(persistSetup(cs)) // persistent.go: the grid, before the timed part
 	}
-	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
+	hostEvents(&b)
 	b.WriteString("  {\n")
 	if cs.Persist != nil {
 		b.WriteString(persistLaunch(cs)) // persistent.go
@@ -328,20 +331,7 @@ func HostFunc(cs *gpuplan.Scop) string {
 		b.WriteString(hostCode(cs))
 	}
 	b.WriteString("  }\n")
-	b.WriteString("  HX_CHECK(cudaGetLastError());\n  HX_CHECK(cudaEventRecord(hx_e1, 0));\n  HX_CHECK(cudaEventSynchronize(hx_e1));\n")
-	b.WriteString("  float hx_ms = 0;\n  HX_CHECK(cudaEventElapsedTime(&hx_ms, hx_e0, hx_e1));\n  if (hx_kernel_s) *hx_kernel_s = 1e-3 * hx_ms;\n")
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 || !cs.Written[a.Name] {
-			continue
-		}
-		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_h_%s, hx_d_%s, sizeof(%s) * hx_n_%s, cudaMemcpyDeviceToHost));\n", a.Name, a.Name, a.Elem, a.Name)
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) > 0 {
-			fmt.Fprintf(&b, "  HX_CHECK(cudaFree(hx_d_%s));\n", a.Name)
-		}
-	}
-	b.WriteString("  HX_CHECK(cudaEventDestroy(hx_e0));\n  HX_CHECK(cudaEventDestroy(hx_e1));\n}\n\n")
+	hostEpilogue(&b, cs, func(a *frontend.Array) string { return "hx_d_" + a.Name }, false)
 	return b.String()
 }
 

@@ -222,8 +222,12 @@ func (g *hexStreamGen) shiftRegs(d int) {
 	if !hp.Regs {
 		return
 	}
+	nrows := hp.Rows() - 1
+	if hp.Chunk != nil {
+		nrows++ // rows -1..2h (hexchunk.go)
+	}
 	g.threadsRaw(d, func(d int) {
-		for b := 0; b < hp.Rows()-1; b++ {
+		for b := 0; b < nrows; b++ {
 			for j := hp.NRegs - 1; j >= 0; j-- {
 				src := "n"
 				if j > 0 {
@@ -329,15 +333,24 @@ func (g *hexStreamGen) globalRef(ptr, idx string, mode int) string {
 // hexStreamLaunches prints the host's launches: for every time tile T,
 // phase 0 then 1, the hexagons that meet the domain (one block each).
 func hexStreamLaunches(cs *gpuplan.Scop) string {
+	kn := cs.Kernels[0]
+	return hexPhaseLaunches(cs, func(b *strings.Builder, ind string) {
+		fmt.Fprintf(b, "%sHX_LAUNCH(%s, hx_dim3(hx_g, 1, 1), hx_dim3(%d, %d, 1), 0, %s);\n", ind, kn.Name, kn.Block[0], kn.Block[1], strings.Join(hexStreamArgs(cs, false), ", "))
+		fmt.Fprintf(b, "%sHX_CHECK(cudaGetLastError());\n", ind)
+	})
+}
+
+// hexPhaseLaunches prints the host loops of the streaming hybrid kernels:
+// for every time tile T, phase 0 then 1, the hexagons S0lo .. S0lo + nS -
+// 1 that meet the domain (hx_g of them on the grid's x, clamped), with
+// launch printing the launches of a phase (indented by ind).
+func hexPhaseLaunches(cs *gpuplan.Scop, launch func(b *strings.Builder, ind string)) string {
 	var b strings.Builder
 	hp, it := cs.HexStream, cs.IntType
 	geo := hp.Geo
-	kn := cs.Kernels[0]
 	for _, l := range hexStreamBounds(hp, it) {
 		fmt.Fprintf(&b, "    %s\n", l)
 	}
-	st := hp.Stmt
-	_ = st
 	bmax := hp.BMin + hp.Threads - 1
 	b.WriteString("    if (hx_thi >= hx_tlo && hx_hi0 >= hx_lo0 && hx_hi1 >= hx_lo1) {\n")
 	fmt.Fprintf(&b, "      for (%s hx_T = hx_floord(hx_tlo, %d); hx_T <= hx_floord(hx_thi + %d, %d); hx_T++)\n", it, geo.H, geo.Hp+1, geo.H)
@@ -350,8 +363,7 @@ func hexStreamLaunches(cs *gpuplan.Scop) string {
 	b.WriteString("          if (hx_S0hi < hx_S0lo) continue;\n")
 	fmt.Fprintf(&b, "          const %s hx_nS = hx_S0hi - hx_S0lo + 1;\n", it)
 	b.WriteString("          const long hx_g = hx_nS > 2147483647L ? 2147483647L : (long)hx_nS;\n")
-	fmt.Fprintf(&b, "          HX_LAUNCH(%s, hx_dim3(hx_g, 1, 1), hx_dim3(%d, %d, 1), 0, %s);\n", kn.Name, kn.Block[0], kn.Block[1], strings.Join(hexStreamArgs(cs, false), ", "))
-	b.WriteString("          HX_CHECK(cudaGetLastError());\n")
+	launch(&b, "          ")
 	b.WriteString("        }\n    }\n")
 	return b.String()
 }

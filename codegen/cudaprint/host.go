@@ -169,6 +169,9 @@ func KernelArgs(cs *gpuplan.Scop, kn *gpuplan.Kernel, decl bool) []string {
 	if cs.Band() != nil {
 		return sweepKernelArgs(cs, decl)
 	}
+	if cs.HexStream != nil && cs.HexStream.Chunk != nil {
+		return hexChunkArgs(cs, kn, decl) // hexchunk.go
+	}
 	if cs.HexStream != nil {
 		return hexStreamArgs(cs, decl)
 	}

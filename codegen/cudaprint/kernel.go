@@ -97,6 +97,9 @@ func PrintKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	if cs.Overlap != nil {
 		return printOverlapKernel(cs, kn, emu)
 	}
+	if cs.HexStream != nil && cs.HexStream.Chunk != nil {
+		return printHexChunkKernel(cs, kn, emu) // hexchunk.go
+	}
 	if cs.HexStream != nil {
 		return printHexStreamKernel(cs, kn, emu) // hexstream.go
 	}

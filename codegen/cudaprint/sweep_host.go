@@ -26,17 +26,9 @@ func sweepHostFunc(cs *gpuplan.Scop) string {
 		what = "overlapped"
 	}
 	fmt.Fprintf(&b, "/* scop %d (%s): %s; the %s kernel, blocks of %dx%dx%d threads, %d levels per band */\n", cs.Index, ast.PosString(s.Pos), cs.Code.Note, what, kn.Block[0], kn.Block[1], kn.Block[2], sp.H+1)
-	hostPrologue(&b, cs, func(b *strings.Builder, a *frontend.Array) {
-		if !cs.Written[a.Name] {
-			return
-		}
-		fmt.Fprintf(b, "  %s *hx_d2_%s = NULL;\n", a.Elem, a.Name)
-		fmt.Fprintf(b, "  HX_CHECK(cudaMalloc((void **)&hx_d2_%s, sizeof(%s) * hx_n_%s));\n", a.Name, a.Elem, a.Name)
-		fmt.Fprintf(b, "  HX_NAME(hx_d2_%s, \"%s (second copy)\", sizeof(%s));\n", a.Name, a.Name, a.Elem)
-		fmt.Fprintf(b, "  HX_CHECK(cudaMemcpy(hx_d2_%s, hx_h_%s, sizeof(%s) * hx_n_%s, cudaMemcpyHostToDevice));\n", a.Name, a.Name, a.Elem, a.Name)
-	})
+	hostPrologue(&b, cs, func(b *strings.Builder, a *frontend.Array) { secondCopy(b, cs, a, "second copy") })
 	b.WriteString("  int hx_ping = 0;\n")
-	b.WriteString("  cudaEvent_t hx_e0, hx_e1;\n  HX_CHECK(cudaEventCreate(&hx_e0));\n  HX_CHECK(cudaEventCreate(&hx_e1));\n  HX_CHECK(cudaEventRecord(hx_e0, 0));\n")
+	hostEvents(&b)
 	b.WriteString("  {\n")
 	f := sp.Form
 	ns := f.NS
@@ -67,22 +59,8 @@ func sweepHostFunc(cs *gpuplan.Scop) string {
 	fmt.Fprintf(&b, "        HX_LAUNCH(%s, hx_dim3(%s, %s, %s), hx_dim3(%d, %d, %d), 0, %s);\n", kn.Name, grid[0], grid[1], grid[2], kn.Block[0], kn.Block[1], kn.Block[2], strings.Join(sweepKernelArgs(cs, false), ", "))
 	b.WriteString("        HX_CHECK(cudaGetLastError());\n        hx_ping ^= 1;\n      }\n    }\n")
 	b.WriteString("  }\n")
-	b.WriteString("  HX_CHECK(cudaGetLastError());\n  HX_CHECK(cudaEventRecord(hx_e1, 0));\n  HX_CHECK(cudaEventSynchronize(hx_e1));\n")
-	b.WriteString("  float hx_ms = 0;\n  HX_CHECK(cudaEventElapsedTime(&hx_ms, hx_e0, hx_e1));\n  if (hx_kernel_s) *hx_kernel_s = 1e-3 * hx_ms;\n")
-	for _, a := range s.Arrays {
-		if len(a.Extents) == 0 || !cs.Written[a.Name] {
-			continue
-		}
-		fmt.Fprintf(&b, "  HX_CHECK(cudaMemcpy(hx_h_%s, hx_ping ? hx_d2_%s : hx_d_%s, sizeof(%s) * hx_n_%s, cudaMemcpyDeviceToHost));\n", a.Name, a.Name, a.Name, a.Elem, a.Name)
-	}
-	for _, a := range s.Arrays {
-		if len(a.Extents) > 0 {
-			fmt.Fprintf(&b, "  HX_CHECK(cudaFree(hx_d_%s));\n", a.Name)
-			if cs.Written[a.Name] {
-				fmt.Fprintf(&b, "  HX_CHECK(cudaFree(hx_d2_%s));\n", a.Name)
-			}
-		}
-	}
-	b.WriteString("  HX_CHECK(cudaEventDestroy(hx_e0));\n  HX_CHECK(cudaEventDestroy(hx_e1));\n}\n\n")
+	hostEpilogue(&b, cs, func(a *frontend.Array) string {
+		return fmt.Sprintf("hx_ping ? hx_d2_%s : hx_d_%s", a.Name, a.Name)
+	}, true)
 	return b.String()
 }

@@ -18,38 +18,48 @@ import (
 // column in registers, one barrier per step. Per band and block:
 //
 //	steps   S = w0 + (2 r0 + 1) h        (w0 planes, the s0 ghost zones r0 h each side, the pipeline fill h)
-//	active  U = sum_a (w0 + 2 r0 (h-a)) prod_i (w_i + 2 r_i (h-a))   (level a over its box and ghost zone)
-//	own       = SweepA x (InstBase + points + flops + 1) + SweepDiv x divisions   (sweepInstPerUpdate)
-//	inst      = U x own + S x F x (SweepStep + H x SweepIdle)   (per block and band)
+//	active  U = S x F x H                (the steady ramp, gpuplan's sweep_ramp.go: an interior box
+//	                                      runs every level on every column of its face at every step)
+//	own       = A x (InstBase + points + flops + 1) + SweepDiv x divisions   (sweepInstPerUpdate;
+//	            A = SweepA in 2-D, SweepA3 in 3-D)
+//	inst      = U x own + S x F x SweepStep   (per block and band)
 //	issue     = per round of resident blocks: hypot(blocks x inst / (128 x clock), S x SweepStepLat / clock)
 //	mem       = one read of the band-start box ((w0 + 2 r0 h) x F cells) and one write of the owned
 //	            w0 x prod w_i cells per band and block (the ping-pong copies), through L2 and DRAM (memTime)
 //	band      = hypot(mem, issue) + launch;  time = ceil(steps / H) x band
 //	shared    = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
-//	regs      = 32 + 4 H (every level's column registers; 64 at h = 7 as ptxas reports)
+//	regs      = 32 + 4 H (every level's column registers; 64 at h = 7 as ptxas reports), at most what
+//	            the plan's resident-block floor leaves (gpuplan.DefaultMinBlocks: 32 registers for
+//	            1,024 threads, two blocks per SM; 64 for 256, four)
 //
-// with SweepA = 1, SweepDiv = 90, SweepStep = 4, SweepIdle = 0 and
-// SweepStepLat = 2100 cycles (Calibration). The redundant ghost-zone work
-// is U / (w0 x prod w_i x H) and the pipeline fill S / w0; both grow with h
-// while the global traffic per update falls as 1/H: the default 2-D sweep
-// moves about 1 byte per update against the untiled kernel's 9. In the
-// steady state an update is a handful of instructions, so the kernel is
-// bound by the per-step latency (the light stencils: about 2100 cycles a
-// step whatever their work) or by the IEEE division (div.rn.f32 with its
-// range checks: most of an update of AN5D's j2d5pt, which runs 3.4x faster
-// with --fast-math).
+// with SweepA = 0.6, SweepA3 = 1.9, SweepDiv = 70, SweepStep = 4 and
+// SweepStepLat = 2100 cycles (Calibration, fitted on one H200 run of the
+// kernel with its ramp and floor: bench/results/profile_2026-11-28.md). A
+// 2-D update costs fewer instructions than its count of loads and flops
+// (the steady loop's SASS: 12.8 per update of j2d5pt with fast math, the
+// loads from shared memory at constant offsets), a 3-D one more (29 per
+// update of star3d1r: level 0's seven global loads per step and their
+// index arithmetic, 5.75 IMAD per update). Deeper bands than 64 registers
+// allow are not candidates (h = 9 and 11 measured slower). The redundant
+// ghost-zone work is U / (w0 x prod w_i x H) and the pipeline fill S / w0;
+// both grow with h while the global traffic per update falls as 1/H: the
+// default 2-D sweep moves about 1 byte per update against the untiled
+// kernel's 9. In the steady state an update is a handful of instructions,
+// so the kernel is bound by the per-step latency (the light stencils) or
+// by the IEEE division (div.rn.f32 with its range checks: most of an
+// update of AN5D's j2d5pt, which runs 3.3x faster with --fast-math).
 //
-// Worked example (AN5D's j2d5pt, 16384^2 x 1000, H100, default sizes
+// Worked example (AN5D's j2d5pt, 16384^2 x 1000, H100 model, default sizes
 // 7,128,242): F = 256 threads, 8704 blocks (66 on the busiest SM), 4
-// resident (64 registers, 21.7 KB): 17 rounds; S = 149 steps, U = 269088
-// (1.09 x 128 x 242 x 8), own = 8 + 5 + 9 + 1 + 90 = 113; a round of 4
-// blocks issues 4 x (269088 x 113 + 149 x 256 x 4) = 121.8 M thread
-// instructions, 0.48 ms at 128 x 1.98 GHz, against a floor of 149 x 2100
-// cycles = 0.16 ms: 0.51 ms a round, 8.5 ms a band, 125 bands: 254
-// GCells/s predicted against 272 measured. With --fast-math own = 8 + 5 +
-// 5 + 1 + 1 = 20: 0.091 ms of issue against the 0.16 ms floor, 680
-// predicted against 921 measured (the floor is an average: the large
-// boxes of 16384^2 overlap it better than 2048^2's).
+// resident (64 registers under the floor, 21.7 KB): 17 rounds; S = 149
+// steps, U = 149 x 256 x 8 = 305152, own = 0.6 x (8 + 5 + 9 + 1) + 70 =
+// 83.8; a round of 4 blocks issues 4 x (305152 x 83.8 + 149 x 256 x 4) =
+// 102.9 M thread instructions, 0.41 ms at 128 x 1.98 GHz, against a floor
+// of 149 x 2100 cycles = 0.16 ms: 0.44 ms a round, 7.4 ms a band, 125
+// bands: 295 GCells/s predicted against 318 measured. With --fast-math own
+// = 0.6 x (8 + 5 + 5 + 1 + 1) = 12: the floor dominates, 722 predicted
+// against 1057 measured (the floor is an average: the large boxes of
+// 16384^2 overlap it better than 2048^2's, 281 predicted against 291).
 type sweepEstimator struct{}
 
 func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
@@ -82,7 +92,11 @@ func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 	}
 	for _, lev := range []int64{(def[0] + 1) / 2, 2 * (def[0] + 1)} {
 		h := max(k, lev/k*k) - 1
-		if h < 1 || h == def[0] {
+		if h < 1 || h == def[0] || 32+4*(h+1) > 64 {
+			// deeper bands need more than 64 registers (column registers):
+			// measured slower (h = 9 and 11 at 80 and 96 registers,
+			// bench/results/profile_2026-11-28.md) and spilling under
+			// the plan's floor
 			continue
 		}
 		s := []int64{h, def[1]}
@@ -137,6 +151,10 @@ func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
 	g.loaded = float64(w0+2*r[0]*h) * float64(g.face)
 	g.smem = gpuplan.SweepSmemBytes(sizes, r, f.Box, int64(f.ElemBytes))
 	g.regs = min(255, 32+4*(h+1))
+	if mb := gpuplan.DefaultMinBlocks(int(g.face), g.smem); mb > 1 {
+		// the plan's launch bounds cap the registers (gpuplan's min_blocks.go)
+		g.regs = min(g.regs, int64(65536/(int(g.face)*mb)))
+	}
 	return g, g.face <= 1024 && g.smem <= gpuplan.MaxSweepSmem && h >= 1
 }
 
@@ -165,7 +183,9 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 	levels := float64(geo.h + 1)
 	busiest := ceilDiv(geo.blocks, int64(g.SMs))
 	own := sweepInstPerUpdate(f)
-	inst := geo.active*own + float64(geo.steps)*float64(geo.face)*(cal.SweepStep+levels*cal.SweepIdle)
+	// With the steady ramp (gpuplan's sweep_ramp.go) an interior box runs
+	// every level on every column of its face at every step.
+	inst := float64(geo.steps) * float64(geo.face) * (levels*own + cal.SweepStep + levels*cal.SweepIdle)
 	issue := sweepIssue(busiest, int64(res), threads, geo.steps, inst, g)
 	// Global traffic of a band: the band-start box in, the owned cells
 	// out (memTime's reads x amp + writes per reuse updates).
@@ -197,13 +217,17 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 // SweepA x InstSpecialFast for the approximate one.
 func sweepInstPerUpdate(f *Features) float64 {
 	cal := Calibration
+	a := cal.SweepA
+	if f.Dims == 3 {
+		a = cal.SweepA3
+	}
 	flops := f.Flops
 	special := cal.SweepDiv
 	if f.FastMath {
 		flops -= f.FMAs
-		special = cal.SweepA * cal.InstSpecialFast
+		special = a * cal.InstSpecialFast
 	}
-	return cal.SweepA*(cal.InstBase+float64(f.Points)+float64(flops)+1) + special*float64(f.Special)
+	return a*(cal.InstBase+float64(f.Points)+float64(flops)+1) + special*float64(f.Special)
 }
 
 // sweepIssue is the time of the busiest SM's blocks, each of inst thread

@@ -11,12 +11,11 @@ import (
 )
 
 // TestSweepKeepsChoice: the sweep candidates are ranked on every 2-D and
-// 3-D row, and on the rows where the sweep kernel (with its steady state)
-// measured slower than the best configuration (the rows with good
-// configurations: laplacian2d and gradient2d 2048^2, laplacian3d 256^3,
-// star3d1r 512^3, j2d5pt 16384^2 exact) the choice is the one without
-// them; with --fast-math AN5D's j2d5pt takes the sweep (921 GCells/s
-// measured against the hybrid --shared kernel's 572).
+// 3-D row; on the rows where the sweep kernel measured slower than the
+// best configuration (the rows whose good configurations have no sweep:
+// laplacian2d and gradient2d 2048^2, laplacian3d 256^3) the choice is the
+// one without them; with --fast-math AN5D's j2d5pt takes the sweep (1057
+// GCells/s measured against the hybrid --shared kernel's 567).
 func TestSweepKeepsChoice(t *testing.T) {
 	noSweep := func(c Candidate) bool { return c.Kind != schedule.Sweep }
 	fast := featuresOfPath(t, "../../testdata/real/an5d_j2d5pt.c", an5dJ2d)
@@ -33,12 +32,18 @@ func TestSweepKeepsChoice(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", row.name, err)
 		}
-		without, err := Choose(f, GPUs["sm_90"], noSweep)
-		if err != nil {
-			t.Fatalf("%s: %v", row.name, err)
+		sweepGood := false
+		for _, g := range row.good {
+			sweepGood = sweepGood || strings.HasPrefix(g, "--tile=sweep")
 		}
-		if with.Best().Flags() != without.Best().Flags() {
-			t.Errorf("%s: chose %s with the sweep candidates, %s without", row.name, with.Best().Flags(), without.Best().Flags())
+		if !sweepGood {
+			without, err := Choose(f, GPUs["sm_90"], noSweep)
+			if err != nil {
+				t.Fatalf("%s: %v", row.name, err)
+			}
+			if with.Best().Flags() != without.Best().Flags() {
+				t.Errorf("%s: chose %s with the sweep candidates, %s without", row.name, with.Best().Flags(), without.Best().Flags())
+			}
 		}
 		n := 0
 		for _, e := range with.Ranked {
@@ -53,7 +58,8 @@ func TestSweepKeepsChoice(t *testing.T) {
 }
 
 // TestSweepCandidates: the kernel's default sizes first (those compile
-// computes without --sizes), then half and twice the levels, then half the
+// computes without --sizes), then half and twice the levels (twice only
+// where its column registers fit 64: not 15,128,226), then half the
 // face; sizes beyond the plan's limits (48 KB of buffers, 1024 threads)
 // get no estimate.
 func TestSweepCandidates(t *testing.T) {
@@ -63,7 +69,7 @@ func TestSweepCandidates(t *testing.T) {
 		params map[string]int64
 		want   []string
 	}{
-		{"../../testdata/laplacian2d.c", lap16384, []string{"7,128,242", "3,128,250", "15,128,226", "7,128,114"}},
+		{"../../testdata/laplacian2d.c", lap16384, []string{"7,128,242", "3,128,250", "7,128,114"}},
 		{"../../testdata/laplacian3d.c", lap256, []string{"3,64,26,26", "1,64,30,30", "3,32,10,26"}},
 		// Radius 2 in 3-D: two levels by default.
 		{"testdata/an5d_star3d2r.c", map[string]int64{"dimsize": 516, "timestep": 200}, []string{"1,64,28,28", "3,64,20,20", "1,32,12,28"}},
@@ -89,16 +95,16 @@ func TestSweepCandidates(t *testing.T) {
 
 // TestSweepInDump: --dump=plan's model section lists the best sweep
 // candidate among the runners-up (with its rank when it is not in the
-// first four).
+// first four), here where the untiled kernel is chosen.
 func TestSweepInDump(t *testing.T) {
-	f := featuresOfPath(t, "../../testdata/laplacian3d.c", lap512)
+	f := featuresOfPath(t, "../../testdata/laplacian3d.c", lap256)
 	ch, err := Choose(f, GPUs["sm_90"], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	ch.Dump(&b, 4)
-	if !strings.Contains(b.String(), ": --tile=sweep --sizes=3,64,26,26: ") || !strings.Contains(b.String(), "chosen: --tile=none --sizes=3,4,8,64 --block=64,4,2: ") {
+	if !strings.Contains(b.String(), ": --tile=sweep --sizes=3,64,26,26: ") || !strings.Contains(b.String(), "chosen: --tile=none --sizes=3,4,8,64 --block=64,4,2: ") || !strings.Contains(b.String(), "runner-up") {
 		t.Errorf("dump:\n%s", b.String())
 	}
 }

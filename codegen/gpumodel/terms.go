@@ -44,28 +44,30 @@ var Calibration = struct {
 	// 519, 606 GCells/s). HexGlobalA, HexGlobalB: the same without
 	// --shared (7,15,128 global 388, hybrid default 217).
 	HexA, HexB, HexGlobalA, HexGlobalB float64
-	// SweepA, SweepStep, SweepIdle, SweepDiv, SweepStepLat: the sweep
-	// kernel with its steady state (guard-free interior boxes). A level
-	// update costs SweepA x (the update's own instructions + the store to
-	// its buffer) + SweepDiv per IEEE division or math call
+	// SweepA, SweepStep, SweepIdle, SweepDiv, SweepStepLat, SweepA3: the
+	// sweep kernel with its steady state over every step of interior
+	// boxes (the ramp) and the plan's resident-block floor. A level update
+	// costs SweepA (2-D) or SweepA3 (3-D) x (the update's own instructions
+	// + the store to its buffer) + SweepDiv per IEEE division or math call
 	// (sweepInstPerUpdate); a thread pays SweepStep per sweep step (the
-	// barrier, the loop) and SweepIdle per step and level outside that
-	// level's range; a sweep step takes at least SweepStepLat cycles
+	// barrier, the loop); a sweep step takes at least SweepStepLat cycles
 	// (sweepIssue: the barrier and the chain from a level's loads to the
-	// next step). Fitted on bench/results/steady_persist_h100_2026-11-28.md
-	// (12 rows, predicted/measured 0.74-1.20: j2d5pt 16384^2 272 exact and
-	// 921 fast, laplacian2d 2048^2 252, laplacian3d 256^3 174, star3d1r
-	// 512^3 222); checked since on AN5D's box2d1r with the prefetch
-	// (sidebyside_h100_2026-11-28c.md: 651 exact, 726 fast; 0.87-0.88).
+	// next step). SweepIdle is unused since the ramp (every level runs
+	// every step). Fitted on bench/results/profile_2026-11-28.md's third
+	// call (one H200, the H100's SMs and clock; 10 rows, predicted/measured
+	// 0.65-0.97: j2d5pt 16384^2 318 exact and 1057 fast, 2048^2 291 fast,
+	// box2d1r 722, star3d1r 512^3 310 exact and 326 fast, 256^3 201).
 	SweepA, SweepStep, SweepIdle float64
 	SweepDiv, SweepStepLat       float64
+	// SweepA3 replaces SweepA in 3-D (see sweepInstPerUpdate).
+	SweepA3 float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
 	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
-	SweepA: 1, SweepStep: 4, SweepIdle: 0, SweepDiv: 90, SweepStepLat: 2100,
+	SweepA: 0.6, SweepStep: 4, SweepIdle: 0, SweepDiv: 70, SweepStepLat: 2100, SweepA3: 1.9,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of

@@ -32,6 +32,9 @@ func (cs *Scop) Dump(w io.Writer) {
 	}
 	if cs.HexStream != nil {
 		cs.HexStream.Dump(w, cs.Kernels[0].Name)
+		if why := cs.Kernels[0].MinBlocksWhy; why != "" {
+			fmt.Fprintf(w, "  registers: %s\n", why)
+		}
 		return
 	}
 	if p := cs.Persist; p != nil {

@@ -113,13 +113,16 @@ type HexStreamPlan struct {
 	// DIs are the distinct s0 offsets of the reads of the previous row
 	// (the column flags of a thread: is s0 + di in row a - 1).
 	DIs []int64
+	// Chunk is the chunk plan (--stream-chunk, hexchunk.go), nil for the
+	// sweep over the whole domain.
+	Chunk *HexChunk
 }
 
 // Rows is the number of rows of the hexagon (2h + 2).
 func (hp *HexStreamPlan) Rows() int { return len(hp.Geo.Rows) }
 
 // planHexStream builds the streaming hybrid plan, or refuses the scop.
-func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, storeAll bool) (*HexStreamPlan, error) {
+func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, storeAll bool, chunk int64) (*HexStreamPlan, error) {
 	if sched.Kind != schedule.Hybrid {
 		return nil, fmt.Errorf("--stream takes the hybrid schedule (--tile=hybrid), not --tile=%s", sched.Kind)
 	}
@@ -134,7 +137,7 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, st
 		return nil, fmt.Errorf("the streaming hybrid kernel takes 2-D stencils (hexagons over (t, s0), a sweep along s1); this one has %d space dimensions", form.NS)
 	}
 	if len(form.Stmts) != 1 || sched.K != 1 {
-		return nil, fmt.Errorf("%s: the streaming hybrid kernel takes one statement per time step; this scop has %d", posOf(form.Stmts[0]), len(form.Stmts))
+		return nil, fmt.Errorf("%s: the streaming hybrid kernel takes one statement per time step; this scop has %d (e.g. PolyBench's jacobi-2d, B = f(A) then A = f(B): write it as one statement on time-modular buffers, A[(t+1)%%2][i][j] = f(A[t%%2]), as testdata/jacobi2d_mod2.c does; --tile=sweep and --tile=overlapped take several statements)", posOf(form.Stmts[0]), len(form.Stmts))
 	}
 	geo, err := sched.Hexagons()
 	if err != nil {
@@ -194,6 +197,19 @@ func planHexStream(cs *Scop, sched *schedule.Schedule, regs bool, groups int, st
 	if hp.Threads*hp.Groups > 1024 {
 		return nil, fmt.Errorf("the hexagon's widest row is %d cells (h = %d, w0 = %d); the streaming hybrid kernel runs a thread per cell of it and row group (%d), at most 1024 threads: choose a smaller h, w0 or --stream-groups", hp.Threads, geo.Hp, geo.W0, hp.Groups)
 	}
+	if chunk != 0 {
+		if chunk < 0 && chunk != HexChunkAutoSize {
+			return nil, fmt.Errorf("--stream-chunk=%d: a chunk has at least one plane", chunk)
+		}
+		if chunk == HexChunkAutoSize {
+			chunk = 0
+		}
+		if err := planHexChunk(hp, sched, chunk); err != nil {
+			return nil, err
+		}
+		hp.Smem = hp.Chunk.Smem
+		return hp, nil
+	}
 	if hp.Buffered {
 		hp.Smem = int64(hp.Rows()-1) * hp.NB * hp.Threads * hp.ElemSz
 	}
@@ -220,6 +236,9 @@ func (hp *HexStreamPlan) Dump(w interface{ Write([]byte) (int, error) }, name st
 	}
 	for a, r := range g.Rows {
 		fmt.Fprintf(w, "  row %d: local s0 %d .. %d\n", a, r[0], r[1])
+	}
+	if hp.Chunk != nil {
+		hp.dumpChunk(w)
 	}
 }
 

@@ -16,6 +16,10 @@ package gpuplan
 // hexStreamHostArgs are the kernel's host arguments.
 var hexStreamHostArgs = []string{"hx_T", "hx_ph", "hx_S0lo", "hx_nS"}
 
+// hexChunkHostArgs are the chunked kernels' (hexchunk.go): the chunk size
+// hx_C after them.
+var hexChunkHostArgs = []string{"hx_T", "hx_ph", "hx_S0lo", "hx_nS", "hx_C"}
+
 // hexLaunches walks the launches of a streaming hybrid kernel.
 func (w *hostWalk) hexLaunches(hp *HexStreamPlan) error {
 	tlo, err := w.bound(hp.Form.TLo, true)
@@ -56,6 +60,21 @@ func (w *hostWalk) hexLaunches(hp *HexStreamPlan) error {
 				continue
 			}
 			n := shi - slo + 1
+			if hc := hp.Chunk; hc != nil {
+				// The chunked kernel and its fixup (hexchunk.go; the
+				// mirror copies are the CUDA C host code's).
+				c := hc.C
+				if c == 0 {
+					c = hc.HexChunkAuto(n, hi[1]-lo[1]+1)
+				}
+				nc := (hi[1] - lo[1] + c) / c
+				for k := 0; k < 2; k++ {
+					if err := w.f(GPULaunch{Kernel: k, Grid: [3]int64{min(n, 2147483647), min(nc, 65535), 1}, Host: []int64{T, ph, slo, n, c}}); err != nil {
+						return err
+					}
+				}
+				continue
+			}
 			if err := w.f(GPULaunch{Kernel: 0, Grid: [3]int64{min(n, 2147483647), 1, 1}, Host: []int64{T, ph, slo, n}}); err != nil {
 				return err
 			}

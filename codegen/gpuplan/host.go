@@ -90,6 +90,9 @@ func GPUScops(css []*Scop) []*GPUScop {
 			}
 			if cs.HexStream != nil {
 				gk.Host = hexStreamHostArgs // hexstream_host.go
+				if cs.HexStream.Chunk != nil {
+					gk.Host = hexChunkHostArgs
+				}
 			}
 			g.Kernels = append(g.Kernels, gk)
 			if len(kn.Grid) > 0 {

@@ -25,13 +25,16 @@ import "fmt"
 // The default (want 0): registers per thread R = 65536 / (2 x threads),
 // clamped to [32, 64], and MinBlocks = 65536 / (threads x R): 1,024
 // threads -> 2 (32 registers), 512 -> 2 (64), 256 -> 4 (64), 128 -> 8
-// (64); lowered while MinBlocks blocks' static shared memory exceeds a
+// (64), at most 32 blocks and 2,048 threads (an SM's limits; a floor that
+// leaves 128 registers or more limits nothing and is left out); lowered while MinBlocks blocks' static shared memory exceeds a
 // multiprocessor's 227 KB (no point asking for registers for blocks that
 // cannot be resident). want 1 turns the floor off (__launch_bounds__ with
 // the thread count only); want > 1 is taken as given (--min-blocks=N).
 const (
-	smRegisters = 65536
-	smSharedMax = 227 * 1024
+	smRegisters  = 65536
+	smSharedMax  = 227 * 1024
+	smBlocksMax  = 32   // resident blocks per SM (sm_70 to sm_90)
+	smThreadsMax = 2048 // resident threads per SM
 )
 
 // minBlocks decides the resident-block floor of a kernel of nt threads
@@ -50,8 +53,12 @@ func minBlocks(nt int, smem int64, want int) (int, string) {
 	r := smRegisters / (2 * nt)
 	r = max(32, min(64, r))
 	mb := smRegisters / (nt * r)
+	mb = min(mb, smBlocksMax, smThreadsMax/nt)
 	for mb > 1 && smem > 0 && int64(mb)*smem > smSharedMax {
 		mb--
+	}
+	if mb > 1 && regsFor(nt, mb) >= 128 {
+		return 0, fmt.Sprintf("no resident-block floor: %d blocks of %d threads (the most an SM holds) would leave %d registers per thread, no limit", mb, nt, regsFor(nt, mb))
 	}
 	if mb <= 1 {
 		return 0, fmt.Sprintf("no resident-block floor: %d threads x %d bytes of shared memory per block leave room for one block per SM", nt, smem)

@@ -23,6 +23,8 @@ func TestMinBlocks(t *testing.T) {
 		// one 1,024-thread block of 120 KB: no floor
 		{1024, 120000, 0, 0, "no resident-block floor", 0},
 		{256, 21672, 1, 0, "--min-blocks=1", 0},
+		// a tiny block (a test's face of 9 threads): 32 blocks would leave 224 registers: no floor
+		{9, 1000, 0, 0, "no limit", 0},
 		{256, 21672, 5, 5, "--min-blocks=5", 48},
 	} {
 		mb, why := minBlocks(c.nt, c.smem, c.want)

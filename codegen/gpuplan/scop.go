@@ -76,6 +76,11 @@ type CUDAOptions struct {
 	// computed cell (--stream-store-all), not only those other hexagons
 	// or the final state need.
 	HexStreamStoreAll bool
+	// HexStreamChunk cuts the streaming hybrid kernel's sweep into chunks
+	// of that many planes of s1 (--stream-chunk; hexchunk.go): 0 off (one
+	// block per hexagon sweeps the whole domain), HexChunkAutoSize the
+	// host's choice per launch.
+	HexStreamChunk int64
 	// Params are the parameter values the width analysis assumes (nil:
 	// the scops' defines; see package width).
 	Params map[string]int64
@@ -262,13 +267,24 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		}
 	}
 	if opt.HexStream {
-		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups, opt.HexStreamStoreAll)
+		hp, err := planHexStream(cs, sched, !opt.NoReuse, opt.HexStreamGroups, opt.HexStreamStoreAll, opt.HexStreamChunk)
 		if err != nil {
 			return nil, atScopPosFlag(sc.Scop, "--tile=hybrid --stream (CUDA streaming hybrid kernel)", err)
 		}
 		cs.HexStream = hp
 		cs.Threads = [3]int{int(hp.Threads), int(hp.Groups), 1}
 		cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexstream%d", k), Block: cs.Threads}}
+		if hp.Chunk != nil {
+			// The chunked kernel and its fixup (hexchunk.go).
+			cs.Kernels = []*Kernel{{Name: fmt.Sprintf("hx_hexchunk%d", k), Block: cs.Threads}, {Name: fmt.Sprintf("hx_hexfix%d", k), Block: cs.Threads}}
+			// No floor by default (its column and prefetch registers
+			// outnumber what a floor's default budget allows; not measured
+			// yet); --min-blocks=N asks for one.
+			if opt.MinBlocks > 1 {
+				kn := cs.Kernels[0]
+				kn.MinBlocks, kn.MinBlocksWhy = minBlocks(int(hp.Threads), hp.Smem, opt.MinBlocks)
+			}
+		}
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {

@@ -339,7 +339,7 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 			}
 			b := rd.From
 			for i := 0; i < ns; i++ {
-				if sp.GL[b][i] < sp.GL[a][i]-rd.Rel[i] || sp.GR[b][i] < sp.GR[a][i]+rd.Rel[i] {
+				if !regionCovers(sp.GL[b][i], sp.GR[b][i], sp.GL[a][i], sp.GR[a][i], rd.Rel[i]) {
 					return nil, fmt.Errorf("internal error: level %d reads cells of level %d outside its ghost zone (dimension %d)", a, b, i)
 				}
 			}
@@ -455,6 +455,17 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	sp.planPrefetch(noPrefetch, ring, late, fastMath)
 	sp.planTail()
 	return sp, nil
+}
+
+// regionCovers reports whether a writer that computes its box widened by
+// the ghost zone (glW, grW) along a dimension holds every cell that a
+// reader computing the same box widened by (glR, grR) reads at offset rel
+// (read minus write) along it: the reader's cells s in [lo - glR, hi +
+// grR] read s + rel, which lie in [lo - glW, hi + grW] exactly when glW >=
+// glR - rel and grW >= grR + rel. The ghost-zone kernels' levels and the
+// streaming hybrid kernel's chunks (hexchunk.go) are checked with it.
+func regionCovers(glW, grW, glR, grR, rel int64) bool {
+	return glW >= glR-rel && grW >= grR+rel
 }
 
 func relOff(r, w []int64) []int64 {
