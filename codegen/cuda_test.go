@@ -150,7 +150,7 @@ func TestCUDAEmuMatrix(t *testing.T) {
 // race and a shifted index as an out-of-bounds access.
 func TestEmuDetectsErrors(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

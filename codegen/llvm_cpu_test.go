@@ -340,7 +340,7 @@ func runIROnCPUWith(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag s
 	if out, err := exec.Command(llc, "-O1", "-filetype=obj", "-relocation-model=pic", llFile, "-o", obj).CombinedOutput(); err != nil {
 		return fmt.Errorf("llc (host): %v\n%s", err, out)
 	}
-	if out, err := exec.Command(cc, "-O1", "-std=gnu99", "-pthread", cfile, obj, "-o", exe, "-lm").CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, emuCC().Opt, "-std=gnu99", "-pthread", cfile, obj, "-o", exe, "-lm").CombinedOutput(); err != nil {
 		return fmt.Errorf("cc: %v\n%s", err, out)
 	}
 	if runs == nil {

@@ -82,7 +82,7 @@ var emuLaunches = regexp.MustCompile(`emu: (\d+) launches(?:, (\d+) grid barrier
 // (HX_EMU_COOP_REFUSE=1) the per-step launches run instead, as many as the
 // barriers, with the message on standard error.
 func TestPersistentEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -250,7 +250,7 @@ static cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t) { ret
 // in one epoch) the launch reports races, so the bit-identical runs above
 // are evidence of the barriers' placement, not luck of the block order.
 func TestPersistentEmuNeedsBarriers(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -108,7 +108,7 @@ func TestSharedWrittenTablePath(t *testing.T) {
 // bit-identical with and without the check, and a table one element short
 // is caught.
 func TestSharedWrittenTableEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -207,7 +207,7 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
-		exe, _, err := runtime.CC{Opt: "-O1"}.Compile(src, dir, tag+"_short")
+		exe, _, err := emuCC().Compile(src, dir, tag+"_short")
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -313,7 +313,7 @@ int main(void)
 	if ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Shared: true}); err != nil || strings.Contains(ll, "@hx_wt_") {
 		t.Errorf("LLVM: a table where none applies (%v)", err)
 	}
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -42,7 +42,7 @@ var steadyBoxes = regexp.MustCompile(`emu: (\d+) steady sweep box\(es\)`)
 // free and in bounds in the emulator, and the steady code ran (the
 // emulator counts the boxes that take it) exactly when the plan has it.
 func TestSweepSteadyEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
