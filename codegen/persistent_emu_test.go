@@ -162,6 +162,7 @@ func TestPersistentRefusals(t *testing.T) {
 // with the CUDA built-ins and runtime stubbed, and the kernels with
 // clang's CUDA front end (cudaprint.CUDAShim).
 func TestPersistentCUDASyntax(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
 		if cxx, err = exec.LookPath("clang++"); err != nil {

@@ -109,6 +109,7 @@ func runSteadyEmu(t *testing.T, cc runtime.CC, dir string, tc sweepCase, opt gpu
 // state (unrolled and not; hoisted flags in the generic loops' scopes)
 // compile as C++ with the CUDA built-ins stubbed.
 func TestSweepSteadyCUDASyntax(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	chk := newCUDASyntax(t)
 	for _, tc := range steadyCases[:4] {
 		for _, opt := range []CUDAOptions{{}, {NoSteadyUnroll: true}} {
