@@ -229,7 +229,7 @@ func kernelFile(res *cudaprint.CUDAResult) string {
 // TestCUDAReuseEmu: every case runs bit-identical to the original and
 // race-free in the emulator, with and without register reuse.
 func TestCUDAReuseEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -281,7 +281,7 @@ func TestCUDAReuseEmu(t *testing.T) {
 // TestEmuDetectsReuseErrors: the temporaries' loads go through the checker:
 // shifting one of them out of the array is reported.
 func TestEmuDetectsReuseErrors(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

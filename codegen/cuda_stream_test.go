@@ -163,7 +163,7 @@ func streamDocExample(t *testing.T) {
 // wrong store in it, or a wrong rotation of the registers, is noticed);
 // one case also without it.
 func TestCUDAStreamEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -216,7 +216,7 @@ func TestCUDAStreamEmu(t *testing.T) {
 // preload shifted out of the shared box is reported.
 func TestEmuDetectsStreamErrors(t *testing.T) {
 	t.Parallel() // independent of the package's other tests (no globals, no environment)
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

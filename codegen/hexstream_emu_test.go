@@ -59,7 +59,7 @@ type hexStreamCase struct {
 // sequential program and free of races and out-of-bounds accesses in the
 // emulator.
 func TestHexStreamEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -25,7 +25,8 @@ import (
 // intrinsics and barrier0 renamed to C functions), compiled by llc for the
 // host, and linked into the CUDA emulation program (emu.go) in place of its
 // kernels. Each launch runs its blocks one after another, every block with
-// one POSIX thread per CUDA thread and a pthread barrier for barrier0, so
+// one coroutine per CUDA thread that barrier0 switches away from until all
+// have reached it (irThreadRuntime), so
 // the IR's thread mapping, barriers and integer lowering (floord, ceild,
 // mod of negative values) are exercised for real; the emulation program's
 // harness compares the result bit for bit with the original loop nest.
@@ -54,11 +55,11 @@ func hostIR(ll string) string {
 
 const irThreadRuntime = `
 #include <pthread.h>
-/* bar: the thread's block barrier where blocks run at once (the persistent kernel, llvm_persistent_test.go); NULL: hx_ir_bar */
+#include <ucontext.h>
+/* bar: the thread's block barrier where blocks run at once (the persistent kernel, llvm_persistent_test.go); NULL: a block of coroutines (hx_ir_run) */
 typedef struct { unsigned t[3], c[3]; void *args; pthread_barrier_t *bar; } hx_ir_thr;
 static __thread hx_ir_thr *hx_ir_me;
 static dim3 hx_ir_grid;
-static pthread_barrier_t hx_ir_bar;
 /* Dynamic shared memory: blocks run one after another, so one array. */
 unsigned char hx_dsmem[262144] __attribute__((aligned(16)));
 int hx_sreg_tid_x(void) { return hx_ir_me->t[0]; }
@@ -70,29 +71,71 @@ int hx_sreg_ctaid_z(void) { return hx_ir_me->c[2]; }
 int hx_sreg_nctaid_x(void) { return hx_ir_grid.x; }
 int hx_sreg_nctaid_y(void) { return hx_ir_grid.y; }
 int hx_sreg_nctaid_z(void) { return hx_ir_grid.z; }
-void hx_barrier0(void) { pthread_barrier_wait(hx_ir_me->bar ? hx_ir_me->bar : &hx_ir_bar); }
+/* The threads of a block are coroutines on one POSIX thread (ucontext):
+   the block runs in phases, each thread in turn until its next barrier0
+   (it switches back to hx_ir_sched) or its end. A phase where some threads
+   ended and others wait at a barrier is a barrier not every thread
+   reaches: reported, the program exits. Switching coroutines costs far
+   less than waking POSIX threads at a pthread barrier. */
+static ucontext_t hx_ir_sched, *hx_ir_ctx;
+static unsigned char *hx_ir_stacks;
+static unsigned hx_ir_cap, hx_ir_cur;
+static char *hx_ir_ended;
+static void *(*hx_ir_fn)(void *);
+enum { HX_IR_STACK = 256 << 10 };
+void hx_barrier0(void)
+{
+  if (hx_ir_me->bar) { pthread_barrier_wait(hx_ir_me->bar); return; }
+  swapcontext(&hx_ir_ctx[hx_ir_cur], &hx_ir_sched);
+}
+static void hx_ir_entry(void)
+{
+  hx_ir_fn(hx_ir_me);
+  hx_ir_ended[hx_ir_cur] = 1;
+}
 static long hx_ir_launches;
 static void hx_ir_run(dim3 g, dim3 b, void *(*fn)(void *), void *args)
 {
   unsigned n = b.x * b.y * b.z;
+  if (n > hx_ir_cap) {
+    free(hx_ir_ctx), free(hx_ir_stacks), free(hx_ir_ended);
+    hx_ir_ctx = malloc(n * sizeof *hx_ir_ctx);
+    hx_ir_stacks = malloc((size_t)n * HX_IR_STACK);
+    hx_ir_ended = malloc(n);
+    if (!hx_ir_ctx || !hx_ir_stacks || !hx_ir_ended) { fprintf(stderr, "out of memory for %u threads\n", n); exit(2); }
+    hx_ir_cap = n;
+  }
   hx_ir_thr *th = malloc(n * sizeof *th);
-  pthread_t *ids = malloc(n * sizeof *ids);
   hx_ir_grid = g;
+  hx_ir_fn = fn;
   hx_ir_launches++;
-  pthread_barrier_init(&hx_ir_bar, 0, n);
   for (unsigned bz = 0; bz < g.z; bz++)
     for (unsigned by = 0; by < g.y; by++)
       for (unsigned bx = 0; bx < g.x; bx++) {
         for (unsigned i = 0; i < n; i++) {
-          hx_ir_thr t = { { i % b.x, i / b.x % b.y, i / (b.x * b.y) }, { bx, by, bz }, args };
+          hx_ir_thr t = { { i % b.x, i / b.x % b.y, i / (b.x * b.y) }, { bx, by, bz }, args, 0 };
           th[i] = t;
-          if (pthread_create(&ids[i], 0, fn, &th[i]) != 0) { fprintf(stderr, "pthread_create failed\n"); exit(2); }
+          hx_ir_ended[i] = 0;
+          getcontext(&hx_ir_ctx[i]);
+          hx_ir_ctx[i].uc_stack.ss_sp = hx_ir_stacks + (size_t)i * HX_IR_STACK;
+          hx_ir_ctx[i].uc_stack.ss_size = HX_IR_STACK;
+          hx_ir_ctx[i].uc_link = &hx_ir_sched;
+          makecontext(&hx_ir_ctx[i], hx_ir_entry, 0);
         }
-        for (unsigned i = 0; i < n; i++) pthread_join(ids[i], 0);
+        for (;;) {
+          unsigned ended = 0;
+          for (unsigned i = 0; i < n; i++) {
+            if (hx_ir_ended[i]) { ended++; continue; }
+            hx_ir_cur = i;
+            hx_ir_me = &th[i];
+            swapcontext(&hx_ir_sched, &hx_ir_ctx[i]);
+            ended += hx_ir_ended[i];
+          }
+          if (ended == n) break;
+          if (ended > 0) { fprintf(stderr, "block (%u, %u, %u): a barrier that %u of %u threads do not reach\n", bx, by, bz, ended, n); exit(2); }
+        }
       }
-  pthread_barrier_destroy(&hx_ir_bar);
   free(th);
-  free(ids);
 }
 `
 
@@ -297,7 +340,7 @@ func runIROnCPUWith(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag s
 	if out, err := exec.Command(llc, "-O1", "-filetype=obj", "-relocation-model=pic", llFile, "-o", obj).CombinedOutput(); err != nil {
 		return fmt.Errorf("llc (host): %v\n%s", err, out)
 	}
-	if out, err := exec.Command(cc, "-O1", "-std=gnu99", "-pthread", cfile, obj, "-o", exe, "-lm").CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, emuCC().Opt, "-std=gnu99", "-pthread", cfile, obj, "-o", exe, "-lm").CombinedOutput(); err != nil {
 		return fmt.Errorf("cc: %v\n%s", err, out)
 	}
 	if runs == nil {

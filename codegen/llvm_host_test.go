@@ -21,7 +21,7 @@ import (
 // emulator for the same sizes).
 func TestGPULaunchesMatchEmulator(t *testing.T) {
 	t.Parallel()
-	cc := runtime.CC{}
+	cc := emuCC()
 	dir := t.TempDir()
 	re := regexp.MustCompile(`emu: (\d+) launches`)
 	for ni, name := range []string{"jacobi1d_mod2", "heat2d", "fdtd2d"} {

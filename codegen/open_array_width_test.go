@@ -15,6 +15,7 @@ import (
 // unbounded), and the LLVM kernels stage --shared tiles, bounded by Outer.
 // The IR runs on the CPU, bit for bit against the original.
 func TestOpenArrayNarrow(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	llc, cc := llvmTools(t)
 	params := map[string]int64{"dimsize": 62, "timestep": 9, "BENCH_RAD": 1}
 	run := [][]string{{"timestep=9", "BENCH_RAD=1", "dimsize=62"}}

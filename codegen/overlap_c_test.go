@@ -19,6 +19,7 @@ import (
 // and a 3-D box wider than the grid to the emulator's fast cases, the long
 // run the rest.
 func TestOverlapC(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cases := append([]sweepCase(nil), overlapCases...)
 	if !testlong.Enabled() {
 		cases = append(cases,

@@ -82,7 +82,7 @@ var emuLaunches = regexp.MustCompile(`emu: (\d+) launches(?:, (\d+) grid barrier
 // (HX_EMU_COOP_REFUSE=1) the per-step launches run instead, as many as the
 // barriers, with the message on standard error.
 func TestPersistentEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -162,6 +162,7 @@ func TestPersistentRefusals(t *testing.T) {
 // with the CUDA built-ins and runtime stubbed, and the kernels with
 // clang's CUDA front end (cudaprint.CUDAShim).
 func TestPersistentCUDASyntax(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
 		if cxx, err = exec.LookPath("clang++"); err != nil {
@@ -250,7 +251,7 @@ static cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t) { ret
 // in one epoch) the launch reports races, so the bit-identical runs above
 // are evidence of the barriers' placement, not luck of the block order.
 func TestPersistentEmuNeedsBarriers(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

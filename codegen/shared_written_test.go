@@ -108,7 +108,8 @@ func TestSharedWrittenTablePath(t *testing.T) {
 // bit-identical with and without the check, and a table one element short
 // is caught.
 func TestSharedWrittenTableEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	// Not parallel: sets cudaprint.SharedTableCheck, a package variable.
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -179,6 +180,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 // sizes small enough for full tiles at the problem sizes runIROnCPU uses
 // (checked: a shortened table is caught by the emulator's check there).
 func TestSharedWrittenTableLLVMCPU(t *testing.T) {
+	// Not parallel: sets cudaprint.SharedTableCheck, a package variable.
 	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	defer func() { cudaprint.SharedTableCheck = 0 }()
@@ -207,7 +209,7 @@ func TestSharedWrittenTableLLVMCPU(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
-		exe, _, err := runtime.CC{Opt: "-O1"}.Compile(src, dir, tag+"_short")
+		exe, _, err := emuCC().Compile(src, dir, tag+"_short")
 		if err != nil {
 			t.Fatalf("%s: %v", tag, err)
 		}
@@ -313,7 +315,7 @@ int main(void)
 	if ll, err := EmitLLVM(c, gpuplan.CUDAOptions{Shared: true}); err != nil || strings.Contains(ll, "@hx_wt_") {
 		t.Errorf("LLVM: a table where none applies (%v)", err)
 	}
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -34,6 +34,7 @@ func ghostCompileC(file string, kind schedule.Kind, sizes []int64) (*Compilation
 // The default run adds a box wider than the grid and h = 0 (no plane
 // buffers) to the emulator's fast cases.
 func TestSweepC(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	cases := append([]sweepCase(nil), sweepCases...)
 	if !testlong.Enabled() {
 		cases = append(cases,
@@ -141,6 +142,7 @@ for (int t = 0; t < T; t++)
 // (jacobi2d_mod2.c's checksum of A[T % 2] after the time loop: the user's
 // array holds the final state, whichever copy the last band wrote).
 func TestSweepCDropIn(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	if _, err := exec.LookPath("cc"); err != nil {
 		t.Skip("no C compiler")
 	}

@@ -77,7 +77,7 @@ func TestSweepEmu(t *testing.T) {
 
 // ghostEmu runs the cases under the kernel of kind in the emulator.
 func ghostEmu(t *testing.T, kind schedule.Kind, cases []sweepCase) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -9,7 +9,6 @@ import (
 
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
-	"hextile/runtime"
 )
 
 // prefetchCases are the steady emulator cases (steadyCases) that the
@@ -49,7 +48,7 @@ var prefetchModes = []struct {
 // ring on every case, the plain and the late prefetch on the tight box and
 // the prefetch off on the first steady case; all with HEXTILE_LONG=1.
 func TestSweepPrefetchEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

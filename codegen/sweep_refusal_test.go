@@ -38,6 +38,7 @@ type sweepRefusal struct {
 // overlapped kernel and the C target's overlapped boxes (wantOverlap:
 // their reason where it differs) alike.
 func TestSweepRefusals(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	dir := t.TempDir()
 	for _, run := range []struct {
 		kind   schedule.Kind

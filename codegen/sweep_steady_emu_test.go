@@ -42,7 +42,7 @@ var steadyBoxes = regexp.MustCompile(`emu: (\d+) steady sweep box\(es\)`)
 // free and in bounds in the emulator, and the steady code ran (the
 // emulator counts the boxes that take it) exactly when the plan has it.
 func TestSweepSteadyEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
@@ -116,6 +116,7 @@ func runSteadyEmu(t *testing.T, cc runtime.CC, dir string, tc sweepCase, opt gpu
 // state (unrolled and not; hoisted flags in the generic loops' scopes)
 // compile as C++ with the CUDA built-ins stubbed.
 func TestSweepSteadyCUDASyntax(t *testing.T) {
+	t.Parallel() // independent of the package's other tests (no globals, no environment)
 	chk := newCUDASyntax(t)
 	for _, tc := range steadyCases[:4] {
 		for _, opt := range []CUDAOptions{{}, {NoSteadyUnroll: true}} {

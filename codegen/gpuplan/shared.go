@@ -42,113 +42,6 @@ func elemSize(t frontend.Type) int64 {
 	return 4
 }
 
-// footprint interprets the full-tile code for the variable values env and
-// returns, per array and dimension, the smallest and largest index; when wr
-// is not nil it also appends the index tuple of every write (a statement's
-// left-hand side) to wr[array].
-func footprint(n ast.Node, env map[string]int64, lo, hi, wr map[string][]int64, budget *int) error {
-	switch n := n.(type) {
-	case nil:
-	case *ast.Block:
-		for _, s := range n.Stmts {
-			if err := footprint(s, env, lo, hi, wr, budget); err != nil {
-				return err
-			}
-		}
-	case *ast.Mark:
-		return footprint(n.Body, env, lo, hi, wr, budget)
-	case *ast.Let:
-		v, ok := ast.EvalExpr(n.Value, env)
-		if !ok {
-			return fmt.Errorf("cannot evaluate %s", ast.ExprString(n.Value))
-		}
-		old, had := env[n.Var]
-		env[n.Var] = v
-		err := footprint(n.Body, env, lo, hi, wr, budget)
-		if had {
-			env[n.Var] = old
-		} else {
-			delete(env, n.Var)
-		}
-		return err
-	case *ast.If:
-		ok := true
-		for _, c := range n.Cond {
-			v, good := ast.EvalExpr(c.X, env)
-			if !good {
-				return fmt.Errorf("cannot evaluate a condition")
-			}
-			switch c.Kind {
-			case ast.GE0:
-				ok = ok && v >= 0
-			case ast.EQ0:
-				ok = ok && v == 0
-			case ast.DivBy:
-				ok = ok && ast.FloorDivInt(v, c.D)*c.D == v
-			}
-		}
-		if ok {
-			return footprint(n.Then, env, lo, hi, wr, budget)
-		}
-		return footprint(n.Else, env, lo, hi, wr, budget)
-	case *ast.For:
-		l, ok1 := ast.EvalExpr(&ast.Max{Args: n.Lower}, env)
-		h, ok2 := ast.EvalExpr(&ast.Min{Args: n.Upper}, env)
-		if !ok1 || !ok2 {
-			return fmt.Errorf("cannot evaluate the bounds of %s", n.Iter)
-		}
-		old, had := env[n.Iter]
-		for i := l; i <= h; i += n.Stride {
-			env[n.Iter] = i
-			if err := footprint(n.Body, env, lo, hi, wr, budget); err != nil {
-				return err
-			}
-		}
-		if had {
-			env[n.Iter] = old
-		} else {
-			delete(env, n.Iter)
-		}
-	case *ast.User:
-		*budget--
-		if *budget < 0 {
-			return fmt.Errorf("tile too large to analyse")
-		}
-		// The statement's iterators are bound in env itself for the walk
-		// (values computed first, old bindings restored after): copying env
-		// for every instance dominated the planning time of 3-D tiles.
-		vals := make([]int64, len(n.Stmt.Iters))
-		for i := range n.Stmt.Iters {
-			v, ok := ast.EvalExpr(n.Args[i], env)
-			if !ok {
-				return fmt.Errorf("cannot evaluate an iterator")
-			}
-			vals[i] = v
-		}
-		type saved struct {
-			v   int64
-			had bool
-		}
-		olds := make([]saved, len(n.Stmt.Iters))
-		for i, name := range n.Stmt.Iters {
-			olds[i].v, olds[i].had = env[name]
-			env[name] = vals[i]
-		}
-		defer func() {
-			for i := len(n.Stmt.Iters) - 1; i >= 0; i-- {
-				name := n.Stmt.Iters[i]
-				if olds[i].had {
-					env[name] = olds[i].v
-				} else {
-					delete(env, name)
-				}
-			}
-		}()
-		return footprintRefs(n.Stmt.Body, env, lo, hi, wr)
-	}
-	return nil
-}
-
 // walkRefs calls f on every array reference of a statement body.
 func walkRefs(a *frontend.Assign, f func(*frontend.ArrayRef)) {
 	var walk func(e frontend.Expr)
@@ -207,6 +100,7 @@ func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let
 	// Every tile analysed keeps its writes (relative to its own smallest
 	// indices) for the written-set table of full tiles (written.go).
 	var tiles []TileWrites
+	prog := compileFootprint(full)
 	eval := func(vals map[string]int64) (lo, hi map[string][]int64, err error) {
 		env := map[string]int64{}
 		for k, v := range vals {
@@ -219,9 +113,7 @@ func (cs *Scop) planSharedUncached(full ast.Node, vars []string, lets []*ast.Let
 			}
 			env[l.Var] = v
 		}
-		lo, hi, wr := map[string][]int64{}, map[string][]int64{}, map[string][]int64{}
-		budget := 4 << 20
-		err = footprint(full, env, lo, hi, wr, &budget)
+		lo, hi, wr, err := prog.walk(env, 4<<20)
 		tiles = append(tiles, TileWrites{Lo: lo, Hi: hi, W: wr})
 		return lo, hi, err
 	}

@@ -46,6 +46,13 @@ func Sizes(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([][]in
 
 // Choices returns the tile sizes of Sizes and their schedules.
 func Choices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([][]int64, []*schedule.Schedule, error) {
+	return ChoicesUpTo(scop, deps, kind, 3)
+}
+
+// ChoicesUpTo is Choices stopping at the first n accepted sizes (the same
+// ones, in the same order): a test that uses fewer than three computes no
+// schedule it throws away.
+func ChoicesUpTo(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind, n int) ([][]int64, []*schedule.Schedule, error) {
 	def, err := schedule.DefaultSizes(scop, deps, kind)
 	if err != nil {
 		return nil, nil, err
@@ -86,7 +93,7 @@ func Choices(scop *frontend.Scop, deps *frontend.Deps, kind schedule.Kind) ([][]
 		}
 		out = append(out, c)
 		scheds = append(scheds, sched)
-		if len(out) == 3 {
+		if len(out) == n {
 			break
 		}
 	}
