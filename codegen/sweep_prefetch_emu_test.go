@@ -30,13 +30,13 @@ var prefetchModes = []struct {
 	name string
 	opt  gpuplan.CUDAOptions
 }{
-	{"prefetch", gpuplan.CUDAOptions{}},
-	{"ring", gpuplan.CUDAOptions{SweepRing: true}},
-	{"noprefetch", gpuplan.CUDAOptions{NoPrefetch: true}},
-	{"ring_nounroll", gpuplan.CUDAOptions{SweepRing: true, NoSteadyUnroll: true}},
-	{"ring64", gpuplan.CUDAOptions{SweepRing: true, ForceWide: true, ForceWideIndex: true}},
-	{"late", gpuplan.CUDAOptions{SweepPrefetchLate: true}},
-	{"ring_late", gpuplan.CUDAOptions{SweepRing: true, SweepPrefetchLate: true}},
+	{"prefetch", gpuplan.CUDAOptions{NoSweepStageInput: true}},
+	{"ring", gpuplan.CUDAOptions{NoSweepStageInput: true, SweepRing: true}},
+	{"noprefetch", gpuplan.CUDAOptions{NoSweepStageInput: true, NoPrefetch: true}},
+	{"ring_nounroll", gpuplan.CUDAOptions{NoSweepStageInput: true, SweepRing: true, NoSteadyUnroll: true}},
+	{"ring64", gpuplan.CUDAOptions{NoSweepStageInput: true, SweepRing: true, ForceWide: true, ForceWideIndex: true}},
+	{"late", gpuplan.CUDAOptions{NoSweepStageInput: true, SweepPrefetchLate: true}},
+	{"ring_late", gpuplan.CUDAOptions{NoSweepStageInput: true, SweepRing: true, SweepPrefetchLate: true}},
 }
 
 // TestSweepPrefetchEmu: the sweep kernel's steady state with the prefetch
@@ -116,10 +116,10 @@ func TestSweepPrefetchPrinted(t *testing.T) {
 		loads int    // prefetch loads per steady step (0: no prefetch)
 		after string // the level the prefetch follows
 	}{
-		{"prefetch", CUDAOptions{}, 5, "/* level 0"},
-		{"ring", CUDAOptions{SweepRing: true}, 3, "/* level 0"},
-		{"late", CUDAOptions{SweepPrefetchLate: true}, 5, "/* level 3"},
-		{"noprefetch", CUDAOptions{NoPrefetch: true}, 0, ""},
+		{"prefetch", CUDAOptions{NoSweepStageInput: true}, 5, "/* level 0"},
+		{"ring", CUDAOptions{NoSweepStageInput: true, SweepRing: true}, 3, "/* level 0"},
+		{"late", CUDAOptions{NoSweepStageInput: true, SweepPrefetchLate: true}, 5, "/* level 3"},
+		{"noprefetch", CUDAOptions{NoSweepStageInput: true, NoPrefetch: true}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := sweepCompile("../testdata/laplacian2d.c", []int64{3, 8, 26})
@@ -185,9 +185,9 @@ func TestSweepPrefetchPrinted(t *testing.T) {
 func TestSweepPrefetchCUDASyntax(t *testing.T) {
 	chk := newCUDASyntax(t)
 	for _, tc := range steadyCases[:4] {
-		chk.check(tc.file, tc.sizes, CUDAOptions{SweepRing: true})
+		chk.check(tc.file, tc.sizes, CUDAOptions{NoSweepStageInput: true, SweepRing: true})
 	}
-	chk.check(steadyCases[0].file, steadyCases[0].sizes, CUDAOptions{SweepRing: true, NoSteadyUnroll: true})
+	chk.check(steadyCases[0].file, steadyCases[0].sizes, CUDAOptions{NoSweepStageInput: true, SweepRing: true, NoSteadyUnroll: true})
 }
 
 // TestSweepPrefetchFastMath: a level 0 that divides (AN5D's j2d5pt) gets
@@ -200,7 +200,7 @@ func TestSweepPrefetchFastMath(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fast := range []bool{false, true} {
-		cs, err := cudaScops(c, gpuplan.CUDAOptions{FastMath: fast, Params: map[string]int64{"dimsize": 101, "timestep": 19}})
+		cs, err := cudaScops(c, gpuplan.CUDAOptions{NoSweepStageInput: true, FastMath: fast, Params: map[string]int64{"dimsize": 101, "timestep": 19}})
 		if err != nil {
 			t.Fatal(err)
 		}

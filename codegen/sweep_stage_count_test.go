@@ -56,7 +56,7 @@ func TestSweepStageLoads(t *testing.T) {
 		nt := int64(sp.Block[0] * sp.Block[1])
 		nread := int64(len(sp.St[0].Reads))
 		for i, stage := range []bool{false, true} {
-			opt := gpuplan.CUDAOptions{SweepStageInput: stage, Params: tc.tc.params}
+			opt := gpuplan.CUDAOptions{SweepStageInput: stage, NoSweepStageInput: !stage, Params: tc.tc.params}
 			tag := "stagecount_" + tc.name + strconv.FormatBool(stage)
 			src := emuSrcParams(t, tag, c, tc.tc.params, opt)
 			for _, r := range emuRunSrc(t, cc, dir, tag, src, tc.tc.args) {

@@ -22,8 +22,9 @@ type steadyFlags struct {
 	ramp           bool
 	prefetch, ring bool
 	prefetchLate   bool
-	// stage is --sweep-stage-input (gpuplan's sweep_stage.go).
-	stage bool
+	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
+	// or off.
+	stage stageValue
 	// minBlocks is --min-blocks: the sweep kernel's resident-block floor
 	// (gpuplan's min_blocks.go; 0 the plan's choice, 1 none).
 	minBlocks int
@@ -48,7 +49,9 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.prefetch, "sweep-prefetch", true, "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers; --dump=plan shows the decision)")
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
-	fs.BoolVar(&f.stage, "sweep-stage-input", false, "--tile=sweep with --steady and --steady-ramp (CUDA, LLVM and the emulator): stage level 0's band-start inputs like a level, one global load per field and step (the thread's own column, a step ahead; the face's halo by the first threads) into a shared-memory plane buffer and column registers, from which level 0 reads (--dump=plan shows the decision and its shared memory)")
+	f.stage = "auto"
+	fs.Var(&f.stage, "sweep-stage-input", "--tile=sweep with --steady and --steady-ramp (CUDA, LLVM and the emulator): stage level 0's band-start inputs like a level, one global load per field and step (the thread's own column, a step ahead; the face's halo by the first threads) into a shared-memory plane buffer and column registers, from which level 0 reads; auto (the default): on in 3-D, off in 2-D (as measured); on, off (--dump=plan shows the decision and its shared memory)")
+	fs.Lookup("sweep-stage-input").NoOptDefVal = "on"
 	fs.IntVar(&f.minBlocks, "min-blocks", 0, "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
@@ -61,7 +64,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	o.HexStreamChunk = int64(f.chunk)
 	o.MinBlocks = f.minBlocks
-	o.SweepStageInput = f.stage
+	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
 	return o
 }
 
@@ -130,3 +133,23 @@ func (c *chunkFlag) Set(v string) error {
 }
 
 func (c *chunkFlag) Type() string { return "off|auto|C" }
+
+// stageValue is --sweep-stage-input's value: auto, on (true, or the flag
+// alone) or off (false).
+type stageValue string
+
+func (v *stageValue) String() string { return string(*v) }
+func (v *stageValue) Type() string   { return "auto|on|off" }
+func (v *stageValue) Set(s string) error {
+	switch s {
+	case "auto", "on", "off":
+		*v = stageValue(s)
+	case "true":
+		*v = "on"
+	case "false":
+		*v = "off"
+	default:
+		return fmt.Errorf("want auto, on or off, not %q", s)
+	}
+	return nil
+}

@@ -50,8 +50,9 @@ type CUDAOptions struct {
 	// SweepStageInput stages level 0's band-start reads of the sweep
 	// kernel's steady state in shared memory and column registers, one
 	// global load per field and step (--sweep-stage-input; see
-	// sweep_stage.go).
-	SweepStageInput bool
+	// sweep_stage.go); NoSweepStageInput keeps them global
+	// (--sweep-stage-input=off). Neither: the plan's choice (on in 3-D).
+	SweepStageInput, NoSweepStageInput bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -105,6 +106,18 @@ type Kernel struct {
 	// (min_blocks.go): 0 none; MinBlocksWhy says why (plan dump).
 	MinBlocks    int
 	MinBlocksWhy string
+}
+
+// stageMode is the staged-input switch of opt: 1 on, -1 off, 0 the plan's
+// choice (sweep_stage.go).
+func stageMode(opt CUDAOptions) int {
+	switch {
+	case opt.NoSweepStageInput:
+		return -1
+	case opt.SweepStageInput:
+		return 1
+	}
+	return 0
 }
 
 // Scop is the GPU mapping plan of one scop.
@@ -288,7 +301,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, opt.SweepStageInput)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt))
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

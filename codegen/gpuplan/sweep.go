@@ -385,7 +385,7 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // steady state, ring turns on its own-column ring, late issues it after
 // the last level (planPrefetch); stage stages level 0's band-start reads
 // in shared memory and column registers there (planStage).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath, stage bool) (*SweepPlan, error) {
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err

@@ -7,8 +7,12 @@ import (
 )
 
 // The staged input of the sweep kernel's steady state (SweepPlan.Stage;
-// CUDAOptions.SweepStageInput, --sweep-stage-input, turns it on). Off by
-// default until measured on the GPU: it trades level 0's global loads and
+// CUDAOptions.SweepStageInput, --sweep-stage-input, turns it on,
+// NoSweepStageInput, --sweep-stage-input=off, off). By default on in 3-D
+// and off in 2-D, as measured on an H200 (bench/results/profile_2026-11-28.md,
+// fourth call, same run): star3d1r 512^3 bit-exact 312.7 -> 332.8
+// GCells/s, 256^3 201.3 -> 206.0; j2d5pt 16384^2 1068 -> 934 with fast
+// math and 319 -> 308 bit-exact, box2d1r 722.6 -> 679.9. It trades level 0's global loads and
 // their 64-bit index arithmetic (the bulk of the steady loop's
 // instructions in Nsight Compute) for shared-memory stores and loads, a
 // barrier-separated publish and more shared memory (star3d1r: 9248 bytes,
@@ -109,7 +113,7 @@ type SweepStage struct {
 
 // planStage decides the staged input after planRamp and before
 // planPrefetch (whose prefetch leaves staged reads alone).
-func (sp *SweepPlan) planStage(on bool) {
+func (sp *SweepPlan) planStage(mode int) {
 	sp.Stage, sp.StageWhy, sp.St = false, "", nil
 	for a := range sp.Levels {
 		for k := range sp.Levels[a].Reads {
@@ -117,8 +121,11 @@ func (sp *SweepPlan) planStage(on bool) {
 		}
 	}
 	switch {
-	case !on:
-		sp.StageWhy = "off (--sweep-stage-input=false)"
+	case mode < 0:
+		sp.StageWhy = "off (--sweep-stage-input=off)"
+		return
+	case mode == 0 && sp.Form.NS != 3:
+		sp.StageWhy = "off in 2-D by default (measured slower: level 0 has a few global loads there; --sweep-stage-input turns it on)"
 		return
 	case !sp.SteadyRamp:
 		sp.StageWhy = "off: needs the steady state with its ramp (the stage is filled at an interior box's first step)"
