@@ -102,26 +102,31 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 }
 
 // modelApplies filters the model's candidates by what the compilation
-// can generate: --tile=sweep (gpumodel's sweep estimator) only on the CUDA
-// target and where the sweep kernel's stencil-form analysis accepts every
-// scop (codegen.SweepApplies); the scheduler's refusals are schedulable's.
-// (The LLVM/PTX sweep kernel is taken on request, --tile=sweep, but not
-// chosen by the model: it has not been measured on a GPU yet.)
+// can generate: --tile=sweep (gpumodel's sweep estimator) where the sweep
+// kernel's stencil-form analysis accepts every scop (codegen.SweepApplies)
+// and the target's sweep kernel was measured to pay (modelSweepTarget);
+// the scheduler's refusals are schedulable's.
 func modelApplies(c *codegen.Compilation) func(gpumodel.Candidate) bool {
-	sweep := modelSweepTarget(c.Req.Target)
+	sweep := true
 	for _, sc := range c.Scops {
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
-		return cand.Kind != schedule.Sweep || sweep
+		return cand.Kind != schedule.Sweep || (sweep && modelSweepTarget(c.Req.Target, len(cand.Sizes)-1))
 	}
 }
 
-// modelSweepTarget reports whether the model may choose --tile=sweep for
-// target: where the sweep kernel has a code generator, except the LLVM
-// and PTX targets (modelApplies).
-func modelSweepTarget(target string) bool {
-	return !noCodegen(string(schedule.Sweep), target) && target != "llvm" && target != "ptx"
+// modelSweepTarget reports whether the model may choose --tile=sweep of
+// dims space dimensions for target: where the sweep kernel has a code
+// generator; on the LLVM and PTX targets only in 2-D, where the PTX sweep
+// kernel measured 0.86 of the CUDA one and 1.6x the PTX target's untiled
+// default (box2d1r 16384^2: 622 against 395 GCells/s), not in 3-D (0.45 of
+// CUDA, below the untiled kernel: bench/results/profile_2026-11-28.md).
+func modelSweepTarget(target string, dims int) bool {
+	if noCodegen(string(schedule.Sweep), target) {
+		return false
+	}
+	return (target != "llvm" && target != "ptx") || dims == 2
 }
 
 // setCandidate sets the flags to cand's configuration.

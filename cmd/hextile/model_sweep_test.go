@@ -8,8 +8,8 @@ import (
 )
 
 // TestModelSweepCandidates: the cost model ranks --tile=sweep candidates
-// only where the sweep kernel can be generated (the CUDA target, a scop
-// the stencil-form analysis accepts), and --dump=plan lists the best of
+// only where the sweep kernel can be generated and pays (the CUDA target;
+// the LLVM target in 2-D; a scop the stencil-form analysis accepts), and --dump=plan lists the best of
 // them among the runners-up (laplacian3d 256^3: predicted below the
 // untiled kernel, as measured) or chooses one (512^3: the sweep kernel with
 // its resident-block floor measured 1.36x the untiled kernel).
@@ -45,8 +45,10 @@ void f(void) {
 			[]string{"chosen: --tile=none --sizes=3,4,8,64 --block=64,4,2: ", ": --tile=sweep --sizes="}, nil},
 		{"cuda: sweep chosen", append([]string{"compile", lap3, "--target=cuda", "--dump=plan"}, big...),
 			[]string{"chosen: --tile=sweep --sizes=3,64,26,26: ", "registers: __launch_bounds__(1024, 2)"}, nil},
-		{"llvm: no sweep kernel", append([]string{"compile", lap3, "--target=llvm", "--dump=plan"}, big...),
+		{"llvm: no 3-D sweep kernel", append([]string{"compile", lap3, "--target=llvm", "--dump=plan"}, big...),
 			[]string{"chosen: --tile=none"}, []string{"--tile=sweep"}},
+		{"llvm: the 2-D sweep kernel", []string{"compile", "../../testdata/real/an5d_box2d1r.c", "--target=llvm", "--dump=plan", "-D", "dimsize=16386", "-D", "timestep=1000"},
+			[]string{"chosen: --tile=sweep --sizes=7,128,242: "}, nil},
 		{"cuda, refused by the stencil form", []string{"compile", planes, "--target=cuda", "--dump=plan"},
 			[]string{"model:\n", "chosen: "}, []string{"--tile=sweep"}},
 	}
