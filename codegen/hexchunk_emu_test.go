@@ -8,7 +8,6 @@ import (
 
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
-	"hextile/runtime"
 )
 
 // hexChunkCases: the chunked streaming hybrid kernel (--stream-chunk) on
@@ -58,7 +57,7 @@ type hexChunkCase struct {
 // blocks of a launch, and the threads of a block between barriers) and
 // out-of-bounds accesses in the emulator.
 func TestHexChunkEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

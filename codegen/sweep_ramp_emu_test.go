@@ -7,7 +7,6 @@ import (
 
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
-	"hextile/runtime"
 )
 
 // rampCases: sizes and problem sizes with interior boxes (their planes
@@ -55,7 +54,7 @@ const emuFillNaN = "#define HX_EMU_FILL (__builtin_nanf(\"\"))\n"
 // default the first two cases (TestSweepSteadyEmu checks the step count
 // on its cases too, 3-D included); all with HEXTILE_LONG=1.
 func TestSweepRampEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -7,7 +7,6 @@ import (
 
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
-	"hextile/runtime"
 )
 
 // emuGlobalReads matches the emulator's count of global reads (HX_EMU_COUNT).
@@ -21,7 +20,7 @@ var emuGlobalReads = regexp.MustCompile(`emu: accesses: global (\d+) reads`)
 // stencil (and 3-D with HEXTILE_LONG=1), and the results stay
 // bit-identical.
 func TestSweepStageLoads(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}

@@ -5,7 +5,6 @@ import (
 
 	"hextile/codegen/gpuplan"
 	"hextile/internal/testlong"
-	"hextile/runtime"
 )
 
 // stageCases are the staged-input emulator cases (gpuplan's
@@ -39,7 +38,7 @@ var stageCases = []struct {
 // registers NaN at the kernel's start. By default j2d5pt and star3d1r;
 // all with HEXTILE_LONG=1.
 func TestSweepStageEmu(t *testing.T) {
-	cc := runtime.CC{Opt: "-O1"}
+	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
