@@ -281,6 +281,26 @@ type irRunEdits struct {
 	src     func(src string, css []*gpuplan.Scop) (string, error)
 }
 
+// irEditsWithParams is the edits of a run with params given (nil: the
+// file's own sizes): the file's #defines overridden by params, also set as
+// opt's Params (the sizes the width is decided for, as run --device=gpu
+// passes its -D values).
+func irEditsWithParams(c *Compilation, params map[string]int64, opt *gpuplan.CUDAOptions) irRunEdits {
+	ed := irRunEdits{}
+	if params == nil {
+		return ed
+	}
+	ed.defines = map[string]int64{}
+	for k, v := range c.Scops[0].Scop.Defines {
+		ed.defines[k] = v
+	}
+	for k, v := range params {
+		ed.defines[k] = v
+	}
+	opt.Params = ed.defines
+	return ed
+}
+
 // runIROnCPUWith is runIROnCPUAt with the edits ed.
 func runIROnCPUWith(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag string, runs [][]string, ed irRunEdits) error {
 	ll, err := EmitLLVM(c, opt)

@@ -71,17 +71,7 @@ func llvmSteadyRun(t *testing.T, llc, cc, dir, tag string, tc sweepCase, opt gpu
 		t.Fatal(err)
 	}
 	opt.NoReuse = tc.noRegs
-	ed := irRunEdits{}
-	if tc.params != nil {
-		ed.defines = map[string]int64{}
-		for k, v := range c.Scops[0].Scop.Defines {
-			ed.defines[k] = v
-		}
-		for k, v := range tc.params {
-			ed.defines[k] = v
-		}
-		opt.Params = ed.defines
-	}
+	ed := irEditsWithParams(c, tc.params, &opt)
 	cs, err := cudaScops(c, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -75,17 +75,7 @@ func runSteadyIR(t *testing.T, llc, cc, dir string, tc sweepCase, opt gpuplan.CU
 		t.Fatal(err)
 	}
 	opt.NoReuse = tc.noRegs
-	ed := irRunEdits{}
-	if tc.params != nil {
-		ed.defines = map[string]int64{}
-		for k, v := range c.Scops[0].Scop.Defines {
-			ed.defines[k] = v
-		}
-		for k, v := range tc.params {
-			ed.defines[k] = v
-		}
-		opt.Params = ed.defines
-	}
+	ed := irEditsWithParams(c, tc.params, &opt)
 	want := !opt.NoSteady
 	ed.ir = func(ll string) string {
 		out, ok := steadyHookIR(ll)

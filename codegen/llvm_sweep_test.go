@@ -53,17 +53,7 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt fu
 				t.Fatal(err)
 			}
 			opt := gpuplan.CUDAOptions{NoReuse: tc.noRegs}
-			ed := irRunEdits{}
-			if tc.params != nil {
-				ed.defines = map[string]int64{}
-				for k, v := range c.Scops[0].Scop.Defines {
-					ed.defines[k] = v
-				}
-				for k, v := range tc.params {
-					ed.defines[k] = v
-				}
-				opt.Params = ed.defines // the sizes the width is decided for (run --device=gpu passes its -D values)
-			}
+			ed := irEditsWithParams(c, tc.params, &opt)
 			ll, err := EmitLLVM(c, opt)
 			if err != nil {
 				t.Fatal(err)
