@@ -19,10 +19,10 @@ func TestSweepMinBlocks(t *testing.T) {
 		cuda  string // the clause expected
 		nvvm  string // the annotation expected in the IR ("" none)
 	}{
-		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 128, 242}, 0, "__launch_bounds__(256, 4)", `!"minctasm", i32 4`},
+		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 128, 242}, 0, "__launch_bounds__(256, 5)", `!"minctasm", i32 5`},
 		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 64, 26, 26}, 0, "__launch_bounds__(1024, 2)", `!"minctasm", i32 2`},
 		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 128, 242}, 1, "__launch_bounds__(256)", ""},
-		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 128, 242}, 5, "__launch_bounds__(256, 5)", `!"minctasm", i32 5`},
+		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 128, 242}, 4, "__launch_bounds__(256, 4)", `!"minctasm", i32 4`},
 	} {
 		c, err := ghostCompile(tc.file, schedule.Sweep, tc.sizes)
 		if err != nil {

@@ -30,7 +30,8 @@ import (
 //	shared    = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
 //	regs      = 32 + 4 H (every level's column registers; 64 at h = 7 as ptxas reports), at most what
 //	            the plan's resident-block floor leaves (gpuplan.DefaultMinBlocks: 32 registers for
-//	            1,024 threads, two blocks per SM; 64 for 256, four)
+//	            1,024 threads, two blocks per SM; for 256 the plan's 48 rounds to a
+//	            count of 4 resident here, the residency the constants were fitted with)
 //
 // with SweepA = 0.6, SweepA3 = 1.9, SweepDiv = 70, SweepStep = 4 and
 // SweepStepLat = 2100 cycles (Calibration, fitted on one H200 run of the

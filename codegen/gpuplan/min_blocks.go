@@ -20,12 +20,16 @@ import "fmt"
 // per SM, 50% occupancy) against 321.2 with the floor 2 (32 registers,
 // 99% occupancy, some spills); 256^3: 173.1 against 203.5. j2d5pt 16384^2
 // bit-exact, blocks of 256: 272.4 (73 registers, 3 blocks) against 283.0
-// with the floor 4 (64 registers).
+// with the floor 4 (64 registers). Later, same run (sidebyside_h200_2026-11-28d.md),
+// 256-thread blocks with the floor 5 (48 registers) against 4 (59-64):
+// j2d5pt exact 332.6 against 315, fast 1158.1 against 1148.2, box2d1r
+// 729.0 against 720.4 exact, 778.6 against 772.8 fast.
 //
 // The default (want 0): registers per thread R = 65536 / (2 x threads),
-// clamped to [32, 64], and MinBlocks = 65536 / (threads x R): 1,024
-// threads -> 2 (32 registers), 512 -> 2 (64), 256 -> 4 (64), 128 -> 8
-// (64), at most 32 blocks and 2,048 threads (an SM's limits; a floor that
+// clamped to [32, 64] and lowered to 48 for blocks of 256 threads or
+// more (measured), and MinBlocks = 65536 / (threads x R): 1,024 threads
+// -> 2 (32 registers), 512 -> 2 (64), 256 -> 5 (48, AN5D's count), 128
+// -> 8 (64, not measured lower), at most 32 blocks and 2,048 threads (an SM's limits; a floor that
 // leaves 128 registers or more limits nothing and is left out); lowered while MinBlocks blocks' static shared memory exceeds a
 // multiprocessor's 227 KB (no point asking for registers for blocks that
 // cannot be resident). want 1 turns the floor off (__launch_bounds__ with
@@ -52,6 +56,9 @@ func minBlocks(nt int, smem int64, want int) (int, string) {
 	}
 	r := smRegisters / (2 * nt)
 	r = max(32, min(64, r))
+	if r == 64 && nt >= 256 {
+		r = 48 // measured: 5 blocks of 256 threads beat 4 (see above)
+	}
 	mb := smRegisters / (nt * r)
 	mb = min(mb, smBlocksMax, smThreadsMax/nt)
 	for mb > 1 && smem > 0 && int64(mb)*smem > smSharedMax {

@@ -16,7 +16,7 @@ func TestMinBlocks(t *testing.T) {
 	}{
 		{1024, 39168, 0, 2, "__launch_bounds__(1024, 2)", 32},
 		{512, 20000, 0, 2, "__launch_bounds__(512, 2)", 64},
-		{256, 21672, 0, 4, "__launch_bounds__(256, 4)", 64},
+		{256, 21672, 0, 5, "__launch_bounds__(256, 5)", 48},
 		{128, 8000, 0, 8, "__launch_bounds__(128, 8)", 64},
 		// four 256-thread blocks of 60 KB do not fit 227 KB: three
 		{256, 60000, 0, 3, "__launch_bounds__(256, 3)", 80},
