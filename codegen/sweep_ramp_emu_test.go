@@ -15,11 +15,7 @@ import (
 // steps): 2-D and 3-D, the 9-point box, a read-only coefficient array read
 // at every level (a wider interior test), two statements per step with
 // double elements, the prefetch with and without the ring, not unrolled.
-var rampCases = []struct {
-	name string
-	tc   sweepCase
-	opt  gpuplan.CUDAOptions
-}{
+var rampCases = []steadyEmuCase{
 	// --fast-math turns j2d5pt's prefetch on (the printed code is the same).
 	{"j2d5pt_pf_ring", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}}, gpuplan.CUDAOptions{FastMath: true, SweepRing: true}},
 	{"coef2d", sweepCase{file: "../testdata/real/coef2d_mod2.c", sizes: []int64{3, 10, 12}, args: [][]string{{"N=60", "T=9"}}}, gpuplan.CUDAOptions{}},
@@ -54,12 +50,36 @@ const emuFillNaN = "#define HX_EMU_FILL (__builtin_nanf(\"\"))\n"
 // default the first two cases (TestSweepSteadyEmu checks the step count
 // on its cases too, 3-D included); all with HEXTILE_LONG=1.
 func TestSweepRampEmu(t *testing.T) {
+	runSteadyStepsEmu(t, "ramp_", rampCases, func(tc sweepCase, opt gpuplan.CUDAOptions) gpuplan.CUDAOptions {
+		opt.NoReuse = tc.noRegs
+		return opt
+	}, func(t *testing.T, sp *gpuplan.SweepPlan, opt gpuplan.CUDAOptions) {
+		if all := sp.W[0] + sp.GL[0][0] + sp.ZExt; sp.SteadyRamp != !opt.NoSteadyRamp || (sp.SteadySteps() == all) != sp.SteadyRamp {
+			t.Fatalf("the plan: ramp %v, %d steady steps of %d (%s)", sp.SteadyRamp, sp.SteadySteps(), all, sp.RampWhy)
+		}
+	})
+}
+
+// steadyEmuCase is a sweep case of the steady-state emulator runs with the
+// options it adds.
+type steadyEmuCase struct {
+	name string
+	tc   sweepCase
+	opt  gpuplan.CUDAOptions
+}
+
+// runSteadyStepsEmu runs every case (the long ones with HEXTILE_LONG=1)
+// in the emulator, programs named prefix+name, its shared buffers and
+// registers NaN at the kernel's start: the options are the case's through
+// prep, plan checks the sweep plan, and the run must verify bit for bit
+// with every steady box running the plan's SteadySteps steady steps.
+func runSteadyStepsEmu(t *testing.T, prefix string, cases []steadyEmuCase, prep func(sweepCase, gpuplan.CUDAOptions) gpuplan.CUDAOptions, plan func(*testing.T, *gpuplan.SweepPlan, gpuplan.CUDAOptions)) {
 	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
 	}
 	dir := t.TempDir()
-	for _, rc := range rampCases {
+	for _, rc := range cases {
 		if rc.tc.long && !testlong.Enabled() {
 			continue
 		}
@@ -70,17 +90,14 @@ func TestSweepRampEmu(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := rc.opt
-			opt.NoReuse = rc.tc.noRegs
+			opt := prep(rc.tc, rc.opt)
 			cs, err := cudaScops(c, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sp := cs[0].Sweep
-			if all := sp.W[0] + sp.GL[0][0] + sp.ZExt; sp.SteadyRamp != !opt.NoSteadyRamp || (sp.SteadySteps() == all) != sp.SteadyRamp {
-				t.Fatalf("the plan: ramp %v, %d steady steps of %d (%s)", sp.SteadyRamp, sp.SteadySteps(), all, sp.RampWhy)
-			}
-			tag := "ramp_" + rc.name
+			plan(t, sp, opt)
+			tag := prefix + rc.name
 			src := emuSrcParams(t, tag, c, rc.tc.params, opt)
 			for _, r := range emuRunSrc(t, cc, dir, tag, emuFillNaN+src, rc.tc.args) {
 				boxes, steps := emuCount(steadyBoxes, r.Output), emuCount(steadySteps, r.Output)

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"hextile/codegen/gpuplan"
-	"hextile/internal/testlong"
 )
 
 // stageCases are the staged-input emulator cases (gpuplan's
@@ -13,11 +12,7 @@ import (
 // E = 2, corners of the halo), two statements with double elements,
 // radius 2, not unrolled, with the prefetch of other reads (the coefficient
 // array is staged too).
-var stageCases = []struct {
-	name string
-	tc   sweepCase
-	opt  gpuplan.CUDAOptions
-}{
+var stageCases = []steadyEmuCase{
 	{"j2d5pt", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 60, "timestep": 9}}, gpuplan.CUDAOptions{}},
 	{"star3d1r", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 26, "timestep": 5}}, gpuplan.CUDAOptions{}},
 	{"star3d1r_30", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{}},
@@ -38,41 +33,13 @@ var stageCases = []struct {
 // registers NaN at the kernel's start. By default j2d5pt and star3d1r;
 // all with HEXTILE_LONG=1.
 func TestSweepStageEmu(t *testing.T) {
-	cc := emuCC()
-	if !cc.Available() {
-		t.Skip("no C compiler")
-	}
-	dir := t.TempDir()
-	for _, rc := range stageCases {
-		if rc.tc.long && !testlong.Enabled() {
-			continue
+	runSteadyStepsEmu(t, "stage_", stageCases, func(tc sweepCase, opt gpuplan.CUDAOptions) gpuplan.CUDAOptions {
+		opt.SweepStageInput = true
+		opt.Params = tc.params
+		return opt
+	}, func(t *testing.T, sp *gpuplan.SweepPlan, _ gpuplan.CUDAOptions) {
+		if !sp.Stage || !sp.SteadyRamp {
+			t.Fatalf("the plan: stage %v (%s), ramp %v", sp.Stage, sp.StageWhy, sp.SteadyRamp)
 		}
-		rc := rc
-		t.Run(rc.name, func(t *testing.T) {
-			t.Parallel()
-			c, err := ghostCompile(rc.tc.file, "sweep", rc.tc.sizes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt := rc.opt
-			opt.SweepStageInput = true
-			opt.Params = rc.tc.params
-			cs, err := cudaScops(c, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp := cs[0].Sweep
-			if !sp.Stage || !sp.SteadyRamp {
-				t.Fatalf("the plan: stage %v (%s), ramp %v", sp.Stage, sp.StageWhy, sp.SteadyRamp)
-			}
-			tag := "stage_" + rc.name
-			src := emuSrcParams(t, tag, c, rc.tc.params, opt)
-			for _, r := range emuRunSrc(t, cc, dir, tag, emuFillNaN+src, rc.tc.args) {
-				boxes, steps := emuCount(steadyBoxes, r.Output), emuCount(steadySteps, r.Output)
-				if boxes == 0 || steps != boxes*sp.SteadySteps() {
-					t.Errorf("%d steady boxes ran %d steady steps, want %d each (%d steps)\n%s", boxes, steps, sp.SteadySteps(), boxes*sp.SteadySteps(), r.Output)
-				}
-			}
-		})
-	}
+	})
 }
