@@ -29,7 +29,7 @@ ROWS=(
   "j2d5pt|testdata/real/an5d_j2d5pt.c|-D dimsize=16386 -D timestep=1000|-D dimsize=302 -D timestep=23"
   "j2d9pt|$A/an5d_j2d9pt.c|-D dimsize=16388 -D timestep=1000|-D dimsize=304 -D timestep=23"
   "star2d2r|$A/an5d_star2d2r.c|-D dimsize=16388 -D timestep=1000|-D dimsize=304 -D timestep=23"
-  "box2d1r|$A/an5d_box2d1r.c|-D dimsize=16386 -D timestep=1000|-D dimsize=302 -D timestep=23"
+  "box2d1r|testdata/real/an5d_box2d1r.c|-D dimsize=16386 -D timestep=1000|-D dimsize=302 -D timestep=23"
   "star3d1r|bench/inputs/an5d_star3d1r.c|-D dimsize=514 -D timestep=200|-D dimsize=47 -D timestep=9"
   "star3d2r|$A/an5d_star3d2r.c|-D dimsize=516 -D timestep=200|-D dimsize=49 -D timestep=9"
   "box3d1r|$A/an5d_box3d1r.c|-D dimsize=514 -D timestep=200|-D dimsize=47 -D timestep=9"

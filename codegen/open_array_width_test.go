@@ -28,7 +28,7 @@ func TestOpenArrayNarrow(t *testing.T) {
 		shared bool
 	}{
 		{"j2d5pt_hybrid_shared", "../testdata/real/an5d_j2d5pt.c", schedule.Hybrid, []int64{3, 7, 32}, []int{32, 4}, true},
-		{"box2d1r_none", "gpumodel/testdata/an5d_box2d1r.c", schedule.None, []int64{3, 16, 32}, []int{32, 4}, false},
+		{"box2d1r_none", "../testdata/real/an5d_box2d1r.c", schedule.None, []int64{3, 16, 32}, []int{32, 4}, false},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {

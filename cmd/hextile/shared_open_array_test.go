@@ -11,7 +11,7 @@ import (
 // as "/* unsupported <nil> */" and the CUDA did not build. The cost model
 // picks --shared hybrid tiles for AN5D's 2-D stencils at 16384^2.
 func TestSharedStagingOpenArray(t *testing.T) {
-	out, errs, code := runCmd(t, "", "run", "../../codegen/gpumodel/testdata/an5d_box2d1r.c", "--device=emu",
+	out, errs, code := runCmd(t, "", "run", "../../testdata/real/an5d_box2d1r.c", "--device=emu",
 		"--tile=hybrid", "--sizes=3,7,32", "--block=32,4", "--shared", "-D", "dimsize=62", "-D", "timestep=9")
 	if code != 0 || !strings.Contains(out, "verify: ok") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)

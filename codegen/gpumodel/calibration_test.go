@@ -107,7 +107,7 @@ var calibrationRows = []measured{
 	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, []int64{7, 64, 242}, nil, false), 1007.9, true},
 	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, nil, nil, false), 290.8, true},
 	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, []int64{7, 32, 242}, nil, false), 288.4, true},
-	{"box2d1r 16384^2x1000", "../codegen/gpumodel/testdata/an5d_box2d1r.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 722.2, false},
+	{"box2d1r 16384^2x1000", "real/an5d_box2d1r.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 722.2, false},
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 309.9, false},
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 326.1, true},
 	{"star3d1r 256^3x128", "../bench/inputs/an5d_star3d1r.c", an5dStar3d256, cand(schedule.Sweep, nil, nil, false), 200.7, false},

@@ -23,6 +23,7 @@ type benchRow struct {
 var an5dInRepo = map[string]string{
 	"j2d5pt":   "../../testdata/real/an5d_j2d5pt.c",
 	"star3d1r": "../../bench/inputs/an5d_star3d1r.c",
+	"box2d1r":  "../../testdata/real/an5d_box2d1r.c",
 }
 
 func an5d(name string, size, steps int64, rad int64) benchRow {
