@@ -120,7 +120,6 @@ func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 type sweepGeom struct {
 	h, steps   int64
 	face       int64   // threads per block
-	active     float64 // level updates a block computes per band (with ghost zones)
 	owned      float64 // cells a block owns
 	loaded     float64 // cells of the band-start state a block reads
 	blocks     int64
@@ -141,13 +140,6 @@ func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
 		g.face *= sizes[1+d] + 2*r[d]*h
 		g.owned *= float64(sizes[1+d])
 		g.blocks *= ceilDiv(f.Extent[d], sizes[1+d])
-	}
-	for a := int64(0); a <= h; a++ {
-		u := float64(w0 + 2*r[0]*(h-a))
-		for d := 1; d < f.Dims; d++ {
-			u *= float64(sizes[1+d] + 2*r[d]*(h-a))
-		}
-		g.active += u
 	}
 	g.loaded = float64(w0+2*r[0]*h) * float64(g.face)
 	g.smem = gpuplan.SweepSmemBytes(sizes, r, f.Box, int64(f.ElemBytes))
@@ -186,7 +178,7 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 	own := sweepInstPerUpdate(f)
 	// With the steady ramp (gpuplan's sweep_ramp.go) an interior box runs
 	// every level on every column of its face at every step.
-	inst := float64(geo.steps) * float64(geo.face) * (levels*own + cal.SweepStep + levels*cal.SweepIdle)
+	inst := float64(geo.steps) * float64(geo.face) * (levels*own + cal.SweepStep)
 	issue := sweepIssue(busiest, int64(res), threads, geo.steps, inst, g)
 	// Global traffic of a band: the band-start box in, the owned cells
 	// out (memTime's reads x amp + writes per reuse updates).

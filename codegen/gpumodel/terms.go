@@ -44,7 +44,7 @@ var Calibration = struct {
 	// 519, 606 GCells/s). HexGlobalA, HexGlobalB: the same without
 	// --shared (7,15,128 global 388, hybrid default 217).
 	HexA, HexB, HexGlobalA, HexGlobalB float64
-	// SweepA, SweepStep, SweepIdle, SweepDiv, SweepStepLat, SweepA3: the
+	// SweepA, SweepStep, SweepDiv, SweepStepLat, SweepA3: the
 	// sweep kernel with its steady state over every step of interior
 	// boxes (the ramp) and the plan's resident-block floor. A level update
 	// costs SweepA (2-D) or SweepA3 (3-D) x (the update's own instructions
@@ -52,13 +52,13 @@ var Calibration = struct {
 	// (sweepInstPerUpdate); a thread pays SweepStep per sweep step (the
 	// barrier, the loop); a sweep step takes at least SweepStepLat cycles
 	// (sweepIssue: the barrier and the chain from a level's loads to the
-	// next step). SweepIdle is unused since the ramp (every level runs
-	// every step). Fitted on bench/results/profile_2026-11-28.md's third
+	// next step). With the ramp every level runs every step (no idle
+	// levels to count). Fitted on bench/results/profile_2026-11-28.md's third
 	// call (one H200, the H100's SMs and clock; 10 rows, predicted/measured
 	// 0.65-0.97: j2d5pt 16384^2 318 exact and 1057 fast, 2048^2 291 fast,
 	// box2d1r 722, star3d1r 512^3 310 exact and 326 fast, 256^3 201).
-	SweepA, SweepStep, SweepIdle float64
-	SweepDiv, SweepStepLat       float64
+	SweepA, SweepStep      float64
+	SweepDiv, SweepStepLat float64
 	// SweepA3 replaces SweepA in 3-D (see sweepInstPerUpdate).
 	SweepA3 float64
 }{
@@ -67,7 +67,7 @@ var Calibration = struct {
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
-	SweepA: 0.6, SweepStep: 4, SweepIdle: 0, SweepDiv: 70, SweepStepLat: 2100, SweepA3: 1.9,
+	SweepA: 0.6, SweepStep: 4, SweepDiv: 70, SweepStepLat: 2100, SweepA3: 1.9,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of
