@@ -27,7 +27,7 @@ type steadyFlags struct {
 	stage stageValue
 	// minBlocks is --min-blocks: the sweep kernel's resident-block floor
 	// (gpuplan's min_blocks.go; 0 the plan's choice, 1 none).
-	minBlocks int
+	minBlocks minBlocksValue
 	// stream is --stream (compile and run only): the streaming hybrid
 	// kernel of --tile=hybrid (gpuplan's hexstream.go).
 	stream bool
@@ -52,7 +52,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	f.stage = "auto"
 	fs.Var(&f.stage, "sweep-stage-input", "--tile=sweep with --steady and --steady-ramp (CUDA, LLVM and the emulator): stage level 0's band-start inputs like a level, one global load per field and step (the thread's own column, a step ahead; the face's halo by the first threads) into a shared-memory plane buffer and column registers, from which level 0 reads; auto (the default): on in 3-D, off in 2-D (as measured); on, off (--dump=plan shows the decision and its shared memory)")
 	fs.Lookup("sweep-stage-input").NoOptDefVal = "on"
-	fs.IntVar(&f.minBlocks, "min-blocks", 0, "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
+	fs.Var(&f.minBlocks, "min-blocks", "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -63,7 +63,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	o.HexStreamChunk = int64(f.chunk)
-	o.MinBlocks = f.minBlocks
+	o.MinBlocks = int(f.minBlocks)
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
 	return o
 }
@@ -151,5 +151,20 @@ func (v *stageValue) Set(s string) error {
 	default:
 		return fmt.Errorf("want auto, on or off, not %q", s)
 	}
+	return nil
+}
+
+// minBlocksValue is --min-blocks's value: 0 (the plan's choice), 1 (no
+// floor) or a floor of at most 32 blocks (an SM's limit).
+type minBlocksValue int
+
+func (v *minBlocksValue) String() string { return strconv.Itoa(int(*v)) }
+func (v *minBlocksValue) Type() string   { return "int" }
+func (v *minBlocksValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 32 {
+		return fmt.Errorf("want 0 (the plan's choice), 1 (no floor) or up to 32 blocks per SM, not %q", s)
+	}
+	*v = minBlocksValue(n)
 	return nil
 }
