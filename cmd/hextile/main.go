@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 )
@@ -30,7 +31,28 @@ func init() {
 }
 
 func main() {
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr, os.Stdin))
+	os.Exit(profiled(os.Getenv("HEXTILE_CPUPROFILE"), func() int { return dispatch(os.Args[1:], os.Stdout, os.Stderr, os.Stdin) }))
+}
+
+// profiled runs f, with a Go CPU profile written to file when file is not
+// empty (HEXTILE_CPUPROFILE=FILE hextile compile ...; read it with go tool
+// pprof): where the compiler spends its time on one input.
+func profiled(file string, f func() int) int {
+	if file == "" {
+		return f()
+	}
+	out, err := os.Create(file)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hextile: error: HEXTILE_CPUPROFILE: %v\n", err)
+		return exitUsage
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		fmt.Fprintf(os.Stderr, "hextile: error: HEXTILE_CPUPROFILE: %v\n", err)
+		return exitUsage
+	}
+	defer pprof.StopCPUProfile()
+	return f()
 }
 
 // dispatch runs the subcommand named by args[0] and returns its exit status.

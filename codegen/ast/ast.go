@@ -258,3 +258,33 @@ func FloorDivInt(a, b int64) int64 {
 	}
 	return q
 }
+
+// ExprVars calls add for every variable e uses (once per occurrence).
+func ExprVars(e Expr, add func(string)) {
+	switch e := e.(type) {
+	case *Aff:
+		for _, t := range e.Terms {
+			add(t.Var)
+		}
+	case *Sum:
+		for _, a := range e.Args {
+			ExprVars(a, add)
+		}
+	case *Scale:
+		ExprVars(e.X, add)
+	case *FloorDiv:
+		ExprVars(e.X, add)
+	case *CeilDiv:
+		ExprVars(e.X, add)
+	case *Mod:
+		ExprVars(e.X, add)
+	case *Min:
+		for _, a := range e.Args {
+			ExprVars(a, add)
+		}
+	case *Max:
+		for _, a := range e.Args {
+			ExprVars(a, add)
+		}
+	}
+}

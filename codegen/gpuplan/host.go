@@ -3,6 +3,8 @@ package gpuplan
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"hextile/codegen/ast"
 	"hextile/frontend"
@@ -141,6 +143,22 @@ type hostWalk struct {
 	g   *GPUScop
 	env map[string]int64
 	f   func(GPULaunch) error
+	// ext memoizes a launch site's grid extents by the values of the
+	// variables its grid loops' bounds use besides the grid loops' own
+	// (gridExtents): a time-tiled host loop launches the same grid
+	// hundreds of times, and a 3-D grid's inner extents walk the outer
+	// grid loops (box3d1r 512^3 untiled: 200 launches x 8192 trip counts,
+	// 250 ms of a 0.45 s compile without the memo).
+	ext map[extKey][3]int64
+}
+
+// memoGridExtents turns the memo on (tests compare the walk without it).
+var memoGridExtents = true
+
+// extKey is a launch site and the values its grid extents depend on.
+type extKey struct {
+	site ast.Node
+	vals string
 }
 
 func (w *hostWalk) eval(e ast.Expr) (int64, error) {
@@ -261,6 +279,74 @@ func (w *hostWalk) trip(f *ast.For) (int64, error) {
 	return hi - lo + 1, err
 }
 
+// gridExtents is the trip count of each grid loop, outermost first: the
+// largest over the values of the grid loops around it (memoized by the
+// values of the other variables the loops' bounds use).
+func (w *hostWalk) gridExtents(site ast.Node, grid []*ast.For) ([3]int64, error) {
+	ext := [3]int64{1, 1, 1}
+	ng := len(grid)
+	if ng == 0 {
+		return ext, nil
+	}
+	own := map[string]bool{}
+	for _, f := range grid {
+		own[f.Iter] = true
+	}
+	var kb strings.Builder
+	add := func(v string) {
+		if !own[v] {
+			kb.WriteString(v)
+			kb.WriteByte('=')
+			kb.WriteString(strconv.FormatInt(w.env[v], 10))
+			kb.WriteByte(',')
+		}
+	}
+	for _, f := range grid {
+		for _, e := range f.Lower {
+			ast.ExprVars(e, add)
+		}
+		for _, e := range f.Upper {
+			ast.ExprVars(e, add)
+		}
+	}
+	k := extKey{site, kb.String()}
+	if e, ok := w.ext[k]; ok && memoGridExtents {
+		return e, nil
+	}
+	t, err := w.trip(grid[0])
+	if err != nil {
+		return ext, err
+	}
+	ext[0] = t
+	for i := 1; i < ng; i++ {
+		ext[i] = 0
+	}
+	var rec func(i int) error
+	rec = func(i int) error {
+		if i == ng-1 {
+			return nil
+		}
+		return w.loop(grid[i], func() error {
+			t, err := w.trip(grid[i+1])
+			if err != nil {
+				return err
+			}
+			if t > ext[i+1] {
+				ext[i+1] = t
+			}
+			return rec(i + 1)
+		})
+	}
+	if err := rec(0); err != nil {
+		return ext, err
+	}
+	if w.ext == nil {
+		w.ext = map[extKey][3]int64{}
+	}
+	w.ext[k] = ext
+	return ext, nil
+}
+
 // launch mirrors hostGen.launch.
 func (w *hostWalk) launch(body ast.Node, grid []*ast.For) error {
 	key := body
@@ -271,39 +357,11 @@ func (w *hostWalk) launch(body ast.Node, grid []*ast.For) error {
 	if !ok {
 		return fmt.Errorf("%s: internal error: a launch site of the host schedule has no kernel", ast.PosString(w.g.Scop.Pos))
 	}
-	ext := [3]int64{1, 1, 1} // by grid loop, outermost first
-	ng := len(grid)
-	if ng > 0 {
-		t, err := w.trip(grid[0])
-		if err != nil {
-			return err
-		}
-		ext[0] = t
-		for i := 1; i < ng; i++ {
-			ext[i] = 0
-		}
-		// The largest trip count of each nested grid loop over the values
-		// of the loops around it.
-		var rec func(i int) error
-		rec = func(i int) error {
-			if i == ng-1 {
-				return nil
-			}
-			return w.loop(grid[i], func() error {
-				t, err := w.trip(grid[i+1])
-				if err != nil {
-					return err
-				}
-				if t > ext[i+1] {
-					ext[i+1] = t
-				}
-				return rec(i + 1)
-			})
-		}
-		if err := rec(0); err != nil {
-			return err
-		}
+	ext, err := w.gridExtents(key, grid)
+	if err != nil {
+		return err
 	}
+	ng := len(grid)
 	var gd [3]int64 // x, y, z: grid[ng-1] on x
 	gd = [3]int64{1, 1, 1}
 	for i := 0; i < ng; i++ {
