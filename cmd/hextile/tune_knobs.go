@@ -144,7 +144,7 @@ func (f steadyFlags) withKnobs(knobs map[string]string) (steadyFlags, error) {
 		if !isTuneKnob(k) {
 			return f, fmt.Errorf("--%s is not a knob tune searches (%s)", k, knobNames())
 		}
-		if err := fs.Set(k, knobs[k]); err != nil {
+		if err := fs.Lookup(k).Value.Set(knobs[k]); err != nil {
 			return f, fmt.Errorf("--%s=%s: %v", k, knobs[k], err)
 		}
 	}
