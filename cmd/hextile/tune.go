@@ -408,8 +408,10 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // sizes and then one of its knob variants (sp.knobs, tune_knobs.go: the
 // variants of its best two sizes, in order), the overlapped kernel one
 // size. So the knobs come after the sweep's default sizes and take one
-// slot a turn, never a size's: the sizes keep their place of a search
-// without knobs, the other kinds lose one slot a turn. E.g. j2d5pt
+// slot a turn, never a size's turn: the other candidates keep the order
+// of a search without knobs (each variant shifts those after it by one:
+// under --max-candidates the last few of the other kinds drop out, about
+// one for every 15 candidates). E.g. j2d5pt
 // 16384^2 x 1000 (--device=gpu, 64 candidates): 1 the model's choice
 // (hybrid), 2-5 the defaults of hybrid, none, classical and hexagonal,
 // 6-7 --tile=sweep --sizes=7,128,242 (the default; 256 threads, floor 5)
