@@ -190,7 +190,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	sf.register(fs)
 	sf.registerStream(fs)
 	reuse := fs.Bool("reuse", true, "--target=cuda|llvm|ptx: register reuse in full tiles (a thread runs consecutive rows of a non-x thread loop and loads shared elements once; in --shared tiles, rows streamed through register windows)")
-	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
+	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared, --reuse and the sweep kernel's knobs tune varied (--min-blocks, ...) from this tuning file of hextile tune (flags given explicitly win)")
 	var ff fastFlags
 	ff.register(fs, false)
 	if ok, code := parseFlags(fs, "compile", args, stdout, stderr); !ok {

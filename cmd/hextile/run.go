@@ -50,7 +50,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	noOMP := fs.Bool("no-openmp", false, "build without -fopenmp")
 	keep := fs.String("keep", "", "keep the harness source and binary in this directory (--backend=cuda: an up-to-date build there is reused)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of the run")
-	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared and --reuse from this tuning file of hextile tune (flags given explicitly win)")
+	tuning := fs.String("tuning", "", "take --tile, --sizes, --block, --shared, --reuse and the sweep kernel's knobs tune varied (--min-blocks, ...) from this tuning file of hextile tune (flags given explicitly win)")
 	var ff fastFlags
 	ff.register(fs, true)
 	if ok, code := parseFlags(fs, "run", args, stdout, stderr); !ok {

@@ -249,6 +249,13 @@ type tuneSpace struct {
 	fast bool
 	// persistent: tune --persistent, every candidate's (tuneConfig).
 	persistent bool
+	// steady are tune's sweep flags (steady_flags.go; the defaults unless
+	// given) and fixedKnobs the knobs given on its command line: the
+	// knob variants (knobs, tune_knobs.go) are planned with the one and
+	// leave the others alone.
+	steady     steadyFlags
+	fixedKnobs map[string]bool
+	knobs      []tuneConfig
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -268,7 +275,7 @@ func tuneSpaceOf(req codegen.Request, pf *pipelineFlags, ds []define) (*tuneSpac
 	if len(c.Scops) == 0 {
 		return nil, c, fmt.Errorf("%s:1:1: no scop to tune (mark the stencil's loops with #pragma scop)", req.File)
 	}
-	sp := &tuneSpace{defaults: map[string][]int64{}, persistent: pf.persistent}
+	sp := &tuneSpace{defaults: map[string][]int64{}, persistent: pf.persistent, steady: defaultSteadyFlags()}
 	for _, sc := range c.Scops {
 		sp.ns = max(sp.ns, spaceDims(sc.Scop))
 	}
@@ -299,7 +306,8 @@ func tuneSpaceOf(req codegen.Request, pf *pipelineFlags, ds []define) (*tuneSpac
 
 // finish restricts sp to the kinds of want (nil: all), ranks the model's
 // candidates for the timing sizes vals on arch and lists the ghost-zone
-// kinds' candidates; false when no kind is left to search.
+// kinds' candidates and the sweep's knob variants; false when no kind is
+// left to search.
 func (sp *tuneSpace) finish(c *codegen.Compilation, vals map[string]int64, arch string, want []string, log io.Writer) bool {
 	sp.keepKinds(want)
 	if len(sp.kinds) == 0 {
@@ -312,6 +320,7 @@ func (sp *tuneSpace) finish(c *codegen.Compilation, vals map[string]int64, arch 
 			sp.ghost[k] = sp.ghostCandidates(k)
 		}
 	}
+	sp.knobs = sp.sweepKnobCandidates(c, vals)
 	return true
 }
 
@@ -393,6 +402,28 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // the height, the widths, the block, reuse), the kinds and anchors in
 // turn (hybrid and none twice a round), the ghost-zone kinds' own lists
 // (sp.ghost) interleaved; deduplicated.
+//
+// The ghost-zone kinds take a turn after the defaults, after the deep
+// anchors and after every pass over the neighbours: the sweep two of its
+// sizes and then one of its knob variants (sp.knobs, tune_knobs.go: the
+// variants of its best two sizes, in order), the overlapped kernel one
+// size. So the knobs come after the sweep's default sizes and take one
+// slot a turn, never a size's turn: the other candidates keep the order
+// of a search without knobs (each variant shifts those after it by one:
+// under --max-candidates the last few of the other kinds drop out, about
+// one for every 15 candidates). E.g. j2d5pt
+// 16384^2 x 1000 (--device=gpu, 64 candidates): 1 the model's choice
+// (hybrid), 2-5 the defaults of hybrid, none, classical and hexagonal,
+// 6-7 --tile=sweep --sizes=7,128,242 (the default; 256 threads, floor 5)
+// and 7,128,498, 8 7,128,242 --min-blocks=4, 9 overlapped 3,26,26, 10-13
+// the deep anchors, 14-15 the sweep's 5,128,502 and 3,128,250, 16
+// 7,128,242 --min-blocks=6, 17 overlapped, then after each pass two
+// sizes and 32 7,128,242 --sweep-stage-input=on, 48 --steady-ramp=false
+// and 62 7,128,498 --min-blocks=1 (512 threads, floor 2); 7,128,498's
+// --min-blocks=3, --sweep-stage-input=on and --steady-ramp=false follow
+// beyond 64. A 3-D stencil (laplacian3d, 3,64,26,26: 1,024 threads,
+// floor 2, staged) gets --min-blocks=1, --sweep-stage-input=off and
+// --steady-ramp=false for each of its two sizes.
 func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	type kindAxes struct {
 		kind string
@@ -452,8 +483,9 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	}
 	// The ghost-zone kinds' lists: after the defaults, after the deep
 	// anchors and after every pass over the kinds' neighbours, the next
-	// of each (two of the sweep's: the fastest kernel on large grids);
-	// the rest at the end.
+	// of each (two of the sweep's sizes, the fastest kernel on large
+	// grids, then one of its knob variants, sp.knobs); the rest at the
+	// end, in the same turns.
 	var ghosts []string
 	for _, k := range sp.kinds {
 		if ghostKind(k) {
@@ -461,23 +493,32 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 		}
 	}
 	gnext := map[string]int{}
-	addGhost := func(n int) {
+	knext := 0
+	addGhost := func() bool {
+		more := false
 		for _, k := range ghosts {
-			l, m := sp.ghost[k], n
+			l, m := sp.ghost[k], 1
 			if k == string(schedule.Sweep) {
-				m *= 2
+				m = 2
 			}
 			for ; m > 0 && gnext[k] < len(l); m-- {
 				add(l[gnext[k]])
 				gnext[k]++
+				more = true
+			}
+			if k == string(schedule.Sweep) && knext < len(sp.knobs) {
+				add(sp.knobs[knext])
+				knext++
+				more = true
 			}
 		}
+		return more
 	}
 	for _, ka := range anchors {
 		for _, k := range ka {
 			add(tuneConfigOf(k.kind, k.axes, make([]int, len(k.axes))))
 		}
-		addGhost(1)
+		addGhost()
 	}
 	for d := 1; d <= maxD && len(out) < limit; d++ {
 		lists := make([][]tuneConfig, len(gens))
@@ -532,10 +573,11 @@ func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 			if !more {
 				break
 			}
-			addGhost(1)
+			addGhost()
 		}
 	}
-	addGhost(len(sp.kinds) * 1000) // the rest
+	for len(out) < limit && addGhost() { // the rest
+	}
 	return out
 }
 
@@ -633,7 +675,11 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if cfg.Persistent && ghostKind(cfg.Tile) {
 		return nil, &tuneRefusal{fmt.Errorf("--persistent: --tile=%s has no persistent kernel", cfg.Tile)}
 	}
-	opt := tb.sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent, FastMath: tb.pf.fastMath})
+	sf, err := tb.sf.withKnobs(cfg.Knobs)
+	if err != nil {
+		return nil, &tuneRefusal{err}
+	}
+	opt := sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent, FastMath: tb.pf.fastMath})
 	var scops []*frontend.Scop
 	for _, sc := range c.Scops {
 		scops = append(scops, sc.Scop)
@@ -927,6 +973,10 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	sp.fast = ff.on
 	pf.fastMath = ff.on
+	sp.steady, sp.fixedKnobs = sf, map[string]bool{}
+	for _, k := range tuneKnobs {
+		sp.fixedKnobs[k.flag] = fs.Changed(k.flag)
+	}
 	if !sp.finish(c0, timeVals, *arch, wantKinds, stderr) {
 		for _, n := range sp.notes {
 			fmt.Fprintf(stderr, "tune: note: %s\n", n)

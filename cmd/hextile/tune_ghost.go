@@ -76,8 +76,25 @@ func (sp *tuneSpace) addGhostKinds(c *codegen.Compilation, target string) {
 // without --sizes (the kernel's defaults; the first scop's), after the
 // stencil-form analysis of the plans accepted every scop.
 func ghostDefaultSizes(c *codegen.Compilation, kind, target string) ([]int64, error) {
+	g, err := ghostCompile(c, kind, target, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The plan of the default sizes: what it refuses for every size (a
+	// 1-D stencil for the sweep) leaves the kind out.
+	if _, err := codegen.GPUScops(g, codegen.CUDAOptions{}); err != nil {
+		return nil, err
+	}
+	return g.Scops[0].Sched.Sizes, nil
+}
+
+// ghostCompile runs the schedule and AST stages of kind on target at
+// sizes (nil: the kernel's defaults) for the scops of c (read and
+// analysed), after the stencil-form analysis of the plans accepted every
+// scop: the compilation the plans (and the printers) take.
+func ghostCompile(c *codegen.Compilation, kind, target string, sizes []int64) (*codegen.Compilation, error) {
 	g := &codegen.Compilation{Req: c.Req, Prog: c.Prog}
-	g.Req.Tile, g.Req.Sizes, g.Req.Target = schedule.Kind(kind), nil, target
+	g.Req.Tile, g.Req.Sizes, g.Req.Target = schedule.Kind(kind), sizes, target
 	for _, s := range c.Scops {
 		if err := codegen.SweepApplies(s.Scop); err != nil {
 			if strings.HasPrefix(err.Error(), s.Scop.Pos.File+":") {
@@ -97,12 +114,7 @@ func ghostDefaultSizes(c *codegen.Compilation, kind, target string) ([]int64, er
 	if len(g.Scops) == 0 || g.Scops[0].Sched == nil {
 		return nil, fmt.Errorf("no schedule")
 	}
-	// The plan of the default sizes: what it refuses for every size (a
-	// 1-D stencil for the sweep) leaves the kind out.
-	if _, err := codegen.GPUScops(g, codegen.CUDAOptions{}); err != nil {
-		return nil, err
-	}
-	return g.Scops[0].Sched.Sizes, nil
+	return g, nil
 }
 
 // ghostCandidates are kind's candidates in search order: the default

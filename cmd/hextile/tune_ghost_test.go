@@ -15,6 +15,13 @@ import (
 // values defines on device (its target), restricted to kinds (nil: all).
 func tuneSpaceForTest(t *testing.T, file, device string, kinds []string, defines ...string) *tuneSpace {
 	t.Helper()
+	return tuneSpaceForTestWith(t, file, device, kinds, nil, defines...)
+}
+
+// tuneSpaceForTestWith is tuneSpaceForTest with prep (nil: none) run on
+// the space before finish (tune's flags, as runTune sets them).
+func tuneSpaceForTestWith(t *testing.T, file, device string, kinds []string, prep func(*tuneSpace), defines ...string) *tuneSpace {
+	t.Helper()
 	var pf pipelineFlags
 	pf.tile = "hybrid"
 	pf.defines = defines
@@ -26,6 +33,9 @@ func tuneSpaceForTest(t *testing.T, file, device string, kinds []string, defines
 	sp, c0, err := tuneSpaceOf(req, &pf, ds)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if prep != nil {
+		prep(sp)
 	}
 	if !sp.finish(c0, paramValues(c0, overrides), "", kinds, io.Discard) {
 		t.Fatalf("%s: no kind to search: %v", file, sp.notes)

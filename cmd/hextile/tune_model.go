@@ -75,9 +75,10 @@ func (sp *tuneSpace) modelFirst() (tuneConfig, bool) {
 	return tuneConfig{Tile: string(b.Kind), Sizes: b.Sizes, Block: b.Block, Shared: b.Shared, Reuse: !b.NoReuse}, true
 }
 
-// predict is the model's GCells/s for cfg (0: no prediction).
+// predict is the model's GCells/s for cfg (0: no prediction; none for a
+// knob variant: the model knows the plan's defaults only).
 func (sp *tuneSpace) predict(cfg tuneConfig) float64 {
-	if sp.feat == nil || sp.gpu == nil || tuneHooks.noModel {
+	if sp.feat == nil || sp.gpu == nil || tuneHooks.noModel || len(cfg.Knobs) > 0 {
 		return 0
 	}
 	est, ok := gpumodel.EstimateOf(sp.feat, sp.gpu, gpumodel.Candidate{Kind: schedule.Kind(cfg.Tile), Sizes: cfg.Sizes, Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse})

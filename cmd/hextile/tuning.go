@@ -20,6 +20,8 @@ package main
 //	ranked       every verified candidate, fastest first; results:
 //	               tile, sizes (null: the scheduler's), block (null: the code generator's),
 //	               shared, reuse, persistent (absent: false): the configuration, as the flags of the same names;
+//	               knobs (absent: the defaults): the sweep kernel's flags tune varies (tune_knobs.go),
+//	               flag name -> value: {"min-blocks": "4", "sweep-stage-input": "on", "steady-ramp": "false"};
 //	               flags: the same as a command line; gcells: updates per second of the kernels / 1e9
 //	               (median kernel time); kernel_s: that median; runs: the timed runs behind
 //	               it (1: screened out below --screen x the best so far); verify: "ok"
@@ -30,11 +32,13 @@ package main
 //	fast_math    true when the candidates were built and measured with --fast-math (verified within
 //	             --rtol/--atol; the model's predictions assume it); absent otherwise
 //
-// compile/run --tuning take tile, sizes, block, shared, reuse and
-// persistent from winner, except where the command line gives the flag
-// itself; a file tuned with --fast-math gives a note when --fast-math is
-// not given (the default build stays bit-exact: the flag is the user's to
-// give).
+// compile/run --tuning take tile, sizes, block, shared, reuse,
+// persistent and the knobs' flags from winner, except where the command
+// line gives the flag itself (it wins, with a note where it differs; with
+// another --tile the file's sizes and knobs are not used); a file tuned
+// with --fast-math gives a note when --fast-math is not given (the
+// default build stays bit-exact: the flag is the user's to give). A file
+// without knobs (written before them) builds with the flags' defaults.
 
 import (
 	"bytes"
@@ -61,6 +65,10 @@ type tuneConfig struct {
 	Reuse  bool    `json:"reuse"`
 	// Persistent: tune --persistent (every candidate a persistent kernel).
 	Persistent bool `json:"persistent,omitempty"`
+	// Knobs are the sweep kernel's flags the candidate sets (tune_knobs.go:
+	// flag name -> value, {"min-blocks": "4"}); absent (a file written
+	// before them included): every flag its default.
+	Knobs map[string]string `json:"knobs,omitempty"`
 }
 
 // flags is the configuration as hextile's flags (the key of a candidate).
@@ -81,7 +89,7 @@ func (c tuneConfig) flags() string {
 	if c.Persistent {
 		s += " --persistent"
 	}
-	return s
+	return s + knobFlags(c.Knobs)
 }
 
 // tuneResult is one candidate's outcome.
@@ -216,6 +224,9 @@ func readTuning(path, src string) (*tuningFile, error) {
 	if err := checkBlock(t.Winner.Block); err != nil {
 		return nil, fmt.Errorf("%s:1:1: the winner's block: %v", path, err)
 	}
+	if _, err := defaultSteadyFlags().withKnobs(t.Winner.Knobs); err != nil {
+		return nil, fmt.Errorf("%s:1:1: the winner's knobs: %v", path, err)
+	}
 	sum, err := fileSHA256(src)
 	if err != nil {
 		return nil, err
@@ -274,6 +285,27 @@ func applyTuning(fs *pflag.FlagSet, pf *pipelineFlags, reuse *bool, t *tuningFil
 	}
 	if !explicit("persistent", fmt.Sprint(pf.persistent), fmt.Sprint(w.Persistent)) {
 		pf.persistent = w.Persistent
+	}
+	// The sweep's knobs, as the sizes: a flag given wins; with another
+	// --tile they are dropped.
+	switch {
+	case len(w.Knobs) == 0:
+	case otherKind:
+		notes = append(notes, fmt.Sprintf("%s's%s are for --tile=%s: not used with --tile=%s", path, knobFlags(w.Knobs), w.Tile, pf.tile))
+	default:
+		for _, k := range knobOrder(w.Knobs) {
+			fl := fs.Lookup(k)
+			if fl == nil {
+				notes = append(notes, fmt.Sprintf("%s's --%s=%s: not a flag of this command (not used)", path, k, w.Knobs[k]))
+				continue
+			}
+			if !explicit(k, fl.Value.String(), w.Knobs[k]) {
+				// readTuning checked the value.
+				if err := fs.Set(k, w.Knobs[k]); err != nil {
+					notes = append(notes, fmt.Sprintf("%s's --%s=%s: %v (not used)", path, k, w.Knobs[k], err))
+				}
+			}
+		}
 	}
 	// Sizes differing from the tuned ones: the configuration is still
 	// correct, maybe not the fastest.

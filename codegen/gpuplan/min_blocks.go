@@ -87,3 +87,14 @@ func regsFor(nt, mb int) int {
 	r := smRegisters / (nt * mb)
 	return min(255, r/8*8)
 }
+
+// FloorResident reports whether a floor of mb blocks of nt threads, each
+// with smem bytes of static shared memory, can be resident on one SM
+// (at most 32 blocks, 2,048 threads and 227 KB): a floor beyond that
+// asks ptxas for nothing it can honour (it ignores a minctasm above the
+// threads limit; the shared memory keeps the blocks out anyway). E.g.
+// blocks of 1,024 threads: 1 and 2 fit, 3 does not; of 256 threads with
+// 20 KB: up to 8 (11 by the shared memory, 8 by the threads).
+func FloorResident(nt int, smem int64, mb int) bool {
+	return nt > 0 && mb >= 1 && mb <= smBlocksMax && mb*nt <= smThreadsMax && int64(mb)*smem <= smSharedMax
+}
