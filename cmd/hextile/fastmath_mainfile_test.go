@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,12 +16,7 @@ func TestFastCUDAHarnessUserMain(t *testing.T) {
 	if _, errs, code := runCmd(t, "", "compile", "../../testdata/heat2d.c", "--target=cuda", "--harness", "-o", dir); code != 0 {
 		t.Fatalf("compile: exit %d: %s", code, errs)
 	}
-	res := &codegen.CUDAResult{Name: "heat2d", Files: map[string]string{}}
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		res.Files[e.Name()] = string(b)
-	}
+	res := &codegen.CUDAResult{Name: "heat2d", Files: dirFiles(t, dir)}
 	if !strings.Contains(res.Files["heat2d_ref.c"], "int main(") {
 		t.Skip("heat2d_ref.c has no user main any more: the case this test guards is gone")
 	}

@@ -228,12 +228,7 @@ func TestFastCUDAHarness(t *testing.T) {
 	if _, errs, code := runCmd(t, "", "compile", file, "--target=cuda", "--harness", "-o", dir); code != 0 {
 		t.Fatalf("compile: exit %d: %s", code, errs)
 	}
-	res := &codegen.CUDAResult{Name: "divsqrt", Files: map[string]string{}}
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		res.Files[e.Name()] = string(b)
-	}
+	res := &codegen.CUDAResult{Name: "divsqrt", Files: dirFiles(t, dir)}
 	host := res.Files["divsqrt_host.cu"]
 	if n := len(cudaMemcmpRE.FindAllString(host, -1)); n != 2 {
 		t.Fatalf("the harness has %d float/double memcmp comparisons, want 2 (A and B)", n)

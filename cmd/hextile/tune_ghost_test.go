@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -136,13 +135,7 @@ func TestTuneEmuSweep(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("compile %v: exit %d: %s", args, code, errs)
 		}
-		files := map[string]string{}
-		ents, _ := os.ReadDir(d)
-		for _, e := range ents {
-			b, _ := os.ReadFile(filepath.Join(d, e.Name()))
-			files[e.Name()] = string(b)
-		}
-		return files
+		return dirFiles(t, d)
 	}
 	want := cuda("flags", strings.Fields(got.Winner.Flags)...)
 	tuned := cuda("tuned", "--tuning", tf)

@@ -176,13 +176,7 @@ func TestTuneKnobsTuningFile(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("compile %v: exit %d: %s", args, code, errs)
 		}
-		files := map[string]string{}
-		ents, _ := os.ReadDir(d)
-		for _, e := range ents {
-			b, _ := os.ReadFile(filepath.Join(d, e.Name()))
-			files[e.Name()] = string(b)
-		}
-		return files, errs
+		return dirFiles(t, d), errs
 	}
 	plan := func(t *testing.T, args ...string) string {
 		t.Helper()
