@@ -461,6 +461,20 @@ func (k *llvmKernel) ifElse(c value.Value, then, els func()) {
 	k.cur = join
 }
 
+// ifValue is "c ? then() : other" with then lowered only where c holds
+// (a branch and a phi: then's loads happen only there).
+func (k *llvmKernel) ifValue(c value.Value, then func() value.Value, other value.Value) value.Value {
+	pre := k.cur
+	tb, join := k.f.NewBlock(""), k.f.NewBlock("")
+	k.cur.NewCondBr(c, tb, join)
+	k.cur = tb
+	v := then()
+	end := k.cur
+	k.cur.NewBr(join)
+	k.cur = join
+	return k.cur.NewPhi(ir.NewIncoming(v, end), ir.NewIncoming(other, pre))
+}
+
 // let binds v to value for body.
 func (k *llvmKernel) let(v string, x value.Value, body func()) {
 	old, had := k.env[v]

@@ -79,6 +79,9 @@ type sweepIR struct {
 	// nstep numbers the printed steady steps' blocks (SteadyStepBlock).
 	nstep int
 	st    stageIR // the staged input's registers (sweep_stage.go)
+	// edge: the steady code being lowered is the edge variant
+	// (sweep_edge.go).
+	edge bool
 }
 
 // body mirrors cudaprint's sweepGen.body.

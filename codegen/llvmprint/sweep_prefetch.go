@@ -57,9 +57,12 @@ func (g *sweepIR) pfLoad(zNext value.Value, fill bool) {
 		if fill {
 			p = g.add(zNext, -r.Back)
 		}
-		unbind := g.bind(lv, g.cellAt(p))
+		x := g.cellAt(p)
+		unbind := g.bind(lv, x)
 		ref := lv.Stmt.Reads[r.Read].Ref
-		v := g.cur.NewLoad(llvmType(g.arrs[ref.Name].Elem), g.elemPtr(ref))
+		t := llvmType(g.arrs[ref.Name].Elem)
+		// an edge box: only where level 0's cell is in the domain (sweep_edge.go)
+		v := g.guard(func() value.Value { return g.domain(x) }, t, func() value.Value { return g.cur.NewLoad(t, g.elemPtr(ref)) })
 		unbind()
 		g.cur.NewStore(v, g.pf[j])
 	}
