@@ -97,15 +97,19 @@ func (g *sweepGen) edgeLoads(d int) {
 		var names []string
 		for a, lv := range sp.Levels {
 			if lv.Keeps() {
-				names = append(names, g.edgeReg(a))
+				names = append(names, g.edgeReg(a)+" = 0")
 			}
 		}
 		g.line(d, fmt.Sprintf("%s %s;", sp.Elem, strings.Join(names, ", ")))
 	}
+	c0 := g.colConds(0)
 	g.threadsRaw(d, func(d int) {
 		if g.emu {
 			g.column(d)
 		}
+		// every level's cell in the domain (planes [z - L*H, z]): none to load
+		g.line(d, fmt.Sprintf("if (!(%s - %d >= hx_lo0 && %s <= hx_hi0 && %s)) {", g.z, sp.Lag*int64(len(sp.Levels)-1), g.z, g.flag("hx_dc", c0.domCol)))
+		d++
 		for a, lv := range sp.Levels {
 			if !lv.Keeps() {
 				continue
@@ -116,6 +120,7 @@ func (g *sweepGen) edgeLoads(d int) {
 			val := g.global(fs.Write.Array.Name, elemIdx(fs.Write.Ref, lv.Subst()), 0)
 			g.line(d, fmt.Sprintf("{ const %s hx_p = %s - %d; %s = %s ? %s : 0; }", it, g.z, sp.Lag*int64(a), g.edgeReg(a), cond, val))
 		}
+		g.line(d-1, "}")
 	})
 }
 

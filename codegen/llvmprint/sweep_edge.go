@@ -35,21 +35,29 @@ func (g *sweepIR) edgeLoads(z value.Value) []value.Value {
 	if !g.edge {
 		return nil
 	}
-	out := make([]value.Value, len(sp.Levels))
-	for a, lv := range sp.Levels {
-		out[a] = zeroElem(g.elem)
-		if !lv.Keeps() {
-			continue
-		}
-		x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
-		unbind := g.bind(lv, x)
-		fs := lv.Stmt
-		out[a] = g.ifValue(g.and(g.cur.NewXor(g.domain(x), constant.True), g.inArray(fs.Write, x)), func() value.Value {
-			return g.cur.NewLoad(g.elem, g.flatPtrOf(fs.Write.Ref, fs.Write.Array.Name))
-		}, zeroElem(g.elem))
-		unbind()
+	zeros := make([]value.Value, len(sp.Levels))
+	for a := range zeros {
+		zeros[a] = zeroElem(g.elem)
 	}
-	return out
+	// every level's cell in the domain (planes [z - L*H, z]): none to load
+	allIn := g.and(g.domain(g.cellAt(z)), g.sge(g.add(z, -sp.Lag*int64(len(sp.Levels)-1)), g.lo[0]))
+	return g.ifValues(g.cur.NewXor(allIn, constant.True), func() []value.Value {
+		out := make([]value.Value, len(sp.Levels))
+		for a, lv := range sp.Levels {
+			out[a] = zeros[a]
+			if !lv.Keeps() {
+				continue
+			}
+			x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
+			unbind := g.bind(lv, x)
+			fs := lv.Stmt
+			out[a] = g.ifValue(g.and(g.cur.NewXor(g.domain(x), constant.True), g.inArray(fs.Write, x)), func() value.Value {
+				return g.cur.NewLoad(g.elem, g.flatPtrOf(fs.Write.Ref, fs.Write.Array.Name))
+			}, zeros[a])
+			unbind()
+		}
+		return out
+	}, zeros)
 }
 
 // guard is the global load load of type t, in an edge step only where c()
