@@ -18,9 +18,11 @@ import (
 //	    hx_pf0 = hx_p >= hx_lo0 && hx_p <= hx_hi0 && hx_dc ? A[...] : 0;   // the fill, predicated
 //	    for (...) {                                              // unrolled by NB as the steady loop
 //	      { const T hx_s = hx_z + 0;
-//	        float hx_e0, hx_e1, ...;                             // out-of-domain values, issued together
-//	        { const T hx_p = hx_s - 0; hx_e0 = !(in domain) && hx_p + 0 >= 0 && hx_p + 0 < (dimsize) && hx_ia0 ? A[HX_IDX_A((hx_tb + 1) % 2, hx_p, hx_x1)] : 0; }
-//	        ...
+//	        float hx_e0 = 0, hx_e1 = 0, ...;                     // out-of-domain values, issued together
+//	        if (!(hx_s - 14 >= hx_lo0 && hx_s <= hx_hi0 && hx_dc)) {  // not every level's cell in the domain
+//	          { const T hx_p = hx_s - 0; hx_e0 = !(in domain) && hx_p + 0 >= 0 && hx_p + 0 < (dimsize) && hx_ia0 ? A[HX_IDX_A((hx_tb + 1) % 2, hx_p, hx_x1)] : 0; }
+//	          ...
+//	        }
 //	        level 0: const float hx_v = hx_p >= hx_lo0 && hx_p <= hx_hi0 && hx_dc ? (rhs) : hx_e0;
 //	                 (last writer:) if (owned && in domain) hx_o_A[...] = hx_v;
 //	        ...
@@ -86,7 +88,9 @@ func (g *sweepGen) edgeValue(a int, c colConds, rhs string) string {
 
 // edgeLoads prints, at depth d, at the top of an edge step, the band-start
 // values of every keeping level's cell outside the domain where its
-// element is in the array (else 0): independent loads, issued together.
+// element is in the array (else 0): independent loads, issued together,
+// skipped by one test where every level's cell of the step is in the
+// domain (the planes [z - L*H, z] and the column).
 func (g *sweepGen) edgeLoads(d int) {
 	sp, it := g.sp, g.it()
 	if !g.edge || sp.EdgeLoads() == 0 {

@@ -57,7 +57,10 @@ import (
 //   - Latency. The band-start loads outside the domain of all levels are
 //     issued together at the step's top into one temporary per level
 //     (hx_e<a>), predicated, not one dependent load per level: a warp at
-//     the domain's edge waits for one round trip per step, not H+1.
+//     the domain's edge waits for one round trip per step, not H+1. One
+//     test skips them all where every level's cell of the step is in the
+//     domain (planes [z - L*H, z] in [lo0, hi0], the column in the
+//     domain): most threads at most steps.
 //
 // Example: j2d5pt with sizes 7,32,242 at dimsize 2048 (domain [1, 2046]^2,
 // L = 2, GL_0(a) = GR_0(a) = 7-a, ZExt = 14): the box bl0 = 0, bl1 = 242

@@ -15,7 +15,8 @@ import (
 // (block EdgeBlock, its steps EdgeStepBlock.<n>). An edge step first
 // loads, for every level that keeps its value, the band-start value of
 // its cell outside the domain where the element is in the array (a branch
-// and a phi per level, all before level 0: independent loads), and level
+// and a phi per level, all before level 0: independent loads; one branch
+// skips them where every level's cell is in the domain), and level
 // a's value is the statement in the domain, else that value (ifValue); the
 // last writer stores owned cells in the domain; the prefetch's and the
 // staged input's loads are guarded the same way (guard).
