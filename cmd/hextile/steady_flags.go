@@ -77,11 +77,14 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 var (
 	steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
 	steadyStepsLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep step\(s\)$`)
+	// edgeBoxesLine: the boxes that ran the edge steady state (gpuplan's
+	// sweep_edge.go) and their steps.
+	edgeBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) edge sweep box\(es\), (\d+) edge step\(s\)$`)
 )
 
 // noteSteadyBoxes prints, after an emulator run, how many sweep boxes ran
-// the steady state and how many steady steps they ran (nothing when none
-// did).
+// the steady state and how many steady steps they ran, and the same of the
+// edge steady state (nothing when none did).
 func noteSteadyBoxes(w io.Writer, output string) {
 	if m := steadyBoxesLine.FindStringSubmatch(output); m != nil {
 		steps := ""
@@ -89,6 +92,9 @@ func noteSteadyBoxes(w io.Writer, output string) {
 			steps = ", " + s[1] + " steady step(s)"
 		}
 		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state%s\n", m[1], steps)
+	}
+	if m := edgeBoxesLine.FindStringSubmatch(output); m != nil {
+		fmt.Fprintf(w, "edge: %s sweep box(es) at the domain's edge ran the edge steady state, %s edge step(s)\n", m[1], m[2])
 	}
 }
 

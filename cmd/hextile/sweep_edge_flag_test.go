@@ -46,3 +46,21 @@ func TestSweepEdgeFlag(t *testing.T) {
 		t.Errorf("--sweep-edge=maybe: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
 	}
 }
+
+// TestNoteEdgeBoxes: after an emulator run, run notes the boxes that ran
+// the steady state and the edge steady state (and nothing of the edge
+// when none did).
+func TestNoteEdgeBoxes(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{"emu: 434 steady sweep box(es)\nemu: 23002 steady sweep step(s)\nemu: 151 edge sweep box(es), 8003 edge step(s)\nverify: ok\n",
+			"steady: 434 sweep box(es) ran the steady state, 23002 steady step(s)\nedge: 151 sweep box(es) at the domain's edge ran the edge steady state, 8003 edge step(s)\n"},
+		{"emu: 2 steady sweep box(es)\nemu: 38 steady sweep step(s)\n", "steady: 2 sweep box(es) ran the steady state, 38 steady step(s)\n"},
+		{"emu: 9 edge sweep box(es), 153 edge step(s)\n", "edge: 9 sweep box(es) at the domain's edge ran the edge steady state, 153 edge step(s)\n"},
+	} {
+		var b strings.Builder
+		noteSteadyBoxes(&b, tc.out)
+		if b.String() != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.out, b.String(), tc.want)
+		}
+	}
+}
