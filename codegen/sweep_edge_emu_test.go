@@ -16,12 +16,19 @@ import (
 // interior box of 9; box2d1r: the 9-point box; star3d1r 3,9,4,5 at
 // dimsize 14: none interior; two statements with double elements; the
 // prefetch (--fast-math), the staged input on and off, not unrolled, the
-// late prefetch, a coefficient array read at every level, 64-bit loops.
+// late prefetch, a coefficient array read at every level, 64-bit loops;
+// the out-of-domain loads a step ahead (--sweep-edge-prefetch).
 var edgeCases = []steadyEmuCase{
 	{"j2d5pt_pf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{FastMath: true}},
 	{"star3d1r_stage", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 14, "timestep": 5}}, gpuplan.CUDAOptions{}},
 	{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{}},
 	{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
+	{"box2d1r_epf", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{SweepEdgePrefetch: true}},
+	{"star3d1r_stage_epf", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 14, "timestep": 5}, long: true}, gpuplan.CUDAOptions{SweepEdgePrefetch: true}},
+	{"j2d5pt_epf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{SweepEdgePrefetch: true}},
+	{"j2d5pt_pflate_epf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{FastMath: true, SweepPrefetchLate: true, SweepEdgePrefetch: true}},
+	{"polybench_jacobi2d_epf", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{SweepEdgePrefetch: true}},
+	{"j2d5pt_nounroll_epf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{FastMath: true, NoSteadyUnroll: true, SweepEdgePrefetch: true}},
 	{"star3d1r_nostage", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 14, "timestep": 5}, long: true}, gpuplan.CUDAOptions{NoSweepStageInput: true}},
 	{"j2d5pt", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 16, 18}, args: [][]string{nil}, params: map[string]int64{"dimsize": 47, "timestep": 19}, long: true}, gpuplan.CUDAOptions{}},
 	{"j2d5pt_stage", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{SweepStageInput: true}},
@@ -45,7 +52,7 @@ var edgeBoxesLine = regexp.MustCompile(`emu: (\d+) edge sweep box\(es\), (\d+) e
 // guarded steady code (the emulator's edge steps are the edge boxes times
 // the plan's SteadySteps; interior boxes keep theirs), bit-identical to
 // the sequential program, race-free and in bounds, with the buffers and
-// registers NaN at the kernel's start. By default the first four cases;
+// registers NaN at the kernel's start. By default the first five cases;
 // all with HEXTILE_LONG=1.
 func TestSweepEdgeEmu(t *testing.T) {
 	runSweepEmuCases(t, "edge_", edgeCases, func(tc sweepCase, opt gpuplan.CUDAOptions) gpuplan.CUDAOptions {
@@ -53,8 +60,8 @@ func TestSweepEdgeEmu(t *testing.T) {
 		opt.Params = tc.params
 		return opt
 	}, func(t *testing.T, sp *gpuplan.SweepPlan, opt gpuplan.CUDAOptions) {
-		if !sp.Edge {
-			t.Fatalf("the plan has no edge steady state: %s", sp.EdgeWhy)
+		if !sp.Edge || sp.EdgePf != opt.SweepEdgePrefetch {
+			t.Fatalf("the plan: edge %v (%s), prefetched %v", sp.Edge, sp.EdgeWhy, sp.EdgePf)
 		}
 		if opt.SweepStageInput || (sp.Form.NS == 3 && !opt.NoSweepStageInput) {
 			if !sp.Stage {

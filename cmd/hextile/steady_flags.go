@@ -22,8 +22,9 @@ type steadyFlags struct {
 	ramp           bool
 	prefetch, ring bool
 	prefetchLate   bool
-	// edge is --sweep-edge (gpuplan's sweep_edge.go).
-	edge bool
+	// edge is --sweep-edge, edgePf --sweep-edge-prefetch (gpuplan's
+	// sweep_edge.go).
+	edge, edgePf bool
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
 	stage stageValue
@@ -57,6 +58,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.minBlocks, "min-blocks", "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.edge, "sweep-edge", true, "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads; --dump=plan shows the decision); --sweep-edge=false: the generic steps")
+	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
@@ -68,7 +70,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.HexStreamChunk = int64(f.chunk)
 	o.MinBlocks = int(f.minBlocks)
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
-	o.NoSweepEdge = !f.edge
+	o.NoSweepEdge, o.SweepEdgePrefetch = !f.edge, f.edgePf
 	return o
 }
 

@@ -9,7 +9,8 @@ import (
 
 // TestSweepEdgeFlag: --sweep-edge (on by default) shows in --dump=plan,
 // --sweep-edge=false turns it off there and in the kernel (no edge
-// branch), and a value that is not a boolean is a usage error (exit 2).
+// branch), --sweep-edge-prefetch shows there too, and a value that is not
+// a boolean is a usage error (exit 2).
 func TestSweepEdgeFlag(t *testing.T) {
 	src := "../../testdata/real/an5d_j2d5pt.c"
 	for _, tc := range []struct {
@@ -18,6 +19,7 @@ func TestSweepEdgeFlag(t *testing.T) {
 		{"--sweep-edge", "edge steady: boxes with all 8 levels that are not interior", ""},
 		{"--sweep-edge=true", "edge steady: boxes with all 8 levels", ""},
 		{"--sweep-edge=false", "edge steady: off (--sweep-edge=false)", "edge steady: boxes"},
+		{"--sweep-edge-prefetch", "for 7 level(s) a step ahead, each after its level's work (--sweep-edge-prefetch)", "at the step's top"},
 	} {
 		out, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", tc.flag)
 		if code != 0 || !strings.Contains(out, tc.want) || (tc.wantNot != "" && strings.Contains(out, tc.wantNot)) {

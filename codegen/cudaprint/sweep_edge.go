@@ -42,15 +42,20 @@ func (g *sweepGen) edgeReg(a int) string {
 }
 
 // edgeDecls declares, in emulation, the out-of-domain values (arrays over
-// the threads; CUDA declares them per step).
+// the threads), in CUDA with EdgePf (registers live across the barrier;
+// else CUDA declares them per step).
 func (g *sweepGen) edgeDecls() {
-	if !g.sp.Edge || !g.emu {
+	if !g.sp.Edge || (!g.emu && !g.sp.EdgePf) {
 		return
 	}
 	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	for a, lv := range g.sp.Levels {
-		if lv.Keeps() {
+		switch {
+		case !lv.Keeps():
+		case g.emu:
 			g.line(1, fmt.Sprintf("static %s hx_e%d[%d];", lv.Stmt.Write.Array.Elem, a, nt))
+		default:
+			g.line(1, fmt.Sprintf("%s hx_e%d = 0;", lv.Stmt.Write.Array.Elem, a))
 		}
 	}
 }
@@ -86,18 +91,37 @@ func (g *sweepGen) edgeValue(a int, c colConds, rhs string) string {
 	return fmt.Sprintf("%s ? (%s) : %s", g.edgeDom(c), rhs, other)
 }
 
-// edgeLoads prints, at depth d, at the top of an edge step, the band-start
-// values of every keeping level's cell outside the domain where its
-// element is in the array (else 0): independent loads, issued together,
-// skipped by one test where every level's cell of the step is in the
-// domain (the planes [z - L*H, z] and the column).
+// edgeLoads prints, at depth d, at the top of an edge step (without
+// EdgePf), the band-start values of every keeping level's cell outside the
+// domain where its element is in the array (else 0): independent loads,
+// issued together, skipped by one test where every level's cell of the
+// step is in the domain (the planes [z - L*H, z] and the column).
 func (g *sweepGen) edgeLoads(d int) {
-	sp, it := g.sp, g.it()
-	if !g.edge || sp.EdgeLoads() == 0 {
+	if !g.edge || g.sp.EdgePf || g.sp.EdgeLoads() == 0 {
 		return
 	}
 	g.line(d, "/* edge: the band-start values of the levels' cells outside the domain (in the array), loaded together */")
-	if !g.emu {
+	g.edgeLoadsAt(d, g.z, -1, true)
+}
+
+// edgePrefetch prints, at depth d, with EdgePf in an edge box, the loads
+// of edgeLoads for the step z: of every level (a < 0: the fill, z =
+// hx_z), or of level a (after its work in step g.z: z is the next step;
+// its register is free then).
+func (g *sweepGen) edgePrefetch(d int, z string, a int) {
+	if !g.edge || !g.sp.EdgePf || (a >= 0 && !g.sp.Levels[a].Keeps()) {
+		return
+	}
+	g.line(d, "/* edge: the band-start values outside the domain of step "+z+" (a step ahead) */")
+	g.edgeLoadsAt(d, z, a, false)
+}
+
+// edgeLoadsAt prints edgeLoads' loads for the sweep step z, of every
+// level (only < 0) or of level only (decl: the values declared first, in
+// CUDA).
+func (g *sweepGen) edgeLoadsAt(d int, z string, only int, decl bool) {
+	sp, it := g.sp, g.it()
+	if decl && !g.emu {
 		var names []string
 		for a, lv := range sp.Levels {
 			if lv.Keeps() {
@@ -112,17 +136,17 @@ func (g *sweepGen) edgeLoads(d int) {
 			g.column(d)
 		}
 		// every level's cell in the domain (planes [z - L*H, z]): none to load
-		g.line(d, fmt.Sprintf("if (!(%s - %d >= hx_lo0 && %s <= hx_hi0 && %s)) {", g.z, sp.Lag*int64(len(sp.Levels)-1), g.z, g.flag("hx_dc", c0.domCol)))
+		g.line(d, fmt.Sprintf("if (!(%s - %d >= hx_lo0 && %s <= hx_hi0 && %s)) {", z, sp.Lag*int64(len(sp.Levels)-1), z, g.flag("hx_dc", c0.domCol)))
 		d++
 		for a, lv := range sp.Levels {
-			if !lv.Keeps() {
+			if !lv.Keeps() || (only >= 0 && a != only) {
 				continue
 			}
 			fs := lv.Stmt
 			c := g.colConds(a)
 			cond := fmt.Sprintf("!(%s) && %s && %s", g.edgeDom(c), c.inArrPlane, g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol))
 			val := g.global(fs.Write.Array.Name, elemIdx(fs.Write.Ref, lv.Subst()), 0)
-			g.line(d, fmt.Sprintf("{ const %s hx_p = %s - %d; %s = %s ? %s : 0; }", it, g.z, sp.Lag*int64(a), g.edgeReg(a), cond, val))
+			g.line(d, fmt.Sprintf("{ const %s hx_p = %s - %d; %s = %s ? %s : 0; }", it, z, sp.Lag*int64(a), g.edgeReg(a), cond, val))
 		}
 		g.line(d-1, "}")
 	})

@@ -94,6 +94,7 @@ func (g *sweepGen) steadyBox(d int) {
 		g.pfLoad(dd, "hx_z", true)
 	}
 	g.stageFill(dd)
+	g.edgePrefetch(dd, "hx_z", -1)
 	if sp.Prefetch || sp.Stage {
 		g.band = func(a, k int) string {
 			if s := g.stageRead(a, k); s != "" {
@@ -181,6 +182,9 @@ func (g *sweepGen) steadyStep(d int, pf bool) {
 		if pf && g.sp.Prefetch && a == g.sp.PfAfter {
 			g.line(d, "/* prefetch: level 0's band-start reads of the next step (before the barrier) */")
 			g.pfLoad(d, g.z+" + 1", false)
+		}
+		if pf {
+			g.edgePrefetch(d, g.z+" + 1", a)
 		}
 	}
 	g.shiftRegs(d)

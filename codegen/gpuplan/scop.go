@@ -55,8 +55,9 @@ type CUDAOptions struct {
 	SweepStageInput, NoSweepStageInput bool
 	// NoSweepEdge turns off the sweep kernel's edge steady state
 	// (--sweep-edge=false; see sweep_edge.go): boxes that are not interior
-	// run the generic step.
-	NoSweepEdge bool
+	// run the generic step. SweepEdgePrefetch issues the edge steps'
+	// out-of-domain loads a step ahead (--sweep-edge-prefetch).
+	NoSweepEdge, SweepEdgePrefetch bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -305,7 +306,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

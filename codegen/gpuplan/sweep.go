@@ -129,9 +129,10 @@ type SweepPlan struct {
 	St       []SweepStage
 	// The edge steady state (sweep_edge.go): Edge says whether boxes with
 	// all levels that are not interior run the steady code too, guarded
-	// per cell (EdgeWhy why not).
-	Edge    bool
-	EdgeWhy string
+	// per cell (EdgeWhy why not); EdgePf whether an edge step's
+	// out-of-domain loads are issued a step ahead.
+	Edge, EdgePf bool
+	EdgeWhy      string
 }
 
 // SweepLevel is one level of a band.
@@ -390,8 +391,9 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // steady state, ring turns on its own-column ring, late issues it after
 // the last level (planPrefetch); stage stages level 0's band-start reads
 // in shared memory and column registers there (planStage); noEdge turns
-// off the edge steady state (planEdge).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int, noEdge bool) (*SweepPlan, error) {
+// off the edge steady state, edgePf prefetches its out-of-domain loads
+// (planEdge).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int, noEdge, edgePf bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -460,7 +462,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	sp.planStage(stage)
 	sp.planPrefetch(noPrefetch, ring, late, fastMath)
 	sp.planTail()
-	sp.planEdge(noEdge)
+	sp.planEdge(noEdge, edgePf)
 	return sp, nil
 }
 

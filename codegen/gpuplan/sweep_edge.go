@@ -60,7 +60,18 @@ import (
 //     the domain's edge waits for one round trip per step, not H+1. One
 //     test skips them all where every level's cell of the step is in the
 //     domain (planes [z - L*H, z] in [lo0, hi0], the column in the
-//     domain): most threads at most steps.
+//     domain): most threads at most steps. With EdgePf
+//     (CUDAOptions.SweepEdgePrefetch, --sweep-edge-prefetch; off by
+//     default, for measurements) they are loaded a step ahead instead, as
+//     the prefetch does level 0's reads (sweep_prefetch.go): step z loads
+//     level a's value of step z+1 right after level a's work (its register
+//     is free then), the steady loop's fill all of its first step; one
+//     more register per keeping level, live across the barrier, and no
+//     load latency left in the step (a box at the domain's edge along s1
+//     has a column outside the domain but in the array: its warp loads at
+//     every step). The loads of step z+1 at the box's last step are
+//     guarded as all are (in the array), and not used (the last step with
+//     the prefetch skips them).
 //
 // Example: j2d5pt with sizes 7,32,242 at dimsize 2048 (domain [1, 2046]^2,
 // L = 2, GL_0(a) = GR_0(a) = 7-a, ZExt = 14): the box bl0 = 0, bl1 = 242
@@ -77,9 +88,10 @@ import (
 // only where z+1 is in [1, 2046]: at z = -7..-1 it loads nothing.
 
 // planEdge decides the edge steady state (see above) after planPrefetch:
-// on with the steady state and its ramp unless noEdge or the ring.
-func (sp *SweepPlan) planEdge(noEdge bool) {
-	sp.Edge, sp.EdgeWhy = false, ""
+// on with the steady state and its ramp unless noEdge or the ring; its
+// loads prefetched with edgePf (where some level keeps its value).
+func (sp *SweepPlan) planEdge(noEdge, edgePf bool) {
+	sp.Edge, sp.EdgePf, sp.EdgeWhy = false, false, ""
 	switch {
 	case noEdge:
 		sp.EdgeWhy = "off (--sweep-edge=false)"
@@ -89,6 +101,7 @@ func (sp *SweepPlan) planEdge(noEdge bool) {
 		sp.EdgeWhy = "off with --sweep-ring (the ring's entries are loaded at other planes than the cell's: no per-cell bounds test)"
 	default:
 		sp.Edge = true
+		sp.EdgePf = edgePf && sp.EdgeLoads() > 0
 	}
 }
 
@@ -116,6 +129,10 @@ func (sp *SweepPlan) dumpEdge(w io.Writer) {
 		fmt.Fprintf(w, "  edge steady: %s\n", sp.EdgeWhy)
 		return
 	}
-	fmt.Fprintf(w, "  edge steady: boxes with all %d levels that are not interior run their %d sweep steps with the steady code too, guarded per cell (the domain test per level; band-start loads outside the domain for %d level(s) at the step's top, in the array only; every global read predicated)\n",
-		len(sp.Levels), sp.SteadySteps(), sp.EdgeLoads())
+	when := "at the step's top"
+	if sp.EdgePf {
+		when = "a step ahead, each after its level's work (--sweep-edge-prefetch)"
+	}
+	fmt.Fprintf(w, "  edge steady: boxes with all %d levels that are not interior run their %d sweep steps with the steady code too, guarded per cell (the domain test per level; band-start loads outside the domain for %d level(s) %s, in the array only; every global read predicated)\n",
+		len(sp.Levels), sp.SteadySteps(), sp.EdgeLoads(), when)
 }

@@ -108,6 +108,9 @@ func (g *sweepIR) steadyBox() {
 		g.st.za, g.st.zb = za, zb
 		g.stageFill(g.cur.NewLoad(g.it, g.z))
 	}
+	if g.edge && sp.EdgePf { // an edge box's first step's out-of-domain values
+		g.edgePrefetch(g.cur.NewLoad(g.it, g.z), -1)
+	}
 	if sp.Prefetch || sp.Stage {
 		g.band = func(a, k int) value.Value {
 			if p := g.stageRead(a, k); p != nil {
@@ -201,6 +204,9 @@ func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 		}
 		if pf && sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
 			g.pfLoad(g.add(z, 1), false)
+		}
+		if pf && g.edge && sp.EdgePf { // level a's out-of-domain value of the next step
+			g.edgePrefetch(g.add(z, 1), a)
 		}
 	}
 	g.shiftRegs()
