@@ -39,6 +39,9 @@ S3A=an5dsrc:star3d1r
 # NAME|INPUT|hextile flags|full size|ncu size|MODE|nvcc extra (minblocks=N: __launch_bounds__(threads, N) on
 # hextile's kernels, edited into the generated CUDA by prepare). The *_stage configurations are
 # --sweep-stage-input (gpuplan's sweep_stage.go) beside the plain sweep of the same sizes: MATCH='sweep_(fast|exact)$|stage'.
+# The *_noedge and *_edgepf configurations are --sweep-edge=false (boundary boxes run the generic step) and
+# --sweep-edge-prefetch beside the default edge steady state (gpuplan's sweep_edge.go):
+# MATCH='^(j2d5pt2k_sweep_(fast|exact_w32)|box2d1r_sweep_exact|star3d1r(256)?_sweep_exact)(_noedge|_edgepf)?$'.
 CONFIGS=(
   "j2d5pt_sweep_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "j2d5pt_sweep_fast_stage|$J|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
@@ -57,15 +60,23 @@ CONFIGS=(
   "j2d5pt2k_sweep_fast_w32|$J|--tile=sweep --sizes=7,32,242|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
   "j2d5pt2k_sweep_fast_f128|$J|--tile=sweep --sizes=7,64,114|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
   "j2d5pt2k_sweep_exact_w32|$J|--tile=sweep --sizes=7,32,242|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "j2d5pt2k_sweep_fast_noedge|$J|--tile=sweep --sweep-edge=false|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "j2d5pt2k_sweep_fast_edgepf|$J|--tile=sweep --sweep-edge-prefetch|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "j2d5pt2k_sweep_exact_w32_noedge|$J|--tile=sweep --sizes=7,32,242 --sweep-edge=false|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "j2d5pt2k_sweep_exact_w32_edgepf|$J|--tile=sweep --sizes=7,32,242 --sweep-edge-prefetch|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
   "j2d5pt2k_none_exact|$J|--tile=none --sizes=3,64,64 --block=64,8|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
   "j2d5pt2k_an5d_fast|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|fast|"
   "box2d1r_sweep_exact|$B2|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "box2d1r_sweep_exact_stage|$B2|--tile=sweep --sweep-stage-input|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "box2d1r_sweep_exact_noramp|$B2|--tile=sweep --steady-ramp=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "box2d1r_sweep_exact_noedge|$B2|--tile=sweep --sweep-edge=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "box2d1r_sweep_exact_edgepf|$B2|--tile=sweep --sweep-edge-prefetch|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "star3d1r_sweep_exact|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_sweep_exact_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_sweep_exact_noramp|$S3|--tile=sweep --steady-ramp=false|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_sweep_exact_m1|$S3|--tile=sweep --min-blocks=1|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "star3d1r_sweep_exact_noedge|$S3|--tile=sweep --sweep-edge=false|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "star3d1r_sweep_exact_edgepf|$S3|--tile=sweep --sweep-edge-prefetch|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
   "star3d1r_sweep_fast|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|fast|"
   "star3d1r_sweep_fast_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=514 timestep=200|dimsize=514 timestep=24|fast|"
   "star3d1r_none_exact|$S3||dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
@@ -73,6 +84,8 @@ CONFIGS=(
   "star3d1r256_sweep_exact|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_sweep_exact_stage|$S3|--tile=sweep --sweep-stage-input|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_sweep_exact_w32|$S3|--tile=sweep --sizes=3,32,26,26|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "star3d1r256_sweep_exact_noedge|$S3|--tile=sweep --sweep-edge=false|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "star3d1r256_sweep_exact_edgepf|$S3|--tile=sweep --sweep-edge-prefetch|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_none_exact|$S3||dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 254 -t 128 -n 3|-s 254 -t 24 -n 1|exact|"
 )

@@ -66,6 +66,15 @@ func TestLLVMSweepRampRunsOnCPU(t *testing.T) {
 // steady steps.
 func llvmSteadyRun(t *testing.T, llc, cc, dir, tag string, tc sweepCase, opt gpuplan.CUDAOptions) {
 	t.Helper()
+	llvmCountRun(t, llc, cc, dir, tag, tc, opt, rampHookIR, rampHookC)
+}
+
+// llvmCountRun runs the LLVM sweep kernel of tc under opt on the CPU
+// (bit-identical to the sequential program) with the IR edited by hook
+// (false: the IR lacks the blocks it hooks) and hookC, its counters (two
+// %d for the plan's SteadySteps), added to the program.
+func llvmCountRun(t *testing.T, llc, cc, dir, tag string, tc sweepCase, opt gpuplan.CUDAOptions, hook func(string) (string, bool), hookC string) {
+	t.Helper()
 	c, err := ghostCompile(tc.file, "sweep", tc.sizes)
 	if err != nil {
 		t.Fatal(err)
@@ -78,14 +87,14 @@ func llvmSteadyRun(t *testing.T, llc, cc, dir, tag string, tc sweepCase, opt gpu
 	}
 	steps := cs[0].Sweep.SteadySteps()
 	ed.ir = func(ll string) string {
-		out, ok := rampHookIR(ll)
+		out, ok := hook(ll)
 		if !ok {
-			t.Errorf("the IR has no steady block %s or steps %s", llvmprint.SteadyBlock, llvmprint.SteadyStepBlock)
+			t.Errorf("the IR lacks the blocks the test counts")
 		}
 		return out
 	}
 	ed.src = func(src string, css []*gpuplan.Scop) (string, error) {
-		return src + fmt.Sprintf(rampHookC, steps, steps), nil
+		return src + fmt.Sprintf(hookC, steps, steps), nil
 	}
 	for j, args := range tc.args {
 		if err := runIROnCPUWith(c, opt, llc, cc, dir, fmt.Sprintf("%s_%d", tag, j), [][]string{append([]string{}, args...)}, ed); err != nil {

@@ -74,6 +74,17 @@ type steadyEmuCase struct {
 // prep, plan checks the sweep plan, and the run must verify bit for bit
 // with every steady box running the plan's SteadySteps steady steps.
 func runSteadyStepsEmu(t *testing.T, prefix string, cases []steadyEmuCase, prep func(sweepCase, gpuplan.CUDAOptions) gpuplan.CUDAOptions, plan func(*testing.T, *gpuplan.SweepPlan, gpuplan.CUDAOptions)) {
+	runSweepEmuCases(t, prefix, cases, prep, plan, func(t *testing.T, sp *gpuplan.SweepPlan, out string) {
+		boxes, steps := emuCount(steadyBoxes, out), emuCount(steadySteps, out)
+		if boxes == 0 || steps != boxes*sp.SteadySteps() {
+			t.Errorf("%d steady boxes ran %d steady steps, want %d each (%d steps)\n%s", boxes, steps, sp.SteadySteps(), boxes*sp.SteadySteps(), out)
+		}
+	})
+}
+
+// runSweepEmuCases runs every case as runSteadyStepsEmu does, the
+// verified run's output checked by check.
+func runSweepEmuCases(t *testing.T, prefix string, cases []steadyEmuCase, prep func(sweepCase, gpuplan.CUDAOptions) gpuplan.CUDAOptions, plan func(*testing.T, *gpuplan.SweepPlan, gpuplan.CUDAOptions), check func(t *testing.T, sp *gpuplan.SweepPlan, out string)) {
 	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
@@ -100,10 +111,7 @@ func runSteadyStepsEmu(t *testing.T, prefix string, cases []steadyEmuCase, prep 
 			tag := prefix + rc.name
 			src := emuSrcParams(t, tag, c, rc.tc.params, opt)
 			for _, r := range emuRunSrc(t, cc, dir, tag, emuFillNaN+src, rc.tc.args) {
-				boxes, steps := emuCount(steadyBoxes, r.Output), emuCount(steadySteps, r.Output)
-				if boxes == 0 || steps != boxes*sp.SteadySteps() {
-					t.Errorf("%d steady boxes ran %d steady steps, want %d each (%d steps)\n%s", boxes, steps, sp.SteadySteps(), boxes*sp.SteadySteps(), r.Output)
-				}
+				check(t, sp, r.Output)
 			}
 		})
 	}

@@ -14,7 +14,7 @@ import (
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
 // sweep_steady.go) of compile, run and tune: --steady, --steady-unroll,
-// --steady-ramp (sweep_ramp.go) and --sweep-prefetch, on by default, and --sweep-ring and
+// --steady-ramp (sweep_ramp.go), --sweep-prefetch and --sweep-edge (sweep_edge.go), on by default, and --sweep-ring and
 // --sweep-prefetch-late, off by default (sweep_prefetch.go), so that one build of each can be measured against
 // the other.
 type steadyFlags struct {
@@ -22,6 +22,9 @@ type steadyFlags struct {
 	ramp           bool
 	prefetch, ring bool
 	prefetchLate   bool
+	// edge is --sweep-edge, edgePf --sweep-edge-prefetch (gpuplan's
+	// sweep_edge.go).
+	edge, edgePf bool
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
 	stage stageValue
@@ -54,6 +57,8 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("sweep-stage-input").NoOptDefVal = "on"
 	fs.Var(&f.minBlocks, "min-blocks", "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
+	fs.BoolVar(&f.edge, "sweep-edge", true, "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads; --dump=plan shows the decision); --sweep-edge=false: the generic steps")
+	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
@@ -65,6 +70,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.HexStreamChunk = int64(f.chunk)
 	o.MinBlocks = int(f.minBlocks)
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
+	o.NoSweepEdge, o.SweepEdgePrefetch = !f.edge, f.edgePf
 	return o
 }
 
@@ -73,11 +79,14 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 var (
 	steadyBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep box\(es\)$`)
 	steadyStepsLine = regexp.MustCompile(`(?m)^emu: (\d+) steady sweep step\(s\)$`)
+	// edgeBoxesLine: the boxes that ran the edge steady state (gpuplan's
+	// sweep_edge.go) and their steps.
+	edgeBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) edge sweep box\(es\), (\d+) edge step\(s\)$`)
 )
 
 // noteSteadyBoxes prints, after an emulator run, how many sweep boxes ran
-// the steady state and how many steady steps they ran (nothing when none
-// did).
+// the steady state and how many steady steps they ran, and the same of the
+// edge steady state (nothing when none did).
 func noteSteadyBoxes(w io.Writer, output string) {
 	if m := steadyBoxesLine.FindStringSubmatch(output); m != nil {
 		steps := ""
@@ -85,6 +94,9 @@ func noteSteadyBoxes(w io.Writer, output string) {
 			steps = ", " + s[1] + " steady step(s)"
 		}
 		fmt.Fprintf(w, "steady: %s sweep box(es) ran the steady state%s\n", m[1], steps)
+	}
+	if m := edgeBoxesLine.FindStringSubmatch(output); m != nil {
+		fmt.Fprintf(w, "edge: %s sweep box(es) at the domain's edge ran the edge steady state, %s edge step(s)\n", m[1], m[2])
 	}
 }
 

@@ -57,6 +57,9 @@ type sweepGen struct {
 	// of level 0's plane there, or -1: the run-time hx_q.
 	z  string
 	qc int64
+	// edge: the steady code being printed is the edge variant
+	// (sweep_edge.go).
+	edge bool
 }
 
 // sweepKernelArgs lists the sweep kernel's arguments (decl: with types):
@@ -116,6 +119,7 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.regDecls()
 		g.pfDecls()
 		g.stageDecls()
+		g.edgeDecls()
 		g.rampFill()
 		g.body()
 	})
@@ -573,12 +577,18 @@ func (g *bandGen) colConds(a int) colConds {
 		}
 		dom[k] = append(dom[k], fmt.Sprintf("%s >= hx_lo%d && %s <= hx_hi%d", x, i, x, i))
 		own[k] = append(own[k], fmt.Sprintf("%s >= hx_bl%d && %s <= hx_bl%d + %d", x, i, x, i, sp.W[i]-1))
-		ext := fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i]
-		inArr[k] = append(inArr[k], fmt.Sprintf("%s + %d >= 0 && %s + %d < (%s)", x, fs.Write.Off[i], x, fs.Write.Off[i], cexpr.CExpr(ext, nil)))
+		inArr[k] = append(inArr[k], inArrDim(fs.Write, ns, i, x))
 	}
 	j := func(v []string) string { return strings.Join(v, " && ") }
 	return colConds{region: j(region[1]), domCol: j(dom[1]), ownCol: j(own[1]), inArrCol: j(inArr[1]),
 		domPlane: j(dom[0]), ownPlane: j(own[0]), inArrPlane: j(inArr[0])}
+}
+
+// inArrDim is the condition that the element of r at iteration
+// coordinate x of space dimension i (of ns) is in the array along it.
+func inArrDim(r gpuplan.FieldRef, ns, i int, x string) string {
+	ext := r.Array.Extents[len(r.Ref.Index)-ns+i]
+	return fmt.Sprintf("%s + %d >= 0 && %s + %d < (%s)", x, r.Off[i], x, r.Off[i], cexpr.CExpr(ext, nil))
 }
 
 // flag is a column condition: in CUDA the thread's flag computed once

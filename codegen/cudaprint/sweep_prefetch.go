@@ -84,7 +84,8 @@ func (g *sweepGen) pfLoad(d int, zNext string, fill bool) {
 			if fill && r.Back != 0 {
 				p = fmt.Sprintf("%s - %d", zNext, r.Back)
 			}
-			g.line(d, fmt.Sprintf("{ const %s hx_p = %s; %s = %s; }", it, p, g.pfReg(j), g.bandRead(0, r.Read)))
+			load := g.edgeGuard(g.edgeDom(g.colConds(0)), g.bandRead(0, r.Read)) // an edge box: level 0's cell in the domain
+			g.line(d, fmt.Sprintf("{ const %s hx_p = %s; %s = %s; }", it, p, g.pfReg(j), load))
 		}
 	})
 }

@@ -110,6 +110,12 @@ func (g *sweepGen) stLoad(st gpuplan.SweepStage, p string, cols []string) string
 	return g.flat(m).expr(lv.Stmt.Reads[st.Read].Ref, false, false)
 }
 
+// stGuarded is stLoad, in an edge box only where the element is in the
+// array (else 0; gpuplan's sweep_edge.go).
+func (g *sweepGen) stGuarded(st gpuplan.SweepStage, p string, cols []string) string {
+	return g.edgeGuard(g.stInArr(st, p, cols), g.stLoad(st, p, cols))
+}
+
 // stHalo prints, at depth d, halo register i's element of field st (when
 // the thread has one): body gets its staged index and iteration columns.
 func (g *sweepGen) stHalo(d int, st gpuplan.SweepStage, i int, body func(d int, sidx string, cols []string)) {
@@ -177,7 +183,7 @@ func (g *sweepGen) stageFill(d int) {
 						dst = append(dst, g.sb(fmt.Sprintf("%s + %s", g.stSlot(st, "hx_z", o), g.stOwn(st)), 1))
 					}
 				}
-				g.line(d, fmt.Sprintf("{ const %s hx_w = %s; %s = hx_w; }", sp.Elem, g.stLoad(st, p, nil), strings.Join(dst, " = ")))
+				g.line(d, fmt.Sprintf("{ const %s hx_w = %s; %s = hx_w; }", sp.Elem, g.stGuarded(st, p, nil), strings.Join(dst, " = ")))
 				if !face || (o < st.FMin) {
 					continue
 				}
@@ -187,7 +193,7 @@ func (g *sweepGen) stageFill(d int) {
 						if o < st.E {
 							dst = g.sb(fmt.Sprintf("%s + %s", g.stSlot(st, "hx_z", o), sidx), 1)
 						}
-						g.line(d, fmt.Sprintf("%s = %s;", dst, g.stLoad(st, p, cols)))
+						g.line(d, fmt.Sprintf("%s = %s;", dst, g.stGuarded(st, p, cols)))
 					})
 				}
 			}
@@ -247,11 +253,11 @@ func (g *sweepGen) stageAdvance(d int) {
 			g.line(d, "{")
 			g.line(d+1, fmt.Sprintf("const %s hx_pn = %s + %d;", it, g.z, 1+st.E))
 			g.line(d+1, fmt.Sprintf("const %s hx_pl = (hx_pn < hx_zb + %d ? hx_pn : hx_zb + %d) - %d;", it, st.OMax, st.OMax, o0))
-			g.line(d+1, fmt.Sprintf("%s = %s;", g.stReg(j, "cur"), g.stLoad(st, "hx_pl", nil)))
+			g.line(d+1, fmt.Sprintf("%s = %s;", g.stReg(j, "cur"), g.stGuarded(st, "hx_pl", nil)))
 			if st.FMin <= st.FMax {
 				for i := 0; i < st.HaloRegs; i++ {
 					g.stHalo(d+1, st, i, func(d int, _ string, cols []string) {
-						g.line(d, fmt.Sprintf("%s = %s;", g.stReg(j, fmt.Sprintf("h%d", i)), g.stLoad(st, "hx_pl", cols)))
+						g.line(d, fmt.Sprintf("%s = %s;", g.stReg(j, fmt.Sprintf("h%d", i)), g.stGuarded(st, "hx_pl", cols)))
 					})
 				}
 			}

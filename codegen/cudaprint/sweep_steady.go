@@ -45,9 +45,10 @@ import (
 // that the steady code ran.
 
 // steady prints, at depth d, an interior box's prologue (none with the
-// ramp) and steady steps (the epilogue is the generic loop after it).
+// ramp) and steady steps (the epilogue is the generic loop after it) and,
+// with the plan's Edge, an edge box's steady steps (sweep_edge.go).
 func (g *sweepGen) steady(d int) {
-	sp, it := g.sp, g.it()
+	sp := g.sp
 	ns := sp.Form.NS
 	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels)),
 		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.InLo, sp.W[0]-1+sp.InHi)}
@@ -56,6 +57,21 @@ func (g *sweepGen) steady(d int) {
 	}
 	g.line(d, "/* an interior box (all levels, its planes with ghost zones and the face in the domain): the steady state */")
 	g.line(d, "if ("+strings.Join(conds, " && ")+") {")
+	g.steadyBox(d)
+	if sp.Edge {
+		g.line(d, fmt.Sprintf("} else if (hx_nlev == %d) { /* an edge box (all levels, not interior): the steady code guarded per cell (gpuplan's sweep_edge.go) */", len(sp.Levels)))
+		g.edge = true
+		g.steadyBox(d)
+		g.edge = false
+	}
+	g.line(d, "}")
+}
+
+// steadyBox prints, in the box's if at depth d, the steady steps of an
+// interior box (with its prologue without the ramp) or, with g.edge, of an
+// edge box.
+func (g *sweepGen) steadyBox(d int) {
+	sp, it := g.sp, g.it()
 	za := fmt.Sprintf("hx_bl0 + %d", sp.SteadyLo)
 	if sp.SteadyLo < 0 {
 		za = fmt.Sprintf("hx_bl0 - %d", -sp.SteadyLo)
@@ -65,18 +81,20 @@ func (g *sweepGen) steady(d int) {
 		g.genericSteps(d+1, "hx_z < hx_za", "prologue: the pipeline fills")
 	}
 	if g.emu {
-		g.line(d+1, "hx_emu_steady_boxes++;")
+		g.line(d+1, fmt.Sprintf("hx_emu_%s_boxes++;", g.kind()))
 	}
 	g.line(d+1, "{")
 	dd := d + 2
 	if !g.emu {
 		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
 	}
+	g.edgeFlags(dd)
 	if sp.Prefetch {
 		g.line(dd, "/* the prefetch registers of the first steady step (hx_z == hx_za) */")
 		g.pfLoad(dd, "hx_z", true)
 	}
 	g.stageFill(dd)
+	g.edgePrefetch(dd, "hx_z", -1)
 	if sp.Prefetch || sp.Stage {
 		g.band = func(a, k int) string {
 			if s := g.stageRead(a, k); s != "" {
@@ -121,7 +139,15 @@ func (g *sweepGen) steady(d int) {
 		}
 	}
 	g.line(d+1, "}")
-	g.line(d, "}")
+}
+
+// kind names the steady code being printed in the emulator's counters:
+// steady (interior boxes) or edge.
+func (g *sweepGen) kind() string {
+	if g.edge {
+		return "edge"
+	}
+	return "steady"
 }
 
 // unrolledSteps prints n steady steps hx_s = hx_z + j (j < n) with
@@ -144,8 +170,9 @@ func (g *sweepGen) unrolledSteps(d int, n int64, lastNoPf bool) {
 // pf), the column registers' shift, the barrier.
 func (g *sweepGen) steadyStep(d int, pf bool) {
 	if g.emu {
-		g.line(d, "hx_emu_steady_steps++;")
+		g.line(d, fmt.Sprintf("hx_emu_%s_steps++;", g.kind()))
 	}
+	g.edgeLoads(d)
 	g.stagePublish(d)
 	for a := range g.sp.Levels {
 		g.steadyLevel(a, d)
@@ -155,6 +182,9 @@ func (g *sweepGen) steadyStep(d int, pf bool) {
 		if pf && g.sp.Prefetch && a == g.sp.PfAfter {
 			g.line(d, "/* prefetch: level 0's band-start reads of the next step (before the barrier) */")
 			g.pfLoad(d, g.z+" + 1", false)
+		}
+		if pf {
+			g.edgePrefetch(d, g.z+" + 1", a)
 		}
 	}
 	g.shiftRegs(d)
@@ -177,13 +207,20 @@ func (g *sweepGen) steadyLevel(a, d int) {
 		g.line(d, "{")
 		g.line(d+1, fmt.Sprintf("const %s hx_p = %s - %d;", it, g.z, sp.Lag*int64(a)))
 		rhs, widx := g.value(a, g.levelRead(a))
+		c := g.colConds(a)
+		if g.edge {
+			rhs = g.edgeValue(a, c, rhs)
+		}
 		g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
 		for _, k := range g.keep(a) {
 			g.line(d+1, k+" = hx_v;")
 		}
 		if sp.Next[a] < 0 { // its field's last writer (the band has all levels)
-			c := g.colConds(a)
-			g.line(d+1, fmt.Sprintf("if (%s && %s) %s = hx_v;", c.ownPlane, g.flag("hx_oc", c.ownCol), g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
+			own := c.ownPlane + " && " + g.flag("hx_oc", c.ownCol)
+			if g.edge {
+				own += " && " + g.edgeDom(c)
+			}
+			g.line(d+1, fmt.Sprintf("if (%s) %s = hx_v;", own, g.global("hx_o_"+fs.Write.Array.Name, widx, 1)))
 		}
 		g.line(d, "}")
 	})

@@ -261,6 +261,9 @@ static long hx_emu_steady_boxes;
 static long hx_emu_acc[2][2];
 /* the sweep steps those boxes ran with the steady code */
 static long hx_emu_steady_steps;
+/* boxes of the sweep kernel that ran the edge steady state (all levels, not
+   interior: gpuplan's sweep_edge.go) and their steps */
+static long hx_emu_edge_boxes, hx_emu_edge_steps;
 /* what the sweep kernel's ramp fills its shared buffers and registers with
    at its start (CUDA: 0; tests define NaN) */
 #ifndef HX_EMU_FILL
@@ -352,6 +355,7 @@ static int hx_emu_report(int failed)
   if (hx_emu_steady_boxes > 0) printf("emu: %ld steady sweep box(es)\n", hx_emu_steady_boxes);
   if (getenv("HX_EMU_COUNT")) printf("emu: accesses: global %ld reads, %ld writes; shared %ld reads, %ld writes\n", hx_emu_acc[0][0], hx_emu_acc[0][1], hx_emu_acc[1][0], hx_emu_acc[1][1]);
   if (hx_emu_steady_steps > 0) printf("emu: %ld steady sweep step(s)\n", hx_emu_steady_steps);
+  if (hx_emu_edge_boxes > 0) printf("emu: %ld edge sweep box(es), %ld edge step(s)\n", hx_emu_edge_boxes, hx_emu_edge_steps);
   if (hx_emu_nerr == 0) {
     if (hx_emu_ngrid > 0) printf("emu: %u launches, %u grid barriers, no races, no out-of-bounds accesses\n", hx_emu_nlaunch, hx_emu_ngrid);
     else printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_nlaunch);

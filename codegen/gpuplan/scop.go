@@ -53,6 +53,11 @@ type CUDAOptions struct {
 	// sweep_stage.go); NoSweepStageInput keeps them global
 	// (--sweep-stage-input=off). Neither: the plan's choice (on in 3-D).
 	SweepStageInput, NoSweepStageInput bool
+	// NoSweepEdge turns off the sweep kernel's edge steady state
+	// (--sweep-edge=false; see sweep_edge.go): boxes that are not interior
+	// run the generic step. SweepEdgePrefetch issues the edge steps'
+	// out-of-domain loads a step ahead (--sweep-edge-prefetch).
+	NoSweepEdge, SweepEdgePrefetch bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -301,7 +306,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt))
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

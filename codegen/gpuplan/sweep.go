@@ -127,6 +127,12 @@ type SweepPlan struct {
 	Stage    bool
 	StageWhy string
 	St       []SweepStage
+	// The edge steady state (sweep_edge.go): Edge says whether boxes with
+	// all levels that are not interior run the steady code too, guarded
+	// per cell (EdgeWhy why not); EdgePf whether an edge step's
+	// out-of-domain loads are issued a step ahead.
+	Edge, EdgePf bool
+	EdgeWhy      string
 }
 
 // SweepLevel is one level of a band.
@@ -384,8 +390,10 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // noPrefetch turns off the prefetch of level 0's band-start reads in the
 // steady state, ring turns on its own-column ring, late issues it after
 // the last level (planPrefetch); stage stages level 0's band-start reads
-// in shared memory and column registers there (planStage).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int) (*SweepPlan, error) {
+// in shared memory and column registers there (planStage); noEdge turns
+// off the edge steady state, edgePf prefetches its out-of-domain loads
+// (planEdge).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int, noEdge, edgePf bool) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -454,6 +462,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	sp.planStage(stage)
 	sp.planPrefetch(noPrefetch, ring, late, fastMath)
 	sp.planTail()
+	sp.planEdge(noEdge, edgePf)
 	return sp, nil
 }
 

@@ -22,6 +22,7 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	sp.dumpSteady(w)
 	sp.dumpPrefetch(w)
 	sp.dumpStage(w)
+	sp.dumpEdge(w)
 	sp.dumpLevels(w, func(lv SweepLevel) string {
 		buf := "not buffered (no later level reads it)"
 		if lv.Buf >= 0 {

@@ -126,7 +126,12 @@ func (g *bandIR) finish() error {
 	return nil
 }
 
+// zeroElem is the zero of an element type (floating point, or an integer
+// type: a prefetch register of an integer array).
 func zeroElem(t types.Type) constant.Constant {
+	if it, ok := t.(*types.IntType); ok {
+		return constant.NewInt(it, 0)
+	}
 	return constant.NewFloat(t.(*types.FloatType), 0)
 }
 
@@ -255,16 +260,8 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 	bp := g.bp
 	lv := bp.Levels[a]
 	fs := lv.Stmt
-	ns := bp.Form.NS
 	unbind := g.bind(lv, x)
 	defer unbind()
-	var dom, inArr []value.Value
-	for i := 0; i < ns; i++ {
-		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
-		ext, _ := g.llvmKernel.body(fs.Write.Array.Extents[len(fs.Write.Ref.Index)-ns+i])
-		xo, ext := g.sameInt(g.add(x[i], fs.Write.Off[i]), ext)
-		inArr = append(inArr, g.sge(xo, zeroOf(xo)), g.cur.NewICmp(enum.IPredSLT, xo, ext))
-	}
 	store := func(v value.Value, ptrs []value.Value) {
 		for _, p := range ptrs {
 			g.cur.NewStore(v, p)
@@ -274,13 +271,13 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 	var els func()
 	if keep != nil {
 		els = func() {
-			closeIn := g.ifOpen(g.and(inArr...))
+			closeIn := g.ifOpen(g.inArray(fs.Write, x))
 			v := g.cur.NewLoad(g.elem, g.flatPtrOf(fs.Write.Ref, name))
 			store(v, keep())
 			closeIn()
 		}
 	}
-	g.ifElse(g.and(dom...), func() {
+	g.ifElse(g.domain(x), func() {
 		v := g.value(a, read)
 		if keep != nil {
 			store(v, keep())
@@ -289,6 +286,29 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 		g.cur.NewStore(v, g.flatPtrOf(fs.Write.Ref, "hx_o_"+name))
 		closeOut()
 	}, els)
+}
+
+// domain is the condition that the cell x is in the statements' domain
+// (one box for all of them).
+func (g *bandIR) domain(x []value.Value) value.Value {
+	var dom []value.Value
+	for i := range x {
+		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
+	}
+	return g.and(dom...)
+}
+
+// inArray is the condition that r's element at the iteration cell x (its
+// space subscripts x_i + r.Off[i]) is in the array.
+func (g *bandIR) inArray(r gpuplan.FieldRef, x []value.Value) value.Value {
+	ns := len(x)
+	var in []value.Value
+	for i := 0; i < ns; i++ {
+		ext, _ := g.llvmKernel.body(r.Array.Extents[len(r.Ref.Index)-ns+i])
+		xo, ext := g.sameInt(g.add(x[i], r.Off[i]), ext)
+		in = append(in, g.sge(xo, zeroOf(xo)), g.cur.NewICmp(enum.IPredSLT, xo, ext))
+	}
+	return g.and(in...)
 }
 
 // value is level a's value at the cell its statement's iterators are

@@ -461,6 +461,29 @@ func (k *llvmKernel) ifElse(c value.Value, then, els func()) {
 	k.cur = join
 }
 
+// ifValue is "c ? then() : other" with then lowered only where c holds
+// (a branch and a phi: then's loads happen only there).
+func (k *llvmKernel) ifValue(c value.Value, then func() value.Value, other value.Value) value.Value {
+	return k.ifValues(c, func() []value.Value { return []value.Value{then()} }, []value.Value{other})[0]
+}
+
+// ifValues is ifValue for several values under one branch.
+func (k *llvmKernel) ifValues(c value.Value, then func() []value.Value, other []value.Value) []value.Value {
+	pre := k.cur
+	tb, join := k.f.NewBlock(""), k.f.NewBlock("")
+	k.cur.NewCondBr(c, tb, join)
+	k.cur = tb
+	vs := then()
+	end := k.cur
+	k.cur.NewBr(join)
+	k.cur = join
+	out := make([]value.Value, len(vs))
+	for i, v := range vs {
+		out[i] = k.cur.NewPhi(ir.NewIncoming(v, end), ir.NewIncoming(other[i], pre))
+	}
+	return out
+}
+
 // let binds v to value for body.
 func (k *llvmKernel) let(v string, x value.Value, body func()) {
 	old, had := k.env[v]

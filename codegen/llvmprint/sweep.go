@@ -58,6 +58,7 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 	}
 	g.pfAllocas()
 	g.stageAllocas()
+	g.edgeAllocas()
 	g.q = g.cur.NewAlloca(types.I32)
 	g.z = g.cur.NewAlloca(g.it)
 	g.rampFill()
@@ -79,6 +80,11 @@ type sweepIR struct {
 	// nstep numbers the printed steady steps' blocks (SteadyStepBlock).
 	nstep int
 	st    stageIR // the staged input's registers (sweep_stage.go)
+	// edge: the steady code being lowered is the edge variant
+	// (sweep_edge.go); eRegs its out-of-domain value registers with
+	// EdgePf (nil for a level that keeps no value).
+	edge  bool
+	eRegs []*ir.InstAlloca
 }
 
 // body mirrors cudaprint's sweepGen.body.

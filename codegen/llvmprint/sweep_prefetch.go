@@ -48,6 +48,27 @@ func (g *sweepIR) pfRead(a, k int) value.Value {
 func (g *sweepIR) pfLoad(zNext value.Value, fill bool) {
 	sp := g.sp
 	lv := sp.Levels[0]
+	if g.edge { // an edge box (no ring): all loads under one test of level 0's cell in the domain (sweep_edge.go)
+		x := g.cellAt(zNext)
+		unbind := g.bind(lv, x)
+		var zeros []value.Value
+		for _, r := range sp.Pf {
+			zeros = append(zeros, zeroElem(llvmType(lv.Stmt.Reads[r.Read].Array.Elem)))
+		}
+		vs := g.ifValues(g.domain(x), func() []value.Value {
+			var out []value.Value
+			for _, r := range sp.Pf {
+				ref := lv.Stmt.Reads[r.Read].Ref
+				out = append(out, g.cur.NewLoad(llvmType(g.arrs[ref.Name].Elem), g.elemPtr(ref)))
+			}
+			return out
+		}, zeros)
+		unbind()
+		for j, v := range vs {
+			g.cur.NewStore(v, g.pf[j])
+		}
+		return
+	}
 	for j, r := range sp.Pf {
 		if !fill && r.Take >= 0 {
 			g.cur.NewStore(g.cur.NewLoad(g.pf[r.Take].(*ir.InstAlloca).ElemType, g.pf[r.Take]), g.pf[j])

@@ -167,7 +167,7 @@ func (g *sweepIR) stageFill(z value.Value) {
 		}
 		for o := lo; o <= st.E; o++ {
 			p := g.add(z, o-o0)
-			v := g.stLoad(st, p, nil)
+			v := g.stGuarded(st, p, nil)
 			if o == st.E {
 				g.cur.NewStore(v, g.st.cur[j])
 			} else {
@@ -183,7 +183,7 @@ func (g *sweepIR) stageFill(z value.Value) {
 			}
 			for i := 0; i < st.HaloRegs; i++ {
 				g.stHalo(st, i, func(sidx value.Value, cols []value.Value) {
-					v := g.stLoad(st, p, cols)
+					v := g.stGuarded(st, p, cols)
 					if o == st.E {
 						g.cur.NewStore(v, g.st.halo[j][i])
 					} else {
@@ -233,11 +233,11 @@ func (g *sweepIR) stageAdvance(z value.Value) {
 		}
 		o0 := sp.Levels[0].Stmt.Reads[st.Read].Off[0]
 		pl := g.add(g.smin(g.add(z, 1+st.E), g.add(g.st.zb, st.OMax)), -o0)
-		g.cur.NewStore(g.stLoad(st, pl, nil), g.st.cur[j])
+		g.cur.NewStore(g.stGuarded(st, pl, nil), g.st.cur[j])
 		if st.FMin <= st.FMax {
 			for i := 0; i < st.HaloRegs; i++ {
 				g.stHalo(st, i, func(_ value.Value, cols []value.Value) {
-					g.cur.NewStore(g.stLoad(st, pl, cols), g.st.halo[j][i])
+					g.cur.NewStore(g.stGuarded(st, pl, cols), g.st.halo[j][i])
 				})
 			}
 		}

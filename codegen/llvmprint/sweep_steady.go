@@ -61,22 +61,44 @@ func (g *sweepIR) nextQ() {
 }
 
 // steady lowers an interior box's prologue and steady steps (the
-// epilogue is the generic loop after it).
+// epilogue is the generic loop after it) and, with the plan's Edge, an
+// edge box's steady steps (sweep_edge.go).
 func (g *sweepIR) steady() {
 	sp := g.sp
 	ns := sp.Form.NS
-	in := []value.Value{g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels)))),
+	all := g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels))))
+	in := []value.Value{all,
 		g.sge(g.add(g.bl[0], -sp.InLo), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.InHi), g.hi[0])}
 	for i := 1; i < ns; i++ {
 		in = append(in, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
 	}
-	closeIn := g.ifOpen(g.and(in...))
+	var edge func()
+	if sp.Edge {
+		edge = func() {
+			closeAll := g.ifOpen(all)
+			g.edge = true
+			g.steadyBox()
+			g.edge = false
+			closeAll()
+		}
+	}
+	g.ifElse(g.and(in...), g.steadyBox, edge)
+}
+
+// steadyBox lowers the steady steps of an interior box (with its prologue
+// without the ramp) or, with g.edge, of an edge box.
+func (g *sweepIR) steadyBox() {
+	sp := g.sp
 	za := g.add(g.bl[0], sp.SteadyLo)
 	zb := g.add(g.bl[0], sp.W[0]-1+sp.SteadyHi)
 	if !sp.SteadyRamp { // with the ramp za is zlo (sweep_ramp.go)
 		g.genericSteps(g.add(za, -1))
 	}
-	st := g.llvmKernel.f.NewBlock(SteadyBlock) // (g.f is the face index)
+	name := SteadyBlock
+	if g.edge {
+		name = EdgeBlock
+	}
+	st := g.llvmKernel.f.NewBlock(name) // (g.f is the face index)
 	g.cur.NewBr(st)
 	g.cur = st
 	if sp.Prefetch { // the registers of the first steady step (z == za)
@@ -85,6 +107,9 @@ func (g *sweepIR) steady() {
 	if sp.Stage { // the staged input of the first steady step (z == za; sweep_stage.go)
 		g.st.za, g.st.zb = za, zb
 		g.stageFill(g.cur.NewLoad(g.it, g.z))
+	}
+	if g.edge && sp.EdgePf { // an edge box's first step's out-of-domain values
+		g.edgePrefetch(g.cur.NewLoad(g.it, g.z), -1)
 	}
 	if sp.Prefetch || sp.Stage {
 		g.band = func(a, k int) value.Value {
@@ -120,7 +145,6 @@ func (g *sweepIR) steady() {
 			g.cur.NewStore(g.add(z, 1), g.z)
 		}
 	}
-	closeIn()
 }
 
 // unrolledSteps lowers n steady steps z+j (j < n) with constant slots (q
@@ -139,23 +163,38 @@ func (g *sweepIR) unrolledSteps(z value.Value, n int64, lastNoPf bool) {
 // the column registers' shift, the barrier.
 func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 	sp := g.sp
-	st := g.llvmKernel.f.NewBlock(fmt.Sprintf("%s.%d", SteadyStepBlock, g.nstep))
+	name := SteadyStepBlock
+	if g.edge {
+		name = EdgeStepBlock
+	}
+	st := g.llvmKernel.f.NewBlock(fmt.Sprintf("%s.%d", name, g.nstep))
 	g.nstep++
 	g.cur.NewBr(st)
 	g.cur = st
 	g.st.z = z
+	e := g.edgeLoads(z)
 	g.stagePublish(z)
 	for a, lv := range sp.Levels {
 		x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
 		unbind := g.bind(lv, x)
-		v := g.value(a, g.levelRead(a))
+		var v, dom value.Value
+		if g.edge { // the statement in the domain, else the band-start value (sweep_edge.go)
+			dom = g.domain(x)
+			v = g.ifValue(dom, func() value.Value { return g.value(a, g.levelRead(a)) }, e[a])
+		} else {
+			v = g.value(a, g.levelRead(a))
+		}
 		if keep := g.keep(a); keep != nil {
 			for _, p := range keep() {
 				g.cur.NewStore(v, p)
 			}
 		}
 		if sp.Next[a] < 0 { // its field's last writer (the band has all levels)
-			closeOut := g.ifOpen(g.owned(x))
+			own := g.owned(x)
+			if g.edge {
+				own = g.and(own, dom)
+			}
+			closeOut := g.ifOpen(own)
 			g.cur.NewStore(v, g.flatPtrOf(lv.Stmt.Write.Ref, "hx_o_"+lv.Stmt.Write.Array.Name))
 			closeOut()
 		}
@@ -165,6 +204,9 @@ func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 		}
 		if pf && sp.Prefetch && a == sp.PfAfter { // level 0's band-start reads of the next step, before the barrier
 			g.pfLoad(g.add(z, 1), false)
+		}
+		if pf && g.edge && sp.EdgePf { // level a's out-of-domain value of the next step
+			g.edgePrefetch(g.add(z, 1), a)
 		}
 	}
 	g.shiftRegs()

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSweepEdgeFlag: --sweep-edge (on by default) shows in --dump=plan,
+// --sweep-edge=false turns it off there and in the kernel (no edge
+// branch), --sweep-edge-prefetch shows there too, and a value that is not
+// a boolean is a usage error (exit 2).
+func TestSweepEdgeFlag(t *testing.T) {
+	src := "../../testdata/real/an5d_j2d5pt.c"
+	for _, tc := range []struct {
+		flag, want, wantNot string
+	}{
+		{"--sweep-edge", "edge steady: boxes with all 8 levels that are not interior", ""},
+		{"--sweep-edge=true", "edge steady: boxes with all 8 levels", ""},
+		{"--sweep-edge=false", "edge steady: off (--sweep-edge=false)", "edge steady: boxes"},
+		{"--sweep-edge-prefetch", "for 7 level(s) a step ahead, each after its level's work (--sweep-edge-prefetch)", "at the step's top"},
+	} {
+		out, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", tc.flag)
+		if code != 0 || !strings.Contains(out, tc.want) || (tc.wantNot != "" && strings.Contains(out, tc.wantNot)) {
+			t.Errorf("%s: exit %d (%s), want %q in the plan:\n%s", tc.flag, code, errs, tc.want, out)
+		}
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		flag string
+		edge bool
+	}{{"--sweep-edge=true", true}, {"--sweep-edge=false", false}} {
+		out := dir + "/k" + tc.flag[len("--sweep-edge="):]
+		if _, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "-o", out, tc.flag); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.flag, code, errs)
+		}
+		k, err := os.ReadFile(filepath.Join(out, "an5d_j2d5pt_kernel.cu"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(k), "an edge box"); got != tc.edge {
+			t.Errorf("%s: the kernel has the edge branch: %v, want %v", tc.flag, got, tc.edge)
+		}
+	}
+	_, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", "--sweep-edge=maybe")
+	if want := `invalid argument "maybe" for "--sweep-edge" flag`; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("--sweep-edge=maybe: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
+}
+
+// TestNoteEdgeBoxes: after an emulator run, run notes the boxes that ran
+// the steady state and the edge steady state (and nothing of the edge
+// when none did).
+func TestNoteEdgeBoxes(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{"emu: 434 steady sweep box(es)\nemu: 23002 steady sweep step(s)\nemu: 151 edge sweep box(es), 8003 edge step(s)\nverify: ok\n",
+			"steady: 434 sweep box(es) ran the steady state, 23002 steady step(s)\nedge: 151 sweep box(es) at the domain's edge ran the edge steady state, 8003 edge step(s)\n"},
+		{"emu: 2 steady sweep box(es)\nemu: 38 steady sweep step(s)\n", "steady: 2 sweep box(es) ran the steady state, 38 steady step(s)\n"},
+		{"emu: 9 edge sweep box(es), 153 edge step(s)\n", "edge: 9 sweep box(es) at the domain's edge ran the edge steady state, 153 edge step(s)\n"},
+	} {
+		var b strings.Builder
+		noteSteadyBoxes(&b, tc.out)
+		if b.String() != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.out, b.String(), tc.want)
+		}
+	}
+}

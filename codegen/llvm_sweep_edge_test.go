@@ -1,0 +1,65 @@
+package codegen
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"hextile/codegen/llvmprint"
+	"hextile/internal/testlong"
+)
+
+// edgeHookC counts the CUDA threads that enter the LLVM sweep kernel's
+// edge steady state and their edge steps (the calls edgeHookIR puts at
+// the blocks llvmprint.EdgeBlock and EdgeStepBlock) and, at exit, fails
+// the program (status 3) unless some entered and each ran %d steps.
+const edgeHookC = `
+long hx_ir_edge_boxes, hx_ir_edge_steps;
+void hx_edge_box(void) { __atomic_fetch_add(&hx_ir_edge_boxes, 1, __ATOMIC_RELAXED); }
+void hx_edge_step(void) { __atomic_fetch_add(&hx_ir_edge_steps, 1, __ATOMIC_RELAXED); }
+__attribute__((destructor)) static void hx_ir_edge_check(void)
+{
+  if (hx_ir_edge_boxes == 0 || hx_ir_edge_steps != hx_ir_edge_boxes * %dL) {
+    printf("edge steady state: %%ld thread entries ran %%ld edge steps, want %d each\n", hx_ir_edge_boxes, hx_ir_edge_steps);
+    fflush(stdout);
+    _Exit(3);
+  }
+}
+`
+
+// edgeStepLabel matches the blocks of the printed edge steps.
+var edgeStepLabel = regexp.MustCompile(`(?m)^(` + regexp.QuoteMeta(llvmprint.EdgeStepBlock) + `\.\d+:)$`)
+
+// edgeHookIR calls hx_edge_box at the edge steady state's start and
+// hx_edge_step at every edge step of the IR ll.
+func edgeHookIR(ll string) (string, bool) {
+	label := "\n" + llvmprint.EdgeBlock + ":\n"
+	if !strings.Contains(ll, label) || !edgeStepLabel.MatchString(ll) {
+		return ll, false
+	}
+	out := strings.Replace(ll, label, label+"  call void @hx_edge_box()\n", 1)
+	out = edgeStepLabel.ReplaceAllString(out, "$1\n  call void @hx_edge_step()")
+	return out + "\ndeclare void @hx_edge_box()\ndeclare void @hx_edge_step()\n", true
+}
+
+// TestLLVMSweepEdgeRunsOnCPU: the LLVM sweep kernel on the edge cases
+// (TestSweepEdgeEmu's) runs on the CPU bit-identical to the sequential
+// program, and every thread that enters an edge box runs the plan's
+// SteadySteps edge steps. By default the 2-D case with the prefetch, the
+// 3-D one with the staged input and the 2-D one with the out-of-domain
+// loads a step ahead; all with HEXTILE_LONG=1.
+func TestLLVMSweepEdgeRunsOnCPU(t *testing.T) {
+	llc, cc := llvmTools(t)
+	dir := t.TempDir()
+	quick := map[string]bool{"j2d5pt_pf": true, "star3d1r_stage": true, "box2d1r_epf": true}
+	for _, rc := range edgeCases {
+		if (rc.tc.long || !quick[rc.name]) && !testlong.Enabled() {
+			continue
+		}
+		rc := rc
+		t.Run(rc.name, func(t *testing.T) {
+			t.Parallel()
+			llvmCountRun(t, llc, cc, dir, "edge_ir_"+rc.name, rc.tc, rc.opt, edgeHookIR, edgeHookC)
+		})
+	}
+}
