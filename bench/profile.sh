@@ -88,8 +88,44 @@ CONFIGS=(
   "star3d1r256_sweep_exact_edgepf|$S3|--tile=sweep --sweep-edge-prefetch|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_none_exact|$S3||dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "star3d1r256_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 254 -t 128 -n 3|-s 254 -t 24 -n 1|exact|"
+  # the boundary boxes' steady code (--sweep-edge, gpuplan's sweep_edge.go) against the generic step
+  # (--sweep-edge=false): MATCH='^edge_'
+  "edge_j2d5pt2k_fast|$J|--tile=sweep|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "edge_j2d5pt2k_fast_off|$J|--tile=sweep --sweep-edge=false|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "edge_j2d5pt2k_fast_w64|$J|--tile=sweep --sizes=7,64,242|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "edge_j2d5pt2k_fast_w128|$J|--tile=sweep --sizes=7,128,242|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "edge_j2d5pt2k_fast_f128|$J|--tile=sweep --sizes=7,64,114|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "edge_j2d5pt2k_exact|$J|--tile=sweep|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "edge_j2d5pt2k_exact_off|$J|--tile=sweep --sweep-edge=false|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "edge_j2d5pt2k_an5d_fast|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|fast|"
+  "edge_j2d5pt2k_an5d_exact|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|exact|"
+  "edge_lap2k_exact|bench/inputs/laplacian2d.c|--tile=sweep|N=2048 T=512|N=2048 T=40|exact|"
+  "edge_lap2k_exact_off|bench/inputs/laplacian2d.c|--tile=sweep --sweep-edge=false|N=2048 T=512|N=2048 T=40|exact|"
+  "edge_lap2k_exact_w64|bench/inputs/laplacian2d.c|--tile=sweep --sizes=7,64,242|N=2048 T=512|N=2048 T=40|exact|"
+  "edge_lap2k_exact_none|bench/inputs/laplacian2d.c|--tile=none --sizes=3,64,64 --block=64,8|N=2048 T=512|N=2048 T=40|exact|"
+  "edge_heat2k_exact|bench/inputs/heat2d.c|--tile=sweep|N=2048 T=512|N=2048 T=40|exact|"
+  "edge_j2d5pt_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "edge_j2d5pt_fast_off|$J|--tile=sweep --sweep-edge=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "edge_j2d5pt_exact|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "edge_j2d5pt_exact_off|$J|--tile=sweep --sweep-edge=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "edge_j2d5pt_an5d_fast|an5d:j2d5pt-256-10-256|-|-s 16384 -t 1000 -n 3|-s 16384 -t 40 -n 1|fast|"
+  "edge_box2d1r_exact|$B2|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "edge_box2d1r_exact_off|$B2|--tile=sweep --sweep-edge=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "edge_star3d1r_exact|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "edge_star3d1r_exact_off|$S3|--tile=sweep --sweep-edge=false|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "edge_star3d1r_fast|$S3|--tile=sweep|dimsize=514 timestep=200|dimsize=514 timestep=24|fast|"
+  "edge_star3d1r_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 512 -t 200 -n 3|-s 512 -t 24 -n 1|exact|"
+  "edge_star3d1r256_exact|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "edge_star3d1r256_exact_off|$S3|--tile=sweep --sweep-edge=false|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "edge_star3d1r256_exact_w32|$S3|--tile=sweep --sizes=3,32,26,26|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "edge_star3d1r256_fast|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|fast|"
+  "edge_star3d1r256_none_exact|$S3||dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
+  "edge_star3d1r256_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 254 -t 128 -n 3|-s 254 -t 24 -n 1|exact|"
+  "edge_j2d5pt1k_fast|$J|--tile=sweep|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|fast|"
+  "edge_j2d5pt1k_exact|$J|--tile=sweep|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|exact|"
+  "edge_j2d5pt1k_none_exact|$J|--tile=none|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|exact|"
 )
-verify_size() { case $1 in star3d1r*) echo "dimsize=80 timestep=9" ;; *) echo "dimsize=301 timestep=23" ;; esac; }
+verify_size() { case $1 in *star3d1r*) echo "dimsize=80 timestep=9" ;; *lap2k* | *heat2k*) echo "N=301 T=23" ;; *) echo "dimsize=301 timestep=23" ;; esac; }
 
 if [ "${1:-run}" = prepare ]; then
   mkdir -p devbuild
@@ -160,7 +196,7 @@ for c in "${CONFIGS[@]}"; do
     # shellcheck disable=SC2086
     timeout 300 "$bin" $full > "$OUT/$name.time.log" 2>&1
     # AN5D prints "Average: X GFLOPS, Y ms": GCells/s = cells x steps / time
-    dim=2; case $name in star3d* | box3d* | j3d*) dim=3 ;; esac
+    dim=2; case $name in *star3d* | *box3d* | *j3d*) dim=3 ;; esac
     gk=$(awk -v full="$full" -v dim="$dim" 'BEGIN { n = split(full, a, " "); for (i = 1; i <= n; i++) { if (a[i] == "-s") s = a[i+1]; if (a[i] == "-t") t = a[i+1] } }
       /^Average:/ { for (i = 1; i <= NF; i++) if ($i == "ms") ms = $(i-1) }
       END { if (ms > 0) printf "%.1f", s ^ dim * t / (ms / 1000) / 1e9 }' "$OUT/$name.time.log")
