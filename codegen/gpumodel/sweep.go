@@ -144,7 +144,20 @@ func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
 	g.loaded = float64(w0+2*r[0]*h) * float64(g.face)
 	g.smem = gpuplan.SweepSmemBytes(sizes, r, f.Box, int64(f.ElemBytes))
 	g.regs = min(255, 32+4*(h+1))
-	if mb := gpuplan.DefaultMinBlocks(int(g.face), g.smem); mb > 1 {
+	// the plan's register estimate (gpuplan.SweepRegisterNeed): h buffered
+	// levels of 2 r0 + 1 column registers, and level 0's loads prefetched
+	// (2-D without an IEEE division) or staged (3-D: the staged column's
+	// registers, the current plane's and a halo register)
+	ieee := f.Special > 0 && !f.FastMath
+	pf, stage := f.Points, 0
+	if ieee {
+		pf = 0 // no prefetch with the IEEE sequence (gpuplan's sweep_prefetch.go)
+	}
+	if f.Dims == 3 {
+		pf, stage = 0, int(2*r[0]+2)
+	}
+	need := gpuplan.SweepRegisterNeed(int(h*(2*r[0]+1)), pf, stage, ieee)
+	if mb := gpuplan.DefaultMinBlocks(int(g.face), g.smem, need); mb > 1 {
 		// the plan's launch bounds cap the registers (gpuplan's min_blocks.go)
 		g.regs = min(g.regs, int64(65536/(int(g.face)*mb)))
 	}

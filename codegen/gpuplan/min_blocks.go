@@ -32,8 +32,16 @@ import "fmt"
 // -> 8 (64, not measured lower), at most 32 blocks and 2,048 threads (an SM's limits; a floor that
 // leaves 128 registers or more limits nothing and is left out); lowered while MinBlocks blocks' static shared memory exceeds a
 // multiprocessor's 227 KB (no point asking for registers for blocks that
-// cannot be resident). want 1 turns the floor off (__launch_bounds__ with
-// the thread count only); want > 1 is taken as given (--min-blocks=N).
+// cannot be resident), and lowered while the kernel's register need
+// (need > 0: the plan's estimate, SweepPlan.RegisterNeed) exceeds the
+// floor's budget by more than a fifth: a small excess spills a few values
+// to L1 and keeps the occupancy (star3d1r's 34 against 32: 28 bytes of
+// spill stores, 321 GCells/s against 241 with one block per SM), a large
+// one spills in the steady loop (star2d2r, radius 2: 7 levels x 5 column
+// registers and 9 prefetched loads, about 62 against 48: 188 GCells/s, the
+// hybrid --shared kernel 301, same H200 run). want 1 turns the floor off
+// (__launch_bounds__ with the thread count only); want > 1 is taken as
+// given (--min-blocks=N).
 const (
 	smRegisters  = 65536
 	smSharedMax  = 227 * 1024
@@ -44,7 +52,7 @@ const (
 // minBlocks decides the resident-block floor of a kernel of nt threads
 // using smem bytes of shared memory per block: the floor (0: none) and a
 // line for the plan dump.
-func minBlocks(nt int, smem int64, want int) (int, string) {
+func minBlocks(nt int, smem int64, want, need int) (int, string) {
 	if nt <= 0 {
 		return 0, ""
 	}
@@ -64,21 +72,64 @@ func minBlocks(nt int, smem int64, want int) (int, string) {
 	for mb > 1 && smem > 0 && int64(mb)*smem > smSharedMax {
 		mb--
 	}
+	lowered := ""
+	for mb > 1 && need*5 > regsFor(nt, mb)*6 {
+		mb--
+		lowered = fmt.Sprintf(", lowered for the plan's estimate of %d registers per thread (column and prefetch registers: more than a fifth over the budget would spill in the steady loop)", need)
+	}
 	if mb > 1 && regsFor(nt, mb) >= 128 {
 		return 0, fmt.Sprintf("no resident-block floor: %d blocks of %d threads (the most an SM holds) would leave %d registers per thread, no limit", mb, nt, regsFor(nt, mb))
+	}
+	if mb <= 1 && lowered != "" {
+		return 0, fmt.Sprintf("no resident-block floor: the plan's estimate of %d registers per thread leaves room for one block of %d threads per SM", need, nt)
 	}
 	if mb <= 1 {
 		return 0, fmt.Sprintf("no resident-block floor: %d threads x %d bytes of shared memory per block leave room for one block per SM", nt, smem)
 	}
-	return mb, fmt.Sprintf("__launch_bounds__(%d, %d): %d blocks resident per SM, at most %d registers per thread (the sweep kernel is latency-bound: more resident warps hide its barriers)", nt, mb, mb, regsFor(nt, mb))
+	return mb, fmt.Sprintf("__launch_bounds__(%d, %d): %d blocks resident per SM, at most %d registers per thread (the sweep kernel is latency-bound: more resident warps hide its barriers)%s", nt, mb, mb, regsFor(nt, mb), lowered)
 }
 
 // DefaultMinBlocks is the plan's default resident-block floor of a kernel
-// of nt threads and smem bytes of shared memory per block (0: none), for
-// the cost model.
-func DefaultMinBlocks(nt int, smem int64) int {
-	mb, _ := minBlocks(nt, smem, 0)
+// of nt threads, smem bytes of shared memory per block and an estimated
+// need of registers per thread (0: unknown), for the cost model (0: none).
+func DefaultMinBlocks(nt int, smem int64, need int) int {
+	mb, _ := minBlocks(nt, smem, 0, need)
 	return mb
+}
+
+// SweepRegisterNeed estimates the registers per thread of the sweep
+// kernel's steady loop: a base of 18 (indices, pointers, the loop and the
+// values in flight), every buffered level's column registers, the
+// prefetched loads, the staged input's registers and 8 for an IEEE
+// division or math call's sequence (ieee). E.g. j2d5pt 7,128,242 with
+// --fast-math: 18 + 7 x 3 + 5 = 44 (ptxas: 48 without spills under the
+// floor of 5 blocks); bit-exact (no prefetch with the division): 18 + 21 +
+// 8 = 47 (16 bytes of spill stores); star2d2r (radius 2): 18 + 7 x 5 + 9 =
+// 62; j2d9pt bit-exact 18 + 35 + 8 = 61.
+func SweepRegisterNeed(colRegs, pf, stage int, ieee bool) int {
+	n := 18 + colRegs + pf + stage
+	if ieee {
+		n += 8
+	}
+	return n
+}
+
+// RegisterNeed is SweepRegisterNeed of the plan.
+func (sp *SweepPlan) RegisterNeed() int {
+	col, st := 0, 0
+	for _, lv := range sp.Levels {
+		col += lv.Regs
+	}
+	if sp.Stage {
+		for _, g := range sp.St {
+			st += g.Regs + g.HaloRegs + 1 // + the current plane's register
+		}
+	}
+	pf := 0
+	if sp.Prefetch {
+		pf = len(sp.Pf)
+	}
+	return SweepRegisterNeed(col, pf, st, sp.IEEESpecial)
 }
 
 // regsFor is the register budget per thread of mb resident blocks of nt

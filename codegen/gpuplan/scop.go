@@ -300,7 +300,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 			// yet); --min-blocks=N asks for one.
 			if opt.MinBlocks > 1 {
 				kn := cs.Kernels[0]
-				kn.MinBlocks, kn.MinBlocksWhy = minBlocks(int(hp.Threads), hp.Smem, opt.MinBlocks)
+				kn.MinBlocks, kn.MinBlocksWhy = minBlocks(int(hp.Threads), hp.Smem, opt.MinBlocks, 0)
 			}
 		}
 		return cs, nil
@@ -313,7 +313,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}
-		kn.MinBlocks, kn.MinBlocksWhy = minBlocks(sp.Block[0]*sp.Block[1]*sp.Block[2], sp.Smem, opt.MinBlocks)
+		kn.MinBlocks, kn.MinBlocksWhy = minBlocks(sp.Block[0]*sp.Block[1]*sp.Block[2], sp.Smem, opt.MinBlocks, sp.RegisterNeed())
 		cs.Kernels = []*Kernel{kn}
 		return cs, nil
 	}

@@ -133,6 +133,9 @@ type SweepPlan struct {
 	// out-of-domain loads are issued a step ahead.
 	Edge, EdgePf bool
 	EdgeWhy      string
+	// IEEESpecial: a level divides or calls a math function without
+	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
+	IEEESpecial bool
 }
 
 // SweepLevel is one level of a band.
@@ -461,6 +464,9 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	sp.planRamp(noRamp)
 	sp.planStage(stage)
 	sp.planPrefetch(noPrefetch, ring, late, fastMath)
+	for _, lv := range sp.Levels {
+		sp.IEEESpecial = sp.IEEESpecial || (!fastMath && hasSpecial(lv.Stmt.Stmt.Body.RHS))
+	}
 	sp.planTail()
 	sp.planEdge(noEdge, edgePf)
 	return sp, nil
