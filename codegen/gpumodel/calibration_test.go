@@ -39,6 +39,8 @@ var (
 	// bench/profile.sh's sizes
 	an5dJ2d2k     = map[string]int64{"dimsize": 2050, "timestep": 512}
 	an5dStar3d256 = map[string]int64{"dimsize": 256, "timestep": 128}
+	an5dStar3d2r  = map[string]int64{"dimsize": 516, "timestep": 200}
+	an5dJ2d9      = map[string]int64{"dimsize": 16388, "timestep": 1000}
 )
 
 // calibrationRows are the measurements the constants were fitted to.
@@ -112,6 +114,20 @@ var calibrationRows = []measured{
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 326.1, true},
 	{"star3d1r 256^3x128", "../bench/inputs/an5d_star3d1r.c", an5dStar3d256, cand(schedule.Sweep, nil, nil, false), 200.7, false},
 	{"star3d1r 256^3x128", "../bench/inputs/an5d_star3d1r.c", an5dStar3d256, cand(schedule.Sweep, []int64{3, 32, 26, 26}, nil, false), 213.0, false},
+	// The side-by-side rows of session 8 (bench/results/sidebyside_h200_2026-11-28e.md, one H200, the
+	// sweep kernel's edge steady state on): radius-2 and division stencils beside the untiled kernel.
+	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.None, nil, nil, false), 151.8, false},
+	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 155.8, false},
+	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.Sweep, []int64{1, 64, 28, 28}, nil, false), 215.8, false},
+	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.Sweep, []int64{1, 64, 28, 28}, nil, false), 228.4, true},
+	{"gradient2d 16384^2x1000", "../codegen/gpumodel/testdata/an5d_gradient2d.c", an5dJ2d, cand(schedule.None, nil, nil, false), 267.6, false},
+	{"gradient2d 16384^2x1000", "../codegen/gpumodel/testdata/an5d_gradient2d.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 329.9, false},
+	{"gradient2d 16384^2x1000", "../codegen/gpumodel/testdata/an5d_gradient2d.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 323.7, true},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Sweep, nil, nil, false), 189.4, false},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Sweep, nil, nil, false), 257.8, true},
+	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, nil, nil, false), 236.2, false},
+	{"j2d9pt 16384^2x1000", "../codegen/gpumodel/testdata/an5d_j2d9pt.c", an5dJ2d9, cand(schedule.None, nil, nil, false), 213.2, false},
+	{"j2d9pt 16384^2x1000", "../codegen/gpumodel/testdata/an5d_j2d9pt.c", an5dJ2d9, cand(schedule.None, []int64{3, 32, 128}, []int{32, 8}, false), 204.8, false},
 }
 
 func featuresOfFile(t *testing.T, file string, params map[string]int64) *Features {

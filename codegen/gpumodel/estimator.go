@@ -258,7 +258,8 @@ func (classicalEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, 
 //	mem    = staged: the box (amplification box/tile) in and the cells out once per 2(h+1) steps;
 //	         global: the untiled traffic / ((h+1)/2)
 //	launch = hypot(mem, issue) + launch overhead
-//	inst   = HexA x (InstBase + loads + flops + InstSpecial x divisions) + HexB x r x arrays/2 / (h+1)   (--shared)
+//	inst   = HexA x (InstBase + loads + flops + InstSpecial x divisions) + HexB x r x arrays/2 / (h+1)
+//	         + HexDiv x IEEE float divisions   (--shared)
 //	         HexGlobalA, HexGlobalB instead without --shared
 //	shared = 1.25 x 2 x arrays x (w0 + 2 r0 (h+1) + 1) x prod (w_d + 2 r_d (h+1) + 1) x element size
 type hybridEstimator struct{}
@@ -334,7 +335,7 @@ func (hybridEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, boo
 	}
 	var inst float64
 	if c.Shared {
-		inst = cal.HexA*own + cal.HexB*arr/float64(h+1)
+		inst = cal.HexA*own + cal.HexB*arr/float64(h+1) + cal.HexDiv*ieeeFloatSpecial(f)
 	} else {
 		inst = cal.HexGlobalA*own + cal.HexGlobalB*arr/float64(h+1)
 	}

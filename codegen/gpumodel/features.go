@@ -18,19 +18,22 @@ import (
 // ElemBytes 4, Flops 5, Special 0, Box false, Stmts 1, Extent [2046 2046], Steps
 // 512.
 type Features struct {
-	Dims      int     // space dimensions (loops below the time loop)
-	Radius    []int   // per space dimension, outermost first: the largest |offset| of a read
-	Points    int     // distinct (array, offset) reads per update
-	Arrays    int     // distinct arrays read
-	Written   int     // distinct arrays written
-	ElemBytes int     // bytes of the written array's elements (4: float, int; 8: double)
-	Flops     int     // arithmetic operations per update (+ - * and compound assignment)
-	Special   int     // divisions and math calls per update (tens of instructions each)
-	FMAs      int     // additions of a product (a*b + c) that --fast-math contracts into one fused multiply-add
-	Box       bool    // a read with an offset in two dimensions or more (box stencil)
-	Stmts     int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
-	Extent    []int64 // iterations per space dimension (interior cells), outermost first
-	Steps     int64   // time steps
+	Dims      int   // space dimensions (loops below the time loop)
+	Radius    []int // per space dimension, outermost first: the largest |offset| of a read
+	Points    int   // distinct (array, offset) reads per update
+	Arrays    int   // distinct arrays read
+	Written   int   // distinct arrays written
+	ElemBytes int   // bytes of the written array's elements (4: float, int; 8: double)
+	Flops     int   // arithmetic operations per update (+ - * and compound assignment)
+	Special   int   // divisions and math calls per update (tens of instructions each)
+	// SpecialDouble is the part of Special computed in double precision,
+	// which --fast-math leaves IEEE (precision.go).
+	SpecialDouble int
+	FMAs          int     // additions of a product (a*b + c) that --fast-math contracts into one fused multiply-add
+	Box           bool    // a read with an offset in two dimensions or more (box stencil)
+	Stmts         int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
+	Extent        []int64 // iterations per space dimension (interior cells), outermost first
+	Steps         int64   // time steps
 	// Assumed lists what was assumed for want of parameter values.
 	Assumed []string
 	// FastMath is the build's --fast-math (not the stencil's: the caller
@@ -181,6 +184,11 @@ func FeaturesOf(scop *frontend.Scop, params map[string]int64) (*Features, error)
 		f.Flops += countOps(st.Body.RHS, false, seen)
 		seen = map[string]bool{}
 		f.Special += countOps(st.Body.RHS, true, seen)
+		types := map[string]frontend.Type{}
+		for n, a := range arrays {
+			types[n] = a.Elem
+		}
+		f.SpecialDouble += countDoubleSpecial(st.Body.RHS, types, map[string]bool{})
 		f.FMAs += countFMAs(st.Body.RHS, map[string]bool{})
 		if st.Body.Op != "=" {
 			if st.Body.Op == "/=" {

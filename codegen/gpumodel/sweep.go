@@ -20,7 +20,8 @@ import (
 //	steps   S = w0 + (2 r0 + 1) h        (w0 planes, the s0 ghost zones r0 h each side, the pipeline fill h)
 //	active  U = S x F x H                (the steady ramp, gpuplan's sweep_ramp.go: an interior box
 //	                                      runs every level on every column of its face at every step)
-//	own       = A x (InstBase + points + flops + 1) + SweepDiv x divisions   (sweepInstPerUpdate;
+//	own       = A x (InstBase + points + flops + 1) + SweepDiv x float divisions
+//	            + SweepDivD x double ones   (sweepInstPerUpdate;
 //	            A = SweepA in 2-D, SweepA3 in 3-D)
 //	inst      = U x own + S x F x SweepStep   (per block and band)
 //	issue     = per round of resident blocks: hypot(blocks x inst / (128 x clock), S x SweepStepLat / clock)
@@ -33,9 +34,14 @@ import (
 //	            1,024 threads, two blocks per SM; for 256 the plan's 48 rounds to a
 //	            count of 4 resident here, the residency the constants were fitted with)
 //
-// with SweepA = 0.6, SweepA3 = 1.9, SweepDiv = 70, SweepStep = 4 and
-// SweepStepLat = 2100 cycles (Calibration, fitted on one H200 run of the
-// kernel with its ramp and floor: bench/results/profile_2026-11-28.md). A
+// with SweepA = 0.6, SweepA3 = 1.9, SweepDiv = 40, SweepDivD = 25,
+// SweepStep = 4 and SweepStepLat = 2100 cycles (Calibration, fitted on one
+// H200 run of the kernel with its ramp and floor:
+// bench/results/profile_2026-11-28.md; the divisions refitted on session
+// 8's: j2d5pt's float division 40, somewhat high there, 416 predicted
+// against 326 measured, where its values decaying to denormals take
+// div.rn's slow path; gradient2d's double square root and division 25
+// each, 357 against 330). A
 // 2-D update costs fewer instructions than its count of loads and flops
 // (the steady loop's SASS: 12.8 per update of j2d5pt with fast math, the
 // loads from shared memory at constant offsets), a 3-D one more (29 per
@@ -53,11 +59,11 @@ import (
 // Worked example (AN5D's j2d5pt, 16384^2 x 1000, H100 model, default sizes
 // 7,128,242): F = 256 threads, 8704 blocks (66 on the busiest SM), 4
 // resident (64 registers under the floor, 21.7 KB): 17 rounds; S = 149
-// steps, U = 149 x 256 x 8 = 305152, own = 0.6 x (8 + 5 + 9 + 1) + 70 =
-// 83.8; a round of 4 blocks issues 4 x (305152 x 83.8 + 149 x 256 x 4) =
-// 102.9 M thread instructions, 0.41 ms at 128 x 1.98 GHz, against a floor
-// of 149 x 2100 cycles = 0.16 ms: 0.44 ms a round, 7.4 ms a band, 125
-// bands: 295 GCells/s predicted against 318 measured. With --fast-math own
+// steps, U = 149 x 256 x 8 = 305152, own = 0.6 x (8 + 5 + 9 + 1) + 40 =
+// 53.8; a round of 4 blocks issues 4 x (305152 x 53.8 + 149 x 256 x 4) =
+// 66.3 M thread instructions, 0.26 ms at 128 x 1.98 GHz, against a floor
+// of 149 x 2100 cycles = 0.16 ms: 0.31 ms a round, 5.2 ms a band, 125
+// bands: 416 GCells/s predicted against 326 measured. With --fast-math own
 // = 0.6 x (8 + 5 + 5 + 1 + 1) = 12: the floor dominates, 722 predicted
 // against 1057 measured (the floor is an average: the large boxes of
 // 16384^2 overlap it better than 2048^2's, 281 predicted against 291).
@@ -148,7 +154,7 @@ func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
 	// levels of 2 r0 + 1 column registers, and level 0's loads prefetched
 	// (2-D without an IEEE division) or staged (3-D: the staged column's
 	// registers, the current plane's and a halo register)
-	ieee := f.Special > 0 && !f.FastMath
+	ieee := f.Special > 0 && (!f.FastMath || f.SpecialDouble > 0)
 	pf, stage := f.Points, 0
 	if ieee {
 		pf = 0 // no prefetch with the IEEE sequence (gpuplan's sweep_prefetch.go)
@@ -220,7 +226,8 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 // (in the steady state's unrolled loop the rest of an update is a few
 // instructions, and div.rn.f32's call with its range checks and slow path
 // is most of the update: AN5D's j2d5pt runs 3.4x faster with fast math) or
-// SweepA x InstSpecialFast for the approximate one.
+// SweepA x InstSpecialFast for the approximate one; SweepDivD for one in
+// double precision (fast math or not).
 func sweepInstPerUpdate(f *Features) float64 {
 	cal := Calibration
 	a := cal.SweepA
@@ -233,7 +240,7 @@ func sweepInstPerUpdate(f *Features) float64 {
 		flops -= f.FMAs
 		special = a * cal.InstSpecialFast
 	}
-	return a*(cal.InstBase+float64(f.Points)+float64(flops)+1) + special*float64(f.Special)
+	return a*(cal.InstBase+float64(f.Points)+float64(flops)+1) + special*float64(f.Special-f.SpecialDouble) + cal.SweepDivD*float64(f.SpecialDouble)
 }
 
 // sweepIssue is the time of the busiest SM's blocks, each of inst thread

@@ -44,6 +44,14 @@ var Calibration = struct {
 	// 519, 606 GCells/s). HexGlobalA, HexGlobalB: the same without
 	// --shared (7,15,128 global 388, hybrid default 217).
 	HexA, HexB, HexGlobalA, HexGlobalB float64
+	// HexDiv: more instructions per IEEE single-precision division or
+	// math call in the --shared hybrid kernel (its update's own count
+	// has InstSpecial): AN5D's j2d5pt, one float division by 118 per
+	// update, 11,23,128 --shared measured 298.7 GCells/s exact (H100) and
+	// 270.5 (H200) against 571.7 with --fast-math; without the term the
+	// model predicted 376 and chose that kernel over the sweep (326) and
+	// the untiled 3,32,64 (326).
+	HexDiv float64
 	// SweepA, SweepStep, SweepDiv, SweepStepLat, SweepA3: the
 	// sweep kernel with its steady state over every step of interior
 	// boxes (the ramp) and the plan's resident-block floor. A level update
@@ -59,6 +67,12 @@ var Calibration = struct {
 	// box2d1r 722, star3d1r 512^3 310 exact and 326 fast, 256^3 201).
 	SweepA, SweepStep      float64
 	SweepDiv, SweepStepLat float64
+	// SweepDivD replaces SweepDiv for a double-precision division or math
+	// call (--fast-math or not: nvcc approximates float only): AN5D's
+	// gradient2d, a double square root and division per update, 329.9
+	// GCells/s exact and 323.7 fast in the sweep kernel against j2d5pt's
+	// 326 with one float division (bench/results/sidebyside_h200_2026-11-28e.md).
+	SweepDivD float64
 	// SweepA3 replaces SweepA in 3-D (see sweepInstPerUpdate).
 	SweepA3 float64
 }{
@@ -66,8 +80,8 @@ var Calibration = struct {
 	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
-	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430,
-	SweepA: 0.6, SweepStep: 4, SweepDiv: 70, SweepStepLat: 2100, SweepA3: 1.9,
+	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430, HexDiv: 30,
+	SweepA: 0.6, SweepStep: 4, SweepDiv: 40, SweepStepLat: 2100, SweepA3: 1.9, SweepDivD: 25,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of
@@ -185,19 +199,31 @@ func instPerUpdate(f *Features, loads float64) float64 {
 	if f.FastMath {
 		flops -= f.FMAs // contracted: one instruction for a multiply and an add
 	}
-	return Calibration.InstBase + loads + float64(flops) + specialCost(f)*float64(f.Special)
+	return Calibration.InstBase + loads + float64(flops) + specialInst(f)
 }
 
-// specialCost is the instructions of one division or math call: the IEEE
-// sequence (InstSpecial), or under --fast-math the approximate one
-// (InstSpecialFast). E.g. AN5D's j2d5pt (5 loads, 9 flops, one division
-// by 118) in the sweep kernel: 8 + 5 + 9 + 15 + 1 = 38 instructions per
-// level update exact, 8 + 5 + 9 + 1 + 1 = 24 with --fast-math.
-func specialCost(f *Features) float64 {
+// specialInst is the instructions of an update's divisions and math calls:
+// the IEEE sequence (InstSpecial) each, or under --fast-math the
+// approximate one (InstSpecialFast) for the single-precision ones; the
+// double-precision ones (Features.SpecialDouble) stay IEEE. E.g. AN5D's
+// j2d5pt (5 loads, 9 flops, one float division by 118) in the sweep
+// kernel: 8 + 5 + 9 + 15 + 1 = 38 instructions per level update exact, 8 +
+// 5 + 9 + 1 + 1 = 24 with --fast-math.
+func specialInst(f *Features) float64 {
 	if f.FastMath {
-		return Calibration.InstSpecialFast
+		return Calibration.InstSpecialFast*float64(f.Special-f.SpecialDouble) + Calibration.InstSpecial*float64(f.SpecialDouble)
 	}
-	return Calibration.InstSpecial
+	return Calibration.InstSpecial * float64(f.Special)
+}
+
+// ieeeFloatSpecial is the update's single-precision divisions and math
+// calls that run the IEEE sequence: all of them without --fast-math, none
+// with it.
+func ieeeFloatSpecial(f *Features) float64 {
+	if f.FastMath {
+		return 0
+	}
+	return float64(f.Special - f.SpecialDouble)
 }
 
 func launchS(g *GPU) float64 { return g.LaunchUS * 1e-6 }

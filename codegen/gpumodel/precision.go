@@ -1,0 +1,103 @@
+package gpumodel
+
+import (
+	"strings"
+
+	"hextile/codegen/cexpr"
+	"hextile/frontend"
+)
+
+// Precision of the special operations (divisions and math calls). Under
+// --fast-math nvcc and llc approximate single-precision division and
+// square root only (nvcc's --prec-div=false and --prec-sqrt=false apply to
+// float); a double-precision division or square root keeps its IEEE
+// sequence. C promotes as usual: sqrt takes and returns double, so AN5D's
+// gradient2d, A + 1.0f / sqrt(0.0001f + ...), divides and takes the root in
+// double (measured on an H200, bench/results/sidebyside_h200_2026-11-28e.md:
+// the sweep kernel 329.9 GCells/s exact and 323.7 with --use_fast_math,
+// where AN5D's own build, with sqrtf, doubles), while j2d5pt's (...) / 118
+// divides in float. Features.SpecialDouble counts the double ones.
+
+// exprType is the C type of e under the usual arithmetic conversions
+// (float literals with their suffix, math calls by their prototype: sqrt
+// double, sqrtf float, abs int); arrays maps array and scalar names to
+// their element types.
+func exprType(e frontend.Expr, arrays map[string]frontend.Type) frontend.Type {
+	switch e := e.(type) {
+	case *frontend.Number:
+		return e.Type
+	case *frontend.VarRef:
+		if t, ok := arrays[e.Name]; ok {
+			return t
+		}
+		return frontend.IntT
+	case *frontend.ArrayRef:
+		if t, ok := arrays[e.Name]; ok {
+			return t
+		}
+		return frontend.Double
+	case *frontend.Binary:
+		return promote(exprType(e.X, arrays), exprType(e.Y, arrays))
+	case *frontend.Unary:
+		return exprType(e.X, arrays)
+	case *frontend.Cast:
+		return e.To
+	case *frontend.Call:
+		return callType(e.Fun)
+	}
+	return frontend.Double
+}
+
+// callType is the result type of the math function name.
+func callType(name string) frontend.Type {
+	if name == "abs" {
+		return frontend.IntT
+	}
+	if _, ok := cexpr.MathFuncs[name]; !ok && strings.HasSuffix(name, "f") {
+		return frontend.Float
+	}
+	return frontend.Double
+}
+
+// promote is the type of a binary operation's result.
+func promote(x, y frontend.Type) frontend.Type {
+	switch {
+	case x == frontend.Double || y == frontend.Double:
+		return frontend.Double
+	case x == frontend.Float || y == frontend.Float:
+		return frontend.Float
+	}
+	return x
+}
+
+// countDoubleSpecial counts the divisions and math calls of e computed in
+// double precision (a repeated subexpression once, as countOps).
+func countDoubleSpecial(e frontend.Expr, arrays map[string]frontend.Type, seen map[string]bool) int {
+	key := exprKey(e)
+	if seen[key] {
+		return 0
+	}
+	seen[key] = true
+	switch e := e.(type) {
+	case *frontend.Binary:
+		n := countDoubleSpecial(e.X, arrays, seen) + countDoubleSpecial(e.Y, arrays, seen)
+		if (e.Op == "/" || e.Op == "%") && exprType(e, arrays) == frontend.Double {
+			n++
+		}
+		return n
+	case *frontend.Unary:
+		return countDoubleSpecial(e.X, arrays, seen)
+	case *frontend.Call:
+		n := 0
+		if callType(e.Fun) == frontend.Double {
+			n++
+		}
+		for _, a := range e.Args {
+			n += countDoubleSpecial(a, arrays, seen)
+		}
+		return n
+	case *frontend.Cast:
+		return countDoubleSpecial(e.X, arrays, seen)
+	}
+	return 0
+}
