@@ -13,10 +13,11 @@ import (
 // float); a double-precision division or square root keeps its IEEE
 // sequence. C promotes as usual: sqrt takes and returns double, so AN5D's
 // gradient2d, A + 1.0f / sqrt(0.0001f + ...), divides and takes the root in
-// double (measured on an H200, bench/results/sidebyside_h200_2026-11-28e.md:
-// the sweep kernel 329.9 GCells/s exact and 323.7 with --use_fast_math,
-// where AN5D's own build, with sqrtf, doubles), while j2d5pt's (...) / 118
-// divides in float. Features.SpecialDouble counts the double ones.
+// double, and the printers keep C's semantics (sqrt((double)(...)))
+// (measured on an H200, bench/results/sidebyside_h200_2026-11-28e.md: the
+// sweep kernel 329.9 GCells/s exact and 323.7 with --use_fast_math, where
+// AN5D's own CUDA, whose sqrt of a float C++ overloads to the float one,
+// doubles), while j2d5pt's (...) / 118 divides in float. Features.SpecialDouble counts the double ones.
 
 // exprType is the C type of e under the usual arithmetic conversions
 // (float literals with their suffix, math calls by their prototype: sqrt
