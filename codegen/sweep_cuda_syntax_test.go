@@ -15,6 +15,7 @@ const cudaStub = `#define __global__
 #define __shared__ static
 #define __host__
 #define __device__
+#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define HX_NO_CUDA_RUNTIME 1
 struct hx_stub_dim3 { unsigned x, y, z; };

@@ -39,7 +39,7 @@ type overlapGen struct {
 // emulation its launcher).
 func printOverlapKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	op := cs.Overlap
-	g := &overlapGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &op.BandPlan, false, nil}, op: op, ncell: 1}
+	g := &overlapGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &op.BandPlan, false, nil, ""}, op: op, ncell: 1}
 	for _, e := range op.Ext {
 		g.ncell *= e
 	}

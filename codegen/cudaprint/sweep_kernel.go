@@ -44,6 +44,9 @@ type bandGen struct {
 	// instead of its global load where it returns a non-empty text (the
 	// sweep kernel's prefetch registers).
 	band func(a, k int) string
+	// sbName, when not empty, names the shared buffers instead of the
+	// kernel's hx_sb (the outlined sweep kernel's file-scope array).
+	sbName string
 }
 
 func (g *bandGen) it() string { return g.cs.IntType }
@@ -114,12 +117,19 @@ func streamKernelArgs(cs *gpuplan.Scop, decl bool, written func(a *frontend.Arra
 // emulation its launcher).
 func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	sp := cs.Sweep
-	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true, nil}, sp: sp, z: "hx_z", qc: -1}
-	g.kernel(sp.StageElems(), "sweep buffers", func() {
+	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true, nil, ""}, sp: sp, z: "hx_z", qc: -1}
+	nsb := sp.StageElems()
+	if g.outline() { // the shared buffers at file scope, the box functions (sweep_outline.go)
+		g.outlined(nsb)
+		nsb = 0
+	}
+	g.kernel(nsb, "sweep buffers", func() {
 		g.regDecls()
 		g.pfDecls()
 		g.stageDecls()
-		g.edgeDecls()
+		if !g.outline() {
+			g.edgeDecls()
+		}
 		g.rampFill()
 		g.body()
 	})
@@ -161,13 +171,7 @@ func (g *kernelGen) frame(elem string, nsb int64, what string, body func()) {
 			g.line(1, fmt.Sprintf("__shared__ %s hx_sb[%d];", elem, nsb))
 		}
 	}
-	for _, p := range cs.Code.Scop.Params {
-		g.line(0, "#ifdef HX_FIX_"+p)
-		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", cs.IntType, p, p, p))
-		g.line(0, "#else")
-		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", cs.IntType, p, p))
-		g.line(0, "#endif")
-	}
+	g.paramConsts()
 	body()
 	g.line(0, "}")
 	if emu {
@@ -186,6 +190,18 @@ func (g *kernelGen) frame(elem string, nsb int64, what string, body func()) {
 		g.line(4, fmt.Sprintf("%s(%s);", kn.Name, strings.Join(call, ", ")))
 		g.line(3, "}")
 		g.line(0, "}")
+	}
+}
+
+// paramConsts prints, at a kernel's (or an outlined function's) top, the
+// parameters' values: the argument hx_arg_<p>, or the fixed HX_FIX_<p>.
+func (g *kernelGen) paramConsts() {
+	for _, p := range g.cs.Code.Scop.Params {
+		g.line(0, "#ifdef HX_FIX_"+p)
+		g.line(1, fmt.Sprintf("const %s %s = HX_FIX_%s; (void)hx_arg_%s;", g.cs.IntType, p, p, p))
+		g.line(0, "#else")
+		g.line(1, fmt.Sprintf("const %s %s = hx_arg_%s;", g.cs.IntType, p, p))
+		g.line(0, "#endif")
 	}
 }
 
@@ -209,12 +225,16 @@ func SweepBoxes(cs *gpuplan.Scop, i int) (first, count string) {
 
 func (g *sweepGen) body() {
 	sp, it := g.sp, g.it()
-	g.boxes(1, func(d int) {
-		g.line(d, fmt.Sprintf("%s hx_zext = 0;", it))
-		for a := range sp.Levels {
-			g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.Lag*int64(a), sp.GR[a][0]+sp.Lag*int64(a)))
+	uniform := g.zext
+	if g.outline() {
+		uniform = nil // only the outlined functions use hx_zhi
+	}
+	g.boxes(1, uniform, func(d int) {
+		if g.outline() {
+			g.outlineBox(d)
+			g.copyUnwritten(d, g.ownedColumns)
+			return
 		}
-	}, func(d int) {
 		g.line(d, fmt.Sprintf("const %s hx_zlo = hx_bl0 - %d, hx_zhi = hx_bl0 + %d + hx_zext;", it, sp.GL[0][0], sp.W[0]-1))
 		if !g.emu {
 			g.column(d) // the thread's column, once per box
@@ -229,6 +249,16 @@ func (g *sweepGen) body() {
 	})
 }
 
+// zext prints, at depth d, hx_zext: how far the launch's last level
+// reaches beyond a box along s0 (a band of hx_nlev levels).
+func (g *sweepGen) zext(d int) {
+	sp := g.sp
+	g.line(d, fmt.Sprintf("%s hx_zext = 0;", g.it()))
+	for a := range sp.Levels {
+		g.line(d, fmt.Sprintf("if (hx_nlev > %d && hx_zext < %d) hx_zext = %d;", a, sp.GR[a][0]+sp.Lag*int64(a), sp.GR[a][0]+sp.Lag*int64(a)))
+	}
+}
+
 // boxes prints, at depth d, the domain's bounds hx_lo_i, hx_hi_i, the
 // boxes that meet it (SweepBoxes), the last-writer flags hx_last<a> of the
 // launch (a band of hx_nlev levels) and the block's loops over its boxes
@@ -238,20 +268,7 @@ func (g *sweepGen) body() {
 func (g *bandGen) boxes(d int, uniform, inner func(d int)) {
 	bp, it := g.bp, g.it()
 	ns := bp.Form.NS
-	st := bp.Form.Stmts[0]
-	for i := 0; i < ns; i++ {
-		first, count := SweepBoxes(g.cs, i)
-		g.line(d, fmt.Sprintf("const %s hx_lo%d = %s, hx_hi%d = %s;", it, i, ast.BoundString(st.Lo[i], true), i, ast.BoundString(st.Hi[i], false)))
-		g.line(d, fmt.Sprintf("const %s hx_S%d = %s, hx_nb%d = %s;", it, i, first, i, count))
-		g.line(d, fmt.Sprintf("(void)hx_lo%d; (void)hx_hi%d;", i, i))
-	}
-	for a := range bp.Levels {
-		if nx := bp.Next[a]; nx >= 0 {
-			g.line(d, fmt.Sprintf("const int hx_last%d = hx_nlev <= %d;", a, nx))
-		} else {
-			g.line(d, fmt.Sprintf("const int hx_last%d = 1;", a))
-		}
-	}
+	g.launchConsts(d, true)
 	if uniform != nil {
 		uniform(d)
 	}
@@ -267,6 +284,33 @@ func (g *bandGen) boxes(d int, uniform, inner func(d int)) {
 	for i := 0; i < ns; i++ {
 		d--
 		g.line(d, "}")
+	}
+}
+
+// launchConsts prints, at depth d, the launch's uniform values that the
+// box loops (boxes: with the boxes that meet the domain) and the outlined
+// box functions (sweep_outline.go) use: the domain's bounds hx_lo<i>,
+// hx_hi<i> and the last-writer flags hx_last<a>.
+func (g *bandGen) launchConsts(d int, boxes bool) {
+	bp, it := g.bp, g.it()
+	st := bp.Form.Stmts[0]
+	for i := 0; i < bp.Form.NS; i++ {
+		g.line(d, fmt.Sprintf("const %s hx_lo%d = %s, hx_hi%d = %s;", it, i, ast.BoundString(st.Lo[i], true), i, ast.BoundString(st.Hi[i], false)))
+		if boxes {
+			first, count := SweepBoxes(g.cs, i)
+			g.line(d, fmt.Sprintf("const %s hx_S%d = %s, hx_nb%d = %s;", it, i, first, i, count))
+		}
+		g.line(d, fmt.Sprintf("(void)hx_lo%d; (void)hx_hi%d;", i, i))
+	}
+	for a := range bp.Levels {
+		if nx := bp.Next[a]; nx >= 0 {
+			g.line(d, fmt.Sprintf("const int hx_last%d = hx_nlev <= %d;", a, nx))
+		} else {
+			g.line(d, fmt.Sprintf("const int hx_last%d = 1;", a))
+		}
+		if !boxes {
+			g.line(d, fmt.Sprintf("(void)hx_last%d;", a))
+		}
 	}
 }
 
@@ -312,6 +356,9 @@ func (g *sweepGen) slot(b, a int, rel0 int64, rf string) string {
 func (g *bandGen) sb(idx string, mode int) string {
 	if g.emu {
 		return fmt.Sprintf("hx_sb[hx_chk(hx_sb, %s, %d)]", idx, mode)
+	}
+	if g.sbName != "" {
+		return g.sbName + "[" + idx + "]"
 	}
 	return "hx_sb[" + idx + "]"
 }

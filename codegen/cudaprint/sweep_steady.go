@@ -49,14 +49,7 @@ import (
 // with the plan's Edge, an edge box's steady steps (sweep_edge.go).
 func (g *sweepGen) steady(d int) {
 	sp := g.sp
-	ns := sp.Form.NS
-	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels)),
-		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.InLo, sp.W[0]-1+sp.InHi)}
-	for i := 1; i < ns; i++ {
-		conds = append(conds, fmt.Sprintf("hx_bl%d - %d >= hx_lo%d && hx_bl%d + %d <= hx_hi%d", i, sp.GL[0][i], i, i, sp.W[i]-1+sp.GR[0][i], i))
-	}
-	g.line(d, "/* an interior box (all levels, its planes with ghost zones and the face in the domain): the steady state */")
-	g.line(d, "if ("+strings.Join(conds, " && ")+") {")
+	g.interiorIf(d)
 	g.steadyBox(d)
 	if sp.Edge {
 		g.line(d, fmt.Sprintf("} else if (hx_nlev == %d) { /* an edge box (all levels, not interior): the steady code guarded per cell (gpuplan's sweep_edge.go) */", len(sp.Levels)))
@@ -65,6 +58,19 @@ func (g *sweepGen) steady(d int) {
 		g.edge = false
 	}
 	g.line(d, "}")
+}
+
+// interiorIf opens, at depth d, the interior box's if: all levels, its
+// planes with ghost zones and the face in the domain.
+func (g *sweepGen) interiorIf(d int) {
+	sp := g.sp
+	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels)),
+		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.InLo, sp.W[0]-1+sp.InHi)}
+	for i := 1; i < sp.Form.NS; i++ {
+		conds = append(conds, fmt.Sprintf("hx_bl%d - %d >= hx_lo%d && hx_bl%d + %d <= hx_hi%d", i, sp.GL[0][i], i, i, sp.W[i]-1+sp.GR[0][i], i))
+	}
+	g.line(d, "/* an interior box (all levels, its planes with ghost zones and the face in the domain): the steady state */")
+	g.line(d, "if ("+strings.Join(conds, " && ")+") {")
 }
 
 // steadyBox prints, in the box's if at depth d, the steady steps of an

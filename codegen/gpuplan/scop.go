@@ -58,6 +58,11 @@ type CUDAOptions struct {
 	// run the generic step. SweepEdgePrefetch issues the edge steps'
 	// out-of-domain loads a step ahead (--sweep-edge-prefetch).
 	NoSweepEdge, SweepEdgePrefetch bool
+	// NoSweepOutline keeps the sweep kernel's edge and generic box paths
+	// inline in the kernel (--sweep-outline=false; see sweep_outline.go):
+	// by default the CUDA and LLVM printers outline them into non-inlined
+	// device functions.
+	NoSweepOutline bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -310,6 +315,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}
+		sp.planOutline(opt.NoSweepOutline)
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}

@@ -136,6 +136,11 @@ type SweepPlan struct {
 	// IEEESpecial: a level divides or calls a math function without
 	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
 	IEEESpecial bool
+	// Outline (sweep_outline.go): the printers put the box paths other
+	// than the interior steady one in non-inlined device functions
+	// (OutlineWhy why not).
+	Outline    bool
+	OutlineWhy string
 }
 
 // SweepLevel is one level of a band.
