@@ -14,7 +14,8 @@ import (
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
 // sweep_steady.go) of compile, run and tune: --steady, --steady-unroll,
-// --steady-ramp (sweep_ramp.go), --sweep-prefetch and --sweep-edge (sweep_edge.go), on by default, and --sweep-ring and
+// --steady-ramp (sweep_ramp.go), --sweep-prefetch, --sweep-edge (sweep_edge.go) and --sweep-outline
+// (sweep_outline.go), on by default, and --sweep-ring and
 // --sweep-prefetch-late, off by default (sweep_prefetch.go), so that one build of each can be measured against
 // the other.
 type steadyFlags struct {
@@ -25,6 +26,8 @@ type steadyFlags struct {
 	// edge is --sweep-edge, edgePf --sweep-edge-prefetch (gpuplan's
 	// sweep_edge.go).
 	edge, edgePf bool
+	// outline is --sweep-outline (gpuplan's sweep_outline.go).
+	outline bool
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
 	stage stageValue
@@ -59,6 +62,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.edge, "sweep-edge", true, "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads; --dump=plan shows the decision); --sweep-edge=false: the generic steps")
 	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
+	fs.BoolVar(&f.outline, "sweep-outline", true, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) are non-inlined device functions, so that the kernel's interior steady loop is register-allocated without them (--dump=plan shows the decision); --sweep-outline=false: all paths inline in the kernel")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
@@ -71,6 +75,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.MinBlocks = int(f.minBlocks)
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
 	o.NoSweepEdge, o.SweepEdgePrefetch = !f.edge, f.edgePf
+	o.NoSweepOutline = !f.outline
 	return o
 }
 

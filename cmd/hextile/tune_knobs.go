@@ -23,6 +23,8 @@ import (
 //	--sweep-stage-input  the staged input (sweep_stage.go), auto: on in 3-D (+6%), off in
 //	                     2-D (-13% when on)
 //	--steady-ramp        the steady ramp (sweep_ramp.go), on: 2-D +25%, 3-D -3%
+//	--sweep-outline      the edge and generic box paths outlined (sweep_outline.go), on:
+//	                     keeps the interior steady loop's registers (not measured yet)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
@@ -46,6 +48,8 @@ import (
 //   - sweep-stage-input: the plan's choice flipped (auto stages in 3-D:
 //     off; not in 2-D: on).
 //   - steady-ramp: false (flipBool: the opposite of tune's value).
+//   - sweep-outline: false (the opposite), on the GPU only (the
+//     emulator's print keeps the paths inline either way).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the
@@ -70,6 +74,7 @@ var tuneKnobs = []tuneKnob{
 	{"min-blocks", minBlocksVariants},
 	{"sweep-stage-input", stageVariants},
 	{"steady-ramp", flipBool},
+	{"sweep-outline", outlineVariants},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob
@@ -83,6 +88,17 @@ type knobPlan struct {
 	floor   int   // the resident-block floor (0: none)
 	smem    int64 // static shared memory per block
 	stage   bool  // level 0's input staged
+	emu     bool  // the device runs the emulator's print (target cuda)
+}
+
+// outlineVariants flips --sweep-outline, except on the emulator, whose
+// print keeps the box paths inline either way (gpuplan's
+// sweep_outline.go): the variant would run the same code.
+func outlineVariants(cur string, p knobPlan) []string {
+	if p.emu {
+		return nil
+	}
+	return flipBool(cur, p)
 }
 
 // minBlocksVariants are the floors next to the plan's (none counts as
@@ -278,7 +294,7 @@ func sweepCode(g *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]
 	var p *knobPlan
 	if len(css) > 0 && css[0].Sweep != nil && len(css[0].Kernels) > 0 {
 		kn, sw := css[0].Kernels[0], css[0].Sweep
-		p = &knobPlan{threads: kn.Block[0] * kn.Block[1] * kn.Block[2], floor: kn.MinBlocks, smem: sw.Smem, stage: sw.Stage}
+		p = &knobPlan{threads: kn.Block[0] * kn.Block[1] * kn.Block[2], floor: kn.MinBlocks, smem: sw.Smem, stage: sw.Stage, emu: target == "cuda"}
 	}
 	if target == "llvm" {
 		s, err := codegen.EmitLLVM(g, opt)

@@ -243,7 +243,7 @@ func TestTuneKnobsTuningFile(t *testing.T) {
 	// A knob value the flag refuses, a flag that is no knob.
 	for knobs, want := range map[string]string{
 		`{"min-blocks": "99"}`:   ":1:1: error: the winner's knobs: --min-blocks=99: want 0 (the plan's choice), 1 (no floor) or up to 32 blocks per SM, not \"99\"",
-		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp)",
+		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline)",
 	} {
 		b, _ := os.ReadFile(filepath.Join(dir, "other.json"))
 		bad := strings.Replace(string(b), `"knobs": {

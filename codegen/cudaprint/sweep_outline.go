@@ -53,7 +53,7 @@ func (g *sweepGen) outlined(nsb int64) {
 			g.line(1, "(void)hx_zhi;")
 		})
 	}
-	g.boxFunc(gpuplan.OutlineGenericName(kn.Name), "a box that is neither interior nor an edge box with all levels: the generic sweep steps", nil, func() {
+	g.boxFunc(gpuplan.OutlineGenericName(kn.Name), "the boxes no steady code takes: the generic sweep steps", nil, func() {
 		g.genericSteps(1, "hx_z <= hx_zhi", "the generic sweep steps")
 	})
 }
