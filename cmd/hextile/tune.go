@@ -419,11 +419,13 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // the deep anchors, 14-15 the sweep's 5,128,502 and 3,128,250, 16
 // 7,128,242 --min-blocks=6, 17 overlapped, then after each pass two
 // sizes and 32 7,128,242 --sweep-stage-input=on, 48 --steady-ramp=false
-// and 62 7,128,498 --min-blocks=1 (512 threads, floor 2); 7,128,498's
-// --min-blocks=3, --sweep-stage-input=on and --steady-ramp=false follow
-// beyond 64. A 3-D stencil (laplacian3d, 3,64,26,26: 1,024 threads,
-// floor 2, staged) gets --min-blocks=1, --sweep-stage-input=off and
-// --steady-ramp=false for each of its two sizes.
+// and 62 --sweep-outline=false; 7,128,498's --min-blocks=1 and 3 (512
+// threads, floor 2), --sweep-stage-input=on, --steady-ramp=false and
+// --sweep-outline=false follow beyond 64 (--device=emu has no
+// --sweep-outline variants: 62 is 7,128,498 --min-blocks=1). A 3-D
+// stencil (laplacian3d, 3,64,26,26: 1,024 threads, floor 2, staged) gets
+// --min-blocks=1, --sweep-stage-input=off, --steady-ramp=false and
+// --sweep-outline=false for each of its two sizes.
 func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	type kindAxes struct {
 		kind string

@@ -15,7 +15,7 @@ const j2d5ptFile = "../../testdata/real/an5d_j2d5pt.c"
 
 // TestTuneKnobCandidates: the sweep's knob variants of a 2-D and a 3-D
 // stencil (the plan's floor minus and plus one where resident, the staged
-// input flipped, the ramp off; for the two best sizes, in that order; a
+// input flipped, the ramp off, the box paths inline on the GPU; for the two best sizes, in that order; a
 // knob given to tune is not varied), on both back ends; in the candidate
 // list they come after the sweep's default sizes, in their order, one a
 // sweep turn, and the sweep's sizes keep their places.
@@ -25,26 +25,37 @@ func TestTuneKnobCandidates(t *testing.T) {
 		name, file string
 		defines    []string
 		fixed      []string // knobs given to tune
-		want       []string // the variants, in order
+		want       []string // the variants, in order (--device=emu: without --sweep-outline's)
 		firstAt    int      // the first variant's place in the list (1-based)
 	}{
 		{"j2d5pt 2-D", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=false"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=false"),
 		}, 8},
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
 			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged
-			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"),
-			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"),
+			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=false"),
+			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=false"),
 		}, 8},
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,498 --sweep-stage-input=on"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=false"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=false"),
 		}, 8},
 	} {
 		for _, device := range []string{"gpu", "emu"} {
+			tc := tc
+			if device == "emu" { // the emulator's print keeps the box paths inline either way
+				var want []string
+				for _, w := range tc.want {
+					if !strings.Contains(w, "--sweep-outline") {
+						want = append(want, w)
+					}
+				}
+				tc.want = want
+			}
 			sp := tuneSpaceForTestWith(t, tc.file, device, nil, func(sp *tuneSpace) {
 				sp.fixedKnobs = map[string]bool{}
 				for _, k := range tc.fixed {

@@ -52,58 +52,15 @@ type bandIR struct {
 // newBandIR starts the kernel kn of cs with
 // nsb elements of shared buffers.
 func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, nsb int64) (*bandIR, error) {
-	s := cs.Code.Scop
-	bp := cs.Band()
-	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
-	if k.wide() {
-		k.it = types.I64
-	}
-	g := &bandIR{llvmKernel: k, bp: bp, outs: map[string]value.Value{}, elem: llvmType(frontend.Type(bp.Elem))}
-	var params []*ir.Param
-	for _, p := range s.Params {
-		params = append(params, ir.NewParam(p, k.it))
-	}
-	for _, a := range s.Arrays {
-		k.arrs[a.Name] = a
-		if len(a.Extents) == 0 {
-			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
-			continue
-		}
-		p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
-		p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias, enum.ParamAttrReadOnly)
-		params = append(params, p)
-		if cs.Written[a.Name] {
-			o := ir.NewParam("hx_o_"+a.Name, globalPtr(llvmType(a.Elem)))
-			o.Attrs = append(o.Attrs, enum.ParamAttrNoAlias)
-			params = append(params, o)
-		}
-	}
-	params = append(params, ir.NewParam("hx_tb", k.it), ir.NewParam("hx_nlev", types.I32))
-	k.f = lm.m.NewFunc(kn.Name, types.Void, params...)
-	i := 0
-	for _, p := range s.Params {
-		k.env[p] = k.f.Params[i]
-		i++
-	}
-	for _, a := range s.Arrays {
-		switch {
-		case len(a.Extents) == 0:
-			k.env[a.Name] = k.f.Params[i]
-		case cs.Written[a.Name]:
-			k.ptrs[a.Name], g.outs[a.Name] = k.f.Params[i], k.f.Params[i+1]
-			i++
-		default:
-			k.ptrs[a.Name] = k.f.Params[i]
-		}
-		i++
-	}
-	g.tb, g.nlev = k.f.Params[i], k.f.Params[i+1]
-	k.cur = k.f.NewBlock("entry")
+	g := lm.bandState(cs, kn)
+	g.f = lm.m.NewFunc(kn.Name, types.Void, g.bandParams()...)
+	g.bindBand()
+	g.cur = g.f.NewBlock("entry")
 	if lm.pdl {
-		k.pdlWait()
+		g.pdlWait()
 	}
-	k.entry = k.cur
-	k.tid[0], k.tid[1], k.tid[2] = k.sreg("tid", "x"), k.sreg("tid", "y"), k.sreg("tid", "z")
+	g.entry = g.cur
+	g.tid[0], g.tid[1], g.tid[2] = g.sreg("tid", "x"), g.sreg("tid", "y"), g.sreg("tid", "z")
 	if nsb > 0 {
 		at := types.NewArray(uint64(nsb), g.elem)
 		gv := lm.m.NewGlobalDef("hx_sb_"+kn.Name, constant.NewUndef(at))
@@ -114,6 +71,87 @@ func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, nsb int64)
 		g.sb, g.sbType = gv, at
 	}
 	return g, nil
+}
+
+// newBandFunc starts a non-inlined device function name of the kernel
+// whose lowering is k (the sweep kernel's outlined box paths,
+// sweep_outline.go): the kernel's arguments, then extra; the kernel's
+// shared buffers. It is internal, noinline (llc emits a .func) and
+// convergent (it has barriers: no call of it may be made control
+// dependent on more values).
+func (lm *llvmModule) newBandFunc(k *bandIR, name string, extra ...*ir.Param) *bandIR {
+	g := lm.bandState(k.cs, k.kn)
+	g.f = lm.m.NewFunc(name, types.Void, append(g.bandParams(), extra...)...)
+	g.f.Linkage = enum.LinkageInternal
+	g.f.FuncAttrs = append(g.f.FuncAttrs, enum.FuncAttrNoInline, enum.FuncAttrConvergent)
+	g.bindBand()
+	g.cur = g.f.NewBlock("entry")
+	g.entry = g.cur
+	g.tid[0], g.tid[1], g.tid[2] = g.sreg("tid", "x"), g.sreg("tid", "y"), g.sreg("tid", "z")
+	g.sb, g.sbType = k.sb, k.sbType
+	return g
+}
+
+// bandState is the lowering state of a band kernel (or one of its
+// functions) of cs before its function.
+func (lm *llvmModule) bandState(cs *gpuplan.Scop, kn *gpuplan.Kernel) *bandIR {
+	bp := cs.Band()
+	k := &llvmKernel{lm: lm, cs: cs, kn: kn, it: types.I32, env: map[string]value.Value{}, arrs: map[string]*frontend.Array{}, ptrs: map[string]value.Value{}}
+	if k.wide() {
+		k.it = types.I64
+	}
+	for _, a := range cs.Code.Scop.Arrays {
+		k.arrs[a.Name] = a
+	}
+	return &bandIR{llvmKernel: k, bp: bp, outs: map[string]value.Value{}, elem: llvmType(frontend.Type(bp.Elem))}
+}
+
+// bandParams are the band kernel's arguments (the CUDA kernel's): the
+// parameters, the arrays (a written one twice: X and hx_o_X), hx_tb and
+// hx_nlev.
+func (g *bandIR) bandParams() []*ir.Param {
+	s := g.cs.Code.Scop
+	var params []*ir.Param
+	for _, p := range s.Params {
+		params = append(params, ir.NewParam(p, g.it))
+	}
+	for _, a := range s.Arrays {
+		if len(a.Extents) == 0 {
+			params = append(params, ir.NewParam(a.Name, llvmType(a.Elem)))
+			continue
+		}
+		p := ir.NewParam(a.Name, globalPtr(llvmType(a.Elem)))
+		p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias, enum.ParamAttrReadOnly)
+		params = append(params, p)
+		if g.cs.Written[a.Name] {
+			o := ir.NewParam("hx_o_"+a.Name, globalPtr(llvmType(a.Elem)))
+			o.Attrs = append(o.Attrs, enum.ParamAttrNoAlias)
+			params = append(params, o)
+		}
+	}
+	return append(params, ir.NewParam("hx_tb", g.it), ir.NewParam("hx_nlev", types.I32))
+}
+
+// bindBand binds g.f's first arguments, bandParams.
+func (g *bandIR) bindBand() {
+	i := 0
+	for _, p := range g.cs.Code.Scop.Params {
+		g.env[p] = g.f.Params[i]
+		i++
+	}
+	for _, a := range g.cs.Code.Scop.Arrays {
+		switch {
+		case len(a.Extents) == 0:
+			g.env[a.Name] = g.f.Params[i]
+		case g.cs.Written[a.Name]:
+			g.ptrs[a.Name], g.outs[a.Name] = g.f.Params[i], g.f.Params[i+1]
+			i++
+		default:
+			g.ptrs[a.Name] = g.f.Params[i]
+		}
+		i++
+	}
+	g.tb, g.nlev = g.f.Params[i], g.f.Params[i+1]
 }
 
 // finish ends the kernel and annotates it.
@@ -183,24 +221,7 @@ func (g *bandIR) sbPtr(idx value.Value) value.Value {
 func (g *bandIR) boxes(uniform, inner func()) {
 	bp := g.bp
 	ns := bp.Form.NS
-	st := bp.Form.Stmts[0]
-	var S, nb []value.Value
-	g.lo, g.hi = nil, nil
-	for i := 0; i < ns; i++ {
-		lo, hi := g.bound(st.Lo[i], true), g.bound(st.Hi[i], false)
-		s := g.floorDivIR(g.add(lo, bp.Off[i]), bp.W[i])
-		n := g.add(nsw(g.cur.NewSub(g.floorDivIR(g.add(hi, bp.Off[i]), bp.W[i]), s)), 1)
-		n = g.cur.NewSelect(g.sge(hi, lo), n, g.ic(0))
-		g.lo, g.hi, S, nb = append(g.lo, lo), append(g.hi, hi), append(S, s), append(nb, n)
-	}
-	g.last = nil
-	for a := range bp.Levels {
-		if nx := bp.Next[a]; nx >= 0 {
-			g.last = append(g.last, g.sle(g.nlev, i32(int64(nx))))
-		} else {
-			g.last = append(g.last, constant.True)
-		}
-	}
+	S, nb := g.launchUniform()
 	if uniform != nil {
 		uniform()
 	}
@@ -221,6 +242,32 @@ func (g *bandIR) boxes(uniform, inner func()) {
 	for i := ns - 1; i >= 0; i-- {
 		exits[i]()
 	}
+}
+
+// launchUniform computes the launch's uniform values that the box loops
+// and the outlined box functions (sweep_outline.go) use: the domain's
+// bounds g.lo, g.hi, the last-writer flags g.last, and returns the first
+// box S and the number of boxes nb along each dimension.
+func (g *bandIR) launchUniform() (S, nb []value.Value) {
+	bp := g.bp
+	st := bp.Form.Stmts[0]
+	g.lo, g.hi = nil, nil
+	for i := 0; i < bp.Form.NS; i++ {
+		lo, hi := g.bound(st.Lo[i], true), g.bound(st.Hi[i], false)
+		s := g.floorDivIR(g.add(lo, bp.Off[i]), bp.W[i])
+		n := g.add(nsw(g.cur.NewSub(g.floorDivIR(g.add(hi, bp.Off[i]), bp.W[i]), s)), 1)
+		n = g.cur.NewSelect(g.sge(hi, lo), n, g.ic(0))
+		g.lo, g.hi, S, nb = append(g.lo, lo), append(g.hi, hi), append(S, s), append(nb, n)
+	}
+	g.last = nil
+	for a := range bp.Levels {
+		if nx := bp.Next[a]; nx >= 0 {
+			g.last = append(g.last, g.sle(g.nlev, i32(int64(nx))))
+		} else {
+			g.last = append(g.last, constant.True)
+		}
+	}
+	return S, nb
 }
 
 // bind binds the statement's iterators for level lv at the cell with

@@ -44,7 +44,26 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 		return err
 	}
 	g := &sweepIR{bandIR: b, sp: sp, qc: -1}
-	// Column registers (CUDA: "float hx_c<b>_<j> = 0;").
+	g.regAllocas()
+	g.pfAllocas()
+	g.stageAllocas()
+	if !sp.Outline {
+		g.edgeAllocas()
+	}
+	g.rampFill()
+	if sp.Outline { // the edge and generic box paths' functions (sweep_outline.go)
+		if err := g.outlined(); err != nil {
+			return err
+		}
+	}
+	g.body()
+	return g.finish()
+}
+
+// regAllocas makes the column registers (CUDA: "float hx_c<b>_<j> = 0;")
+// and the step's q and z.
+func (g *sweepIR) regAllocas() {
+	sp := g.sp
 	g.regs = make([][]*ir.InstAlloca, len(sp.Levels))
 	for b, lv := range sp.Levels {
 		if lv.Regs == 0 {
@@ -56,14 +75,8 @@ func (lm *llvmModule) sweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel) error {
 			g.regs[b] = append(g.regs[b], r)
 		}
 	}
-	g.pfAllocas()
-	g.stageAllocas()
-	g.edgeAllocas()
 	g.q = g.cur.NewAlloca(types.I32)
 	g.z = g.cur.NewAlloca(g.it)
-	g.rampFill()
-	g.body()
-	return g.finish()
 }
 
 // sweepIR is the lowering of one sweep kernel.
@@ -85,20 +98,25 @@ type sweepIR struct {
 	// EdgePf (nil for a level that keeps no value).
 	edge  bool
 	eRegs []*ir.InstAlloca
+	// edgeFn and genericFn are the outlined box functions
+	// (sweep_outline.go; nil: the paths inline).
+	edgeFn, genericFn *ir.Func
 }
 
 // body mirrors cudaprint's sweepGen.body.
 func (g *sweepIR) body() {
 	sp := g.sp
 	var zext value.Value = g.ic(0)
-	g.boxes(func() {
-		// hx_zext: the last level's reach beyond the box along s0.
-		for a := range sp.Levels {
-			c := g.ic(sp.GR[a][0] + sp.Lag*int64(a))
-			cond := g.and(g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a))), g.cur.NewICmp(enum.IPredSLT, zext, c))
-			zext = g.cur.NewSelect(cond, c, zext)
+	uniform := func() { zext = g.zext() }
+	if sp.Outline {
+		uniform = nil // only the box functions use zhi
+	}
+	g.boxes(uniform, func() {
+		if sp.Outline {
+			g.outlineBox()
+			g.copyUnwritten(g.ownedColumns)
+			return
 		}
-	}, func() {
 		g.column()
 		zlo := g.add(g.bl[0], -sp.GL[0][0])
 		zhi := nsw(g.cur.NewAdd(g.add(g.bl[0], sp.W[0]-1), zext))
@@ -110,6 +128,18 @@ func (g *sweepIR) body() {
 		g.genericSteps(zhi)
 		g.copyUnwritten(g.ownedColumns)
 	})
+}
+
+// zext is hx_zext: how far the launch's last level reaches beyond a box
+// along s0 (a band of hx_nlev levels).
+func (g *sweepIR) zext() value.Value {
+	var zext value.Value = g.ic(0)
+	for a := range g.sp.Levels {
+		c := g.ic(g.sp.GR[a][0] + g.sp.Lag*int64(a))
+		cond := g.and(g.cur.NewICmp(enum.IPredSGT, g.nlev, i32(int64(a))), g.cur.NewICmp(enum.IPredSLT, zext, c))
+		zext = g.cur.NewSelect(cond, c, zext)
+	}
+	return zext
 }
 
 // column computes the thread's column hx_x1.. and face index hx_f.

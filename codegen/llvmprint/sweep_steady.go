@@ -65,13 +65,7 @@ func (g *sweepIR) nextQ() {
 // edge box's steady steps (sweep_edge.go).
 func (g *sweepIR) steady() {
 	sp := g.sp
-	ns := sp.Form.NS
-	all := g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels))))
-	in := []value.Value{all,
-		g.sge(g.add(g.bl[0], -sp.InLo), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.InHi), g.hi[0])}
-	for i := 1; i < ns; i++ {
-		in = append(in, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
-	}
+	all, in := g.interior()
 	var edge func()
 	if sp.Edge {
 		edge = func() {
@@ -82,7 +76,21 @@ func (g *sweepIR) steady() {
 			closeAll()
 		}
 	}
-	g.ifElse(g.and(in...), g.steadyBox, edge)
+	g.ifElse(in, g.steadyBox, edge)
+}
+
+// interior is the test that the launch has all levels (all) and that of
+// an interior box (in: all levels, its planes with ghost zones and the
+// face in the domain).
+func (g *sweepIR) interior() (all, in value.Value) {
+	sp := g.sp
+	all = g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels))))
+	c := []value.Value{all,
+		g.sge(g.add(g.bl[0], -sp.InLo), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.InHi), g.hi[0])}
+	for i := 1; i < sp.Form.NS; i++ {
+		c = append(c, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
+	}
+	return all, g.and(c...)
 }
 
 // steadyBox lowers the steady steps of an interior box (with its prologue
