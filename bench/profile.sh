@@ -119,6 +119,15 @@ CONFIGS=(
   "edge_star3d1r256_exact_off|$S3|--tile=sweep --sweep-edge=false|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "edge_star3d1r256_exact_w32|$S3|--tile=sweep --sizes=3,32,26,26|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "edge_star3d1r256_fast|$S3|--tile=sweep|dimsize=256 timestep=128|dimsize=256 timestep=24|fast|"
+  # the edge and generic box paths outlined into __noinline__ device functions (--sweep-outline, the default;
+  # gpuplan's sweep_outline.go) against all paths inline in the kernel (--sweep-outline=false), each beside
+  # its edge_* row above: MATCH='^edge_(box2d1r_exact|star3d1r_exact|j2d5pt_exact|j2d5pt_fast|j2d5pt2k_fast|star3d1r256_exact)(_off|_nooutline)?$'
+  "edge_box2d1r_exact_nooutline|$B2|--tile=sweep --sweep-outline=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "edge_star3d1r_exact_nooutline|$S3|--tile=sweep --sweep-outline=false|dimsize=514 timestep=200|dimsize=514 timestep=24|exact|"
+  "edge_j2d5pt_exact_nooutline|$J|--tile=sweep --sweep-outline=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "edge_j2d5pt_fast_nooutline|$J|--tile=sweep --sweep-outline=false|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "edge_j2d5pt2k_fast_nooutline|$J|--tile=sweep --sweep-outline=false|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "edge_star3d1r256_exact_nooutline|$S3|--tile=sweep --sweep-outline=false|dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "edge_star3d1r256_none_exact|$S3||dimsize=256 timestep=128|dimsize=256 timestep=24|exact|"
   "edge_star3d1r256_an5d_exact|an5d:star3d1r-32x32-4-128|-|-s 254 -t 128 -n 3|-s 254 -t 24 -n 1|exact|"
   "edge_j2d5pt1k_fast|$J|--tile=sweep|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|fast|"

@@ -83,7 +83,8 @@ func TestSweepOutlineCUDASyntax(t *testing.T) {
 // print shares (the same printer, its threads in loops): the interior
 // box's steady steps in the kernel, the edge box's in the edge function
 // and the generic steps in the generic function are line for line the
-// inline print's (indentation and the shared buffers' name aside).
+// inline print's (indentation and the shared buffers' name aside); the
+// emulation print is the same with and without outlining.
 func TestSweepOutlineSameSteps(t *testing.T) {
 	for _, tc := range outlineCases {
 		c, err := sweepCompile(tc.file, tc.sizes)
@@ -94,6 +95,26 @@ func TestSweepOutlineSameSteps(t *testing.T) {
 		off := tc.opt
 		off.NoSweepOutline = true
 		in, _ := sweepKernelText(t, c, off)
+		params := map[string]int64{"dimsize": 30, "timestep": 9}
+		if strings.Contains(tc.name, "3d") {
+			params = map[string]int64{"dimsize": 14, "timestep": 5}
+		}
+		for k, v := range c.Scops[0].Scop.Defines {
+			if _, ok := params[k]; !ok {
+				params[k] = v
+			}
+		}
+		emuOn, err := EmuProgram(c, params, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emuOff, err := EmuProgram(c, params, off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if emuOn != emuOff || strings.Contains(emuOn, "__noinline__") || !strings.Contains(emuOn, "hx_emu_steady_boxes++") {
+			t.Errorf("%s: the emulation print depends on --sweep-outline", tc.name)
+		}
 		out = strings.ReplaceAll(out, "hx_sb_hx_sweep0[", "hx_sb[")
 		nlev := len(sp.Levels)
 		type part struct{ name, inMark, outMark string }
