@@ -10,7 +10,8 @@ import (
 // The edge steady state (gpuplan.SweepPlan.Edge; the correctness argument
 // in the plan's sweep_edge.go): a box with all levels that is not interior
 // runs the steady printer's code (steadyBox with g.edge) after the
-// interior test's else:
+// interior test's else (with the plan's Outline in its own function,
+// sweep_outline.go):
 //
 //	} else if (hx_nlev == 8) {
 //	  const T hx_za = hx_bl0 - 7, hx_zb = hx_bl0 + 45;
