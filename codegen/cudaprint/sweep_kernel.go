@@ -119,8 +119,8 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 	sp := cs.Sweep
 	g := &sweepGen{bandGen: bandGen{kernelGenFor(cs, kn, emu), &sp.BandPlan, true, nil, ""}, sp: sp, z: "hx_z", qc: -1}
 	nsb := sp.StageElems()
-	if g.outline() { // the shared buffers at file scope, the box functions (sweep_outline.go)
-		g.outlined(nsb)
+	if g.outline() { // the shared buffers at file scope, the box functions' declarations (sweep_outline.go)
+		g.outlineDecls(nsb)
 		nsb = 0
 	}
 	g.kernel(nsb, "sweep buffers", func() {
@@ -133,6 +133,9 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.rampFill()
 		g.body()
 	})
+	if g.outline() {
+		g.outlined()
+	}
 	return g.b.String()
 }
 

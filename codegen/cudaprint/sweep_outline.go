@@ -11,16 +11,13 @@ import (
 // and why the functions may start their registers at 0 in the plan's
 // sweep_outline.go). In CUDA (not in emulation, whose print keeps the
 // paths inline) the shared buffers are a file-scope array and the edge
-// and generic box paths non-inlined device functions before the kernel:
+// and generic box paths non-inlined device functions, declared before the
+// kernel and defined after it (the kernel, and its interior steady loop,
+// first in the file):
 //
 //	__shared__ float hx_sb_hx_sweep0[5418];
-//	static __device__ __noinline__ void hx_sweep0_edge(const int hx_arg_dimsize, ..., const int hx_bl0, const int hx_bl1)
-//	{
-//	  thread index, parameters, column/prefetch/stage/edge registers = 0,
-//	  hx_lo<i>, hx_hi<i>, hx_last<a>, hx_zext, hx_zlo, hx_zhi, the column, hx_q, hx_z;
-//	  the edge box's steady steps (steadyBox with g.edge)
-//	}
-//	static __device__ __noinline__ void hx_sweep0_generic(...) { ...; the generic steps }
+//	static __device__ __noinline__ void hx_sweep0_edge(int hx_arg_dimsize, ..., const int hx_bl0, const int hx_bl1);
+//	static __device__ __noinline__ void hx_sweep0_generic(...);
 //	__global__ void __launch_bounds__(256, 5) hx_sweep0(...)
 //	{
 //	  ... for each box:
@@ -28,34 +25,66 @@ import (
 //	  else if (hx_nlev == 8) hx_sweep0_edge(hx_arg_dimsize, ..., hx_bl0, hx_bl1);
 //	  else hx_sweep0_generic(hx_arg_dimsize, ..., hx_bl0, hx_bl1);
 //	}
+//	static __device__ __noinline__ void hx_sweep0_edge(...)
+//	{
+//	  thread index, parameters, column/prefetch/stage/edge registers = 0,
+//	  hx_lo<i>, hx_hi<i>, hx_last<a>, hx_zext, hx_zlo, hx_zhi, the column, hx_q, hx_z;
+//	  the edge box's steady steps (steadyBox with g.edge)
+//	}
+//	static __device__ __noinline__ void hx_sweep0_generic(...) { ...; the generic steps }
 
 // outline says whether the kernel being printed outlines its box paths.
 func (g *sweepGen) outline() bool { return g.sp.Outline && !g.emu }
 
-// outlined prints the shared buffers' file-scope array (nsb elements) and
-// the box functions.
-func (g *sweepGen) outlined(nsb int64) {
+// outlineFuncs are the box functions: the edge box's (with the plan's
+// Edge) and the generic box's, with what each runs.
+func (g *sweepGen) outlineFuncs() (names, whats []string) {
+	if g.sp.Edge {
+		names = append(names, gpuplan.OutlineEdgeName(g.kn.Name))
+		whats = append(whats, "an edge box (all levels, not interior): the steady code guarded per cell (gpuplan's sweep_edge.go)")
+	}
+	names = append(names, gpuplan.OutlineGenericName(g.kn.Name))
+	whats = append(whats, "the boxes no steady code takes: the generic sweep steps")
+	return names, whats
+}
+
+// outlineDecls prints, before the kernel, the shared buffers' file-scope
+// array (nsb elements) and the box functions' declarations.
+func (g *sweepGen) outlineDecls(nsb int64) {
 	sp, kn := g.sp, g.kn
 	g.sbName = gpuplan.OutlineShared(kn.Name)
 	if nsb > 0 {
 		g.line(0, fmt.Sprintf("/* %s's shared buffers, at file scope: its outlined box functions address them as shared memory too */", kn.Name))
 		g.line(0, fmt.Sprintf("__shared__ %s %s[%d];", sp.Elem, g.sbName, nsb))
 	}
-	if sp.Edge {
-		g.boxFunc(gpuplan.OutlineEdgeName(kn.Name), "an edge box (all levels, not interior): the steady code guarded per cell (gpuplan's sweep_edge.go)", func() {
-			g.pfDecls()
-			g.stageDecls()
-			g.edgeDecls()
-		}, func() {
-			g.edge = true
-			g.steadyBox(0)
-			g.edge = false
-			g.line(1, "(void)hx_zhi;")
+	names, _ := g.outlineFuncs()
+	g.line(0, fmt.Sprintf("/* %s's box paths other than the interior steady one, after it: not inlined (gpuplan's sweep_outline.go) */", kn.Name))
+	for _, name := range names {
+		g.line(0, fmt.Sprintf("static __device__ __noinline__ void %s(%s);", name, strings.Join(g.boxFuncArgs(true), ", ")))
+	}
+}
+
+// outlined prints, after the kernel, the box functions.
+func (g *sweepGen) outlined() {
+	names, whats := g.outlineFuncs()
+	for i, name := range names {
+		if name == gpuplan.OutlineEdgeName(g.kn.Name) {
+			g.boxFunc(name, whats[i], func() {
+				g.pfDecls()
+				g.stageDecls()
+				g.edgeDecls()
+			}, func() {
+				g.edge = true
+				g.steadyBox(0)
+				g.edge = false
+				g.line(1, "(void)hx_zhi;")
+			})
+			continue
+		}
+		g.boxFunc(name, whats[i], nil, func() {
+			g.genericSteps(1, "hx_z <= hx_zhi", "the generic sweep steps")
 		})
 	}
-	g.boxFunc(gpuplan.OutlineGenericName(kn.Name), "the boxes no steady code takes: the generic sweep steps", nil, func() {
-		g.genericSteps(1, "hx_z <= hx_zhi", "the generic sweep steps")
-	})
 }
 
 // boxFunc prints the box function name (what it runs) with its registers
