@@ -75,6 +75,7 @@ var tuneKnobs = []tuneKnob{
 	{"sweep-stage-input", stageVariants},
 	{"steady-ramp", flipBool},
 	{"sweep-outline", outlineVariants},
+	{"sweep-edge", flipBool},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob

@@ -31,19 +31,19 @@ func TestTuneKnobCandidates(t *testing.T) {
 		{"j2d5pt 2-D", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=false"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=false"), sw2("7,128,242 --sweep-edge=false"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=false"),
-		}, 8},
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=false"), sw2("7,128,498 --sweep-edge=false"),
+		}, 7}, // the model's choice is the sweep's default sizes: the sweep's turn starts one earlier
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
 			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged
-			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=false"),
-			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=false"),
+			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=false"), sw2("3,64,26,26 --sweep-edge=false"),
+			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=false"), sw2("1,16,30,30 --sweep-edge=false"),
 		}, 8},
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=false"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=false"),
-		}, 8},
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=false"), sw2("7,128,242 --sweep-edge=false"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=false"), sw2("7,128,498 --sweep-edge=false"),
+		}, 7},
 	} {
 		for _, device := range []string{"gpu", "emu"} {
 			tc := tc
@@ -254,7 +254,7 @@ func TestTuneKnobsTuningFile(t *testing.T) {
 	// A knob value the flag refuses, a flag that is no knob.
 	for knobs, want := range map[string]string{
 		`{"min-blocks": "99"}`:   ":1:1: error: the winner's knobs: --min-blocks=99: want 0 (the plan's choice), 1 (no floor) or up to 32 blocks per SM, not \"99\"",
-		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline)",
+		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline, --sweep-edge)",
 	} {
 		b, _ := os.ReadFile(filepath.Join(dir, "other.json"))
 		bad := strings.Replace(string(b), `"knobs": {
