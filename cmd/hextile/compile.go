@@ -253,6 +253,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if fs.Changed("arch") {
 		modelArch = *arch
 	}
+	sf.setSmemArch(modelArch)
 	// The GPU targets, and --dump=plan (the GPU mapping) when the dump is
 	// the output: C written with -o keeps the fixed default.
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)

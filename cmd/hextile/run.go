@@ -119,6 +119,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "run", ghostBlockRefusal(pf.tile))
 	}
 	pf.enableModel(fs, *device != "cpu", *arch)
+	sf.setSmemArch(*arch)
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))

@@ -34,6 +34,9 @@ type steadyFlags struct {
 	// minBlocks is --min-blocks: the sweep kernel's resident-block floor
 	// (gpuplan's min_blocks.go; 0 the plan's choice, 1 none).
 	minBlocks minBlocksValue
+	// smemOptIn is the target GPU's opt-in shared memory per block
+	// (sweep_dynamic.go: setSmemArch), not a flag.
+	smemOptIn int64
 	// stream is --stream (compile and run only): the streaming hybrid
 	// kernel of --tile=hybrid (gpuplan's hexstream.go).
 	stream bool
@@ -73,6 +76,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	o.HexStreamChunk = int64(f.chunk)
 	o.MinBlocks = int(f.minBlocks)
+	o.SmemOptIn = f.smemOptIn
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
 	o.NoSweepEdge, o.SweepEdgePrefetch = !f.edge, f.edgePf
 	o.NoSweepOutline = !f.outline

@@ -899,6 +899,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 			return usageFail(stderr, "tune", err)
 		}
 	}
+	sf.setSmemArch(*arch)
 	wantKinds, err := tuneKindsFlag(*kinds)
 	if err != nil {
 		return usageFail(stderr, "tune", err)

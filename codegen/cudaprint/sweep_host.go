@@ -53,10 +53,13 @@ func sweepHostFunc(cs *gpuplan.Scop) string {
 			fmt.Fprintf(&b, "      if (%s > %s) %s = %s;\n", g, lim, g, lim)
 		}
 	}
+	if kn.Smem > 0 {
+		fmt.Fprintf(&b, "      %s\n", dynSmemOptIn(kn))
+	}
 	steps := (sp.H + 1) / int64(sp.K)
 	fmt.Fprintf(&b, "      for (%s hx_tb = hx_tlo; hx_tb <= hx_thi; hx_tb += %d) {\n", it, steps)
 	fmt.Fprintf(&b, "        int hx_nlev = (int)(hx_thi - hx_tb + 1 < %d ? (hx_thi - hx_tb + 1) * %d : %d);\n", steps, sp.K, sp.H+1)
-	fmt.Fprintf(&b, "        HX_LAUNCH(%s, hx_dim3(%s, %s, %s), hx_dim3(%d, %d, %d), 0, %s);\n", kn.Name, grid[0], grid[1], grid[2], kn.Block[0], kn.Block[1], kn.Block[2], strings.Join(sweepKernelArgs(cs, false), ", "))
+	fmt.Fprintf(&b, "        HX_LAUNCH(%s, hx_dim3(%s, %s, %s), hx_dim3(%d, %d, %d), %d, %s);\n", kn.Name, grid[0], grid[1], grid[2], kn.Block[0], kn.Block[1], kn.Block[2], kn.Smem, strings.Join(sweepKernelArgs(cs, false), ", "))
 	b.WriteString("        HX_CHECK(cudaGetLastError());\n        hx_ping ^= 1;\n      }\n    }\n")
 	b.WriteString("  }\n")
 	hostEpilogue(&b, cs, func(a *frontend.Array) string {

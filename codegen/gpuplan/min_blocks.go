@@ -53,13 +53,36 @@ const (
 // using smem bytes of shared memory per block: the floor (0: none) and a
 // line for the plan dump.
 func minBlocks(nt int, smem int64, want, need int) (int, string) {
+	return minBlocksOn(nt, smem, want, need, 0)
+}
+
+// minBlocksOn is minBlocks on an SM of smShared bytes of shared memory (0:
+// the H100's 227 KB; CUDAOptions.SmemOptIn, the target's opt-in limit per
+// block, which is its SM's shared memory less 1 KB). Neither the default
+// nor --min-blocks=N asks for more blocks than that shared memory holds:
+// N is lowered to what fits, with a note (e.g. the 92,520 bytes of
+// j2d5pt's 15,128,482 buffers: two blocks on sm_90, one on sm_80).
+func minBlocksOn(nt int, smem int64, want, need int, smShared int64) (int, string) {
 	if nt <= 0 {
 		return 0, ""
+	}
+	if smShared <= 0 {
+		smShared = smSharedMax
 	}
 	switch {
 	case want == 1:
 		return 0, "no resident-block floor (--min-blocks=1): ptxas chooses the registers"
 	case want > 1:
+		fit := want
+		for fit > 1 && smem > 0 && int64(fit)*smem > smShared {
+			fit--
+		}
+		if fit < want {
+			if fit <= 1 {
+				return 0, fmt.Sprintf("no resident-block floor: --min-blocks=%d asks for %d blocks of %d bytes of shared memory, the SM holds %d bytes: one block", want, want, smem, smShared)
+			}
+			return fit, fmt.Sprintf("__launch_bounds__(%d, %d) (--min-blocks=%d lowered to %d: %d blocks of %d bytes of shared memory fill the SM's %d): at most %d registers per thread", nt, fit, want, fit, fit, smem, smShared, regsFor(nt, fit))
+		}
 		return want, fmt.Sprintf("__launch_bounds__(%d, %d) (--min-blocks=%d): at most %d registers per thread", nt, want, want, regsFor(nt, want))
 	}
 	r := smRegisters / (2 * nt)
@@ -69,7 +92,7 @@ func minBlocks(nt int, smem int64, want, need int) (int, string) {
 	}
 	mb := smRegisters / (nt * r)
 	mb = min(mb, smBlocksMax, smThreadsMax/nt)
-	for mb > 1 && smem > 0 && int64(mb)*smem > smSharedMax {
+	for mb > 1 && smem > 0 && int64(mb)*smem > smShared {
 		mb--
 	}
 	lowered := ""

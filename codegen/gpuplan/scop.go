@@ -76,6 +76,14 @@ type CUDAOptions struct {
 	// (--min-blocks; min_blocks.go): 0 the plan's choice, 1 none, N > 1
 	// __launch_bounds__(threads, N).
 	MinBlocks int
+	// SmemOptIn is the target GPU's opt-in shared memory per block
+	// (bytes: what cudaFuncAttributeMaxDynamicSharedMemorySize may ask
+	// for; 227 KB on sm_90, 163 KB on sm_80, 96 KB on sm_70; hextile sets
+	// it from --arch, gpumodel.GPU.SharedBlock). The sweep kernel's buffers
+	// may take that much (beyond 48 KB as dynamic shared memory,
+	// sweep_dynamic.go) and the resident-block floor counts the SM's shared
+	// memory as that much. 0: not known, the static 48 KB (MaxSweepSmem).
+	SmemOptIn int64
 	// HexStream runs a hybrid schedule (2-D) as the streaming hybrid
 	// kernel (--stream; hexstream.go): one block per hexagon sweeping s1.
 	HexStream bool
@@ -311,7 +319,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch, opt.SmemOptIn)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}
@@ -319,7 +327,10 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}
-		kn.MinBlocks, kn.MinBlocksWhy = minBlocks(sp.Block[0]*sp.Block[1]*sp.Block[2], sp.Smem, opt.MinBlocks, sp.RegisterNeed())
+		if sp.Dynamic {
+			kn.Smem = sp.Smem // launched with that many dynamic bytes (sweep_dynamic.go)
+		}
+		kn.MinBlocks, kn.MinBlocksWhy = minBlocksOn(sp.Block[0]*sp.Block[1]*sp.Block[2], sp.Smem, opt.MinBlocks, sp.RegisterNeed(), opt.SmemOptIn)
 		cs.Kernels = []*Kernel{kn}
 		return cs, nil
 	}

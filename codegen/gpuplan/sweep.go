@@ -82,7 +82,13 @@ type SweepPlan struct {
 	Block [3]int  // x: the innermost dimension
 	NB    int64   // planes per circular buffer
 	NBuf  int     // buffered levels
-	Smem  int64   // static shared memory per block (bytes)
+	Smem  int64   // shared memory per block (bytes)
+	// SmemMax is the shared memory a block may take (the target's opt-in
+	// limit, CUDAOptions.SmemOptIn; 0: MaxSweepSmem) and Dynamic says
+	// whether the buffers exceed the static 48 KB, so that the kernel
+	// declares them extern (dynamic) and opts in (sweep_dynamic.go).
+	SmemMax int64
+	Dynamic bool
 
 	// The steady state (sweep_steady.go): Steady says whether the kernel
 	// has it (SteadyWhy why not), SteadyUnroll whether its loop is
@@ -178,7 +184,8 @@ type SweepRead struct {
 }
 
 // MaxSweepSmem is the shared memory a sweep block may use without the
-// opt-in attribute (the plan refuses more; pick a smaller face or h).
+// opt-in attribute: the static limit, and the plan's limit when the target
+// GPU's is not known (sweep_dynamic.go).
 const MaxSweepSmem = 48 * 1024
 
 // DefaultSweepSizes are the sizes of --tile=sweep on the CUDA target when
@@ -401,12 +408,15 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // in shared memory and column registers there (planStage); noEdge turns
 // off the edge steady state, edgePf prefetches its out-of-domain loads
 // (planEdge).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int, noEdge, edgePf bool) (*SweepPlan, error) {
+//
+// smemMax is the shared memory a block may take (the target's opt-in
+// limit; 0: MaxSweepSmem, sweep_dynamic.go).
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int, noEdge, edgePf bool, smemMax int64) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
 	}
-	sp := &SweepPlan{BandPlan: *bp}
+	sp := &SweepPlan{BandPlan: *bp, SmemMax: smemMax}
 	ns := sp.Form.NS
 	if len(sched.Slopes) > 0 && sched.Slopes[0][1] != nil {
 		r := sched.Slopes[0][1]
@@ -462,8 +472,8 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 		sp.Block[1] = int(sp.Face[0])
 	}
 	sp.Smem = int64(sp.NBuf) * sp.NB * face * sp.ElemSz
-	if sp.Smem > MaxSweepSmem {
-		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %d: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, MaxSweepSmem)
+	if sp.Smem > sp.smemLimit() {
+		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %s: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, sp.smemLimitText())
 	}
 	sp.planSteady(noSteady, noUnroll)
 	sp.planRamp(noRamp)
@@ -474,6 +484,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	}
 	sp.planTail()
 	sp.planEdge(noEdge, edgePf)
+	sp.planDynamic()
 	return sp, nil
 }
 

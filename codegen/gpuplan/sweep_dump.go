@@ -19,6 +19,7 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	} else {
 		fmt.Fprintf(w, "  shared memory: %d buffered level(s) x %d planes x the face x %d bytes = %d bytes\n", sp.NBuf, sp.NB, sp.ElemSz, sp.Smem-sp.StageSmem())
 	}
+	sp.dumpDynamic(w)
 	sp.dumpSteady(w)
 	sp.dumpPrefetch(w)
 	sp.dumpStage(w)

@@ -212,8 +212,8 @@ func (sp *SweepPlan) planStage(mode int) {
 		sp.StageWhy = "off: level 0 reads no global memory"
 		return
 	}
-	if smem > MaxSweepSmem {
-		sp.StageWhy = fmt.Sprintf("off: the staged input's buffers would take the shared memory to %d bytes, more than %d (choose a smaller face or h)", smem, MaxSweepSmem)
+	if smem > sp.smemLimit() {
+		sp.StageWhy = fmt.Sprintf("off: the staged input's buffers would take the shared memory to %d bytes, more than %s (choose a smaller face or h)", smem, sp.smemLimitText())
 		return
 	}
 	sp.Stage, sp.St, sp.Smem = true, stages, smem

@@ -99,8 +99,8 @@ func (sp *SweepPlan) planSteady(noSteady, noUnroll bool) {
 			}
 		}
 	}
-	if smem := int64(sp.NBuf) * sp.NB * (face + 2*pad) * sp.ElemSz; smem > MaxSweepSmem {
-		sp.SteadyWhy = fmt.Sprintf("off: the buffer planes padded by %d elements would take %d bytes of shared memory, more than %d", pad, smem, MaxSweepSmem)
+	if smem := int64(sp.NBuf) * sp.NB * (face + 2*pad) * sp.ElemSz; smem > sp.smemLimit() {
+		sp.SteadyWhy = fmt.Sprintf("off: the buffer planes padded by %d elements would take %d bytes of shared memory, more than %s", pad, smem, sp.smemLimitText())
 		return
 	}
 	sp.Steady, sp.SteadyUnroll = true, !noUnroll

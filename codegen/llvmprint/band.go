@@ -37,7 +37,7 @@ type bandIR struct {
 	elem     types.Type
 	outs     map[string]value.Value // written array -> hx_o_X
 	tb, nlev value.Value
-	sb       *ir.Global // the shared buffers (nil: none)
+	sb       constant.Constant // the shared buffers (nil: none): a global, or the dynamic one cast (sweep_dynamic.go)
 	sbType   *types.ArrayType
 	// Per launch and box: the domain, the box's first cell, the last-writer
 	// flags of the levels.
@@ -62,13 +62,7 @@ func (lm *llvmModule) newBandIR(cs *gpuplan.Scop, kn *gpuplan.Kernel, nsb int64)
 	g.entry = g.cur
 	g.tid[0], g.tid[1], g.tid[2] = g.sreg("tid", "x"), g.sreg("tid", "y"), g.sreg("tid", "z")
 	if nsb > 0 {
-		at := types.NewArray(uint64(nsb), g.elem)
-		gv := lm.m.NewGlobalDef("hx_sb_"+kn.Name, constant.NewUndef(at))
-		gv.AddrSpace = 3
-		gv.Typ = sharedPtr(at)
-		gv.Linkage = enum.LinkageInternal
-		gv.Align = 8
-		g.sb, g.sbType = gv, at
+		g.sb, g.sbType = lm.bandBuffers(kn, nsb, g.elem)
 	}
 	return g, nil
 }

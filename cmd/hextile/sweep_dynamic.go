@@ -1,0 +1,16 @@
+package main
+
+import "hextile/codegen/gpumodel"
+
+// setSmemArch sets the target GPU's opt-in shared memory per block
+// (CUDAOptions.SmemOptIn: the sweep kernel's buffers may take that much,
+// beyond 48 KB as dynamic shared memory; gpuplan's sweep_dynamic.go) from
+// arch, the GPU that --arch names ("": the cost model's default, sm_90, the
+// GPU nvcc builds for by default; the same GPU the model assumes).
+// Architectures the model's table lacks get its nearest older entry's
+// limit (gpumodel.GPUFor); a GPU that allows less refuses the opt-in at
+// run time (cudaFuncSetAttribute's error, checked), never a wrong answer.
+func (f *steadyFlags) setSmemArch(arch string) {
+	g, _ := gpumodel.GPUFor(arch)
+	f.smemOptIn = int64(g.SharedBlock)
+}
