@@ -40,7 +40,11 @@ type pipelineFlags struct {
 	model     bool
 	useModel  bool
 	modelArch string
-	overrides map[string]int64
+	// modelFloor is the chosen candidate's resident-block floor
+	// (gpumodel.Candidate.MinBlocks; 0: the plan's), which --min-blocks
+	// overrides (steadyFlags.adoptModel).
+	modelFloor int
+	overrides  map[string]int64
 	// fastMath is --fast-math: the model assumes approximate division
 	// and square root and fused multiply-adds (gpumodel.Features.FastMath).
 	fastMath bool
@@ -266,6 +270,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return inputFail(stderr, "compile", err, scopPos(c))
 	}
+	sf.adoptModel(&pf)
 	if ghostKind(pf.tile) && dump["schedule"] {
 		for _, sc := range c.Scops {
 			if sc.Sched != nil {

@@ -94,6 +94,9 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 		c.Req.Tile, c.Req.Sizes = e.Kind, e.Sizes
 		if c.Req.GPU != nil {
 			c.Req.GPU.Block, c.Req.GPU.Shared = e.Block, e.Shared
+			if c.Req.GPU.MinBlocks == 0 {
+				c.Req.GPU.MinBlocks = e.MinBlocks
+			}
 		}
 		c.Model = ch
 		return
@@ -134,6 +137,7 @@ func (f *pipelineFlags) setCandidate(cand gpumodel.Candidate) {
 	f.tile, f.sizes = string(cand.Kind), joinInts(cand.Sizes)
 	f.block = append([]int(nil), cand.Block...)
 	f.shared = cand.Shared
+	f.modelFloor = cand.MinBlocks
 }
 
 // schedulable says whether the scheduler accepts cand for every scop of c,

@@ -124,6 +124,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	if err != nil {
 		return inputFail(stderr, "run", err, scopPos(c))
 	}
+	sf.adoptModel(&pf)
 	// Sizes that make the program index past its arrays have no defined
 	// result to verify against.
 	var scops []*frontend.Scop

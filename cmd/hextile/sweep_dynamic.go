@@ -14,3 +14,12 @@ func (f *steadyFlags) setSmemArch(arch string) {
 	g, _ := gpumodel.GPUFor(arch)
 	f.smemOptIn = int64(g.SharedBlock)
 }
+
+// adoptModel takes the cost model's resident-block floor (the AN5D-like
+// deep sweep candidates' --min-blocks=1, gpumodel's sweep.go) where
+// --min-blocks leaves the plan's choice.
+func (f *steadyFlags) adoptModel(pf *pipelineFlags) {
+	if f.minBlocks == 0 && pf.useModel {
+		f.minBlocks = minBlocksValue(pf.modelFloor)
+	}
+}

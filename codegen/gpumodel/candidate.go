@@ -15,6 +15,9 @@ type Candidate struct {
 	Block   []int   // threads, threadIdx.x (innermost dimension) first (nil: the code generator's default)
 	Shared  bool    // --shared
 	NoReuse bool    // --reuse=false
+	// MinBlocks is the sweep kernel's resident-block floor (--min-blocks=N;
+	// 0: the plan's choice, 1: none, the registers up to ptxas).
+	MinBlocks int
 }
 
 // Flags is the candidate as command-line flags.
@@ -35,6 +38,9 @@ func (c Candidate) Flags() string {
 	}
 	if c.NoReuse {
 		s += " --reuse=false"
+	}
+	if c.MinBlocks > 0 {
+		s += fmt.Sprintf(" --min-blocks=%d", c.MinBlocks)
 	}
 	return s
 }

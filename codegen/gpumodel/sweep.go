@@ -119,6 +119,34 @@ func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 		half[1] = max(16, def[1]/2)
 	}
 	add(half)
+	return append(out, an5dSweepCandidates(f, g, k, rad)...)
+}
+
+// an5dSweepCandidates are the AN5D-like deep bands of a 2-D stencil: 16
+// levels (h = 15, rounded down to a multiple of the k statements) over a
+// face of 512 threads (w1 = 512 - 2 r1 h: 482 at radius 1), w0 = 128 and
+// 64, without a resident-block floor (--min-blocks=1: the 16 levels'
+// column registers, 96 by the model, stay in registers; one block per SM,
+// as AN5D's best 2048^2 configuration, j2d5pt-512-16-128), where their
+// buffers fit the GPU's opt-in shared memory (beyond 48 KB: dynamic, the
+// plan's sweep_dynamic.go; j2d5pt: 92,520 bytes).
+func an5dSweepCandidates(f *Features, g *GPU, k int64, rad []int64) []Candidate {
+	if f.Dims != 2 || g == nil {
+		return nil
+	}
+	h := 16/k*k - 1
+	w1 := 512 - 2*rad[1]*h
+	if h < 1 || w1 < 32 {
+		return nil
+	}
+	var out []Candidate
+	for _, w0 := range []int64{128, 64} {
+		s := []int64{h, w0, w1}
+		if gpuplan.SweepSmemBytes(s, rad, f.Box, int64(f.ElemBytes)) > int64(g.SharedBlock) {
+			continue
+		}
+		out = append(out, Candidate{Kind: schedule.Sweep, Sizes: s, MinBlocks: 1})
+	}
 	return out
 }
 
@@ -132,7 +160,7 @@ type sweepGeom struct {
 	smem, regs int64
 }
 
-func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
+func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, bool) {
 	if len(sizes) != f.Dims+1 || f.Dims < 2 {
 		return sweepGeom{}, false
 	}
@@ -163,11 +191,15 @@ func sweepGeometry(f *Features, sizes []int64) (sweepGeom, bool) {
 		pf, stage = 0, int(2*r[0]+2)
 	}
 	need := gpuplan.SweepRegisterNeed(int(h*(2*r[0]+1)), pf, stage, ieee)
-	if mb := gpuplan.DefaultMinBlocks(int(g.face), g.smem, need); mb > 1 {
+	mb := floor // the candidate's floor (1: none), else the plan's default
+	if floor == 0 {
+		mb = gpuplan.DefaultMinBlocksOn(int(g.face), g.smem, need, int64(gpu.SharedBlock))
+	}
+	if mb > 1 {
 		// the plan's launch bounds cap the registers (gpuplan's min_blocks.go)
 		g.regs = min(g.regs, int64(65536/(int(g.face)*mb)))
 	}
-	return g, g.face <= 1024 && g.smem <= gpuplan.MaxSweepSmem && h >= 1
+	return g, g.face <= 1024 && g.smem <= int64(gpu.SharedBlock) && h >= 1
 }
 
 func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool) {
@@ -182,7 +214,7 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 		}
 		sizes = cands[0].Sizes
 	}
-	geo, ok := sweepGeometry(f, sizes)
+	geo, ok := sweepGeometry(f, g, sizes, c.MinBlocks)
 	if !ok {
 		return Estimate{}, false
 	}

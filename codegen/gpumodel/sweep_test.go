@@ -60,8 +60,10 @@ func TestSweepKeepsChoice(t *testing.T) {
 // TestSweepCandidates: the kernel's default sizes first (those compile
 // computes without --sizes), then half and twice the levels (twice only
 // where its column registers fit 64: not 15,128,226), then half the
-// face; sizes beyond the plan's limits (48 KB of buffers, 1024 threads)
-// get no estimate.
+// face, then in 2-D the AN5D-like deep bands (15,128,482 and 15,64,482,
+// --min-blocks=1: 92.5 KB of dynamic shared memory); sizes beyond the
+// plan's limits (the GPU's opt-in shared memory, 1024 threads) get no
+// estimate.
 func TestSweepCandidates(t *testing.T) {
 	g := GPUs["sm_90"]
 	cases := []struct {
@@ -69,8 +71,8 @@ func TestSweepCandidates(t *testing.T) {
 		params map[string]int64
 		want   []string
 	}{
-		{"../../testdata/laplacian2d.c", lap16384, []string{"7,128,242", "3,128,250", "7,128,114"}},
-		{"../../testdata/laplacian3d.c", lap256, []string{"3,64,26,26", "1,64,30,30", "3,32,10,26"}},
+		{"../../testdata/laplacian2d.c", lap16384, []string{"7,128,242", "3,128,250", "7,128,114", "15,128,482", "15,64,482"}},
+		{"../../testdata/laplacian3d.c", lap256, []string{"3,64,26,26", "1,64,30,30", "7,64,18,18", "3,32,10,26"}},
 		// Radius 2 in 3-D: two levels by default.
 		{"testdata/an5d_star3d2r.c", map[string]int64{"dimsize": 516, "timestep": 200}, []string{"1,64,28,28", "3,64,20,20", "1,32,12,28"}},
 	}
@@ -86,10 +88,13 @@ func TestSweepCandidates(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.file, d)
 		}
 	}
-	// h = 7 with a 32x32 face: 7 x 3 x 1024 x 4 bytes of buffers.
+	// h = 7 with a 32x32 face: 7 x 3 x 1024 x 4 bytes of buffers, 84 KB:
+	// within sm_90's opt-in, beyond a GPU of 64 KB per block.
 	f := featuresOfPath(t, "../../testdata/laplacian3d.c", lap256)
-	if _, ok := EstimateOf(f, g, Candidate{Kind: schedule.Sweep, Sizes: []int64{7, 64, 18, 18}}); ok {
-		t.Errorf("sweep 7,64,18,18 (84 KB of buffers) estimated")
+	small := *GPUs["sm_70"]
+	small.SharedBlock = 64 << 10
+	if _, ok := EstimateOf(f, &small, Candidate{Kind: schedule.Sweep, Sizes: []int64{7, 64, 18, 18}}); ok {
+		t.Errorf("sweep 7,64,18,18 (84 KB of buffers) estimated on a GPU of 64 KB per block")
 	}
 }
 

@@ -116,7 +116,13 @@ func minBlocksOn(nt int, smem int64, want, need int, smShared int64) (int, strin
 // of nt threads, smem bytes of shared memory per block and an estimated
 // need of registers per thread (0: unknown), for the cost model (0: none).
 func DefaultMinBlocks(nt int, smem int64, need int) int {
-	mb, _ := minBlocks(nt, smem, 0, need)
+	return DefaultMinBlocksOn(nt, smem, need, 0)
+}
+
+// DefaultMinBlocksOn is DefaultMinBlocks on an SM of smShared bytes of
+// shared memory (0: the H100's; CUDAOptions.SmemOptIn).
+func DefaultMinBlocksOn(nt int, smem int64, need int, smShared int64) int {
+	mb, _ := minBlocksOn(nt, smem, 0, need, smShared)
 	return mb
 }
 
