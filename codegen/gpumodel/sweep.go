@@ -28,7 +28,8 @@ import (
 //	mem       = one read of the band-start box ((w0 + 2 r0 h) x F cells) and one write of the owned
 //	            w0 x prod w_i cells per band and block (the ping-pong copies), through L2 and DRAM (memTime)
 //	band      = hypot(mem, issue) + launch;  time = ceil(steps / H) x band
-//	shared    = h x NB x F x element size (levels 0..h-1 buffered; at most 48 KB: gpuplan.MaxSweepSmem)
+//	shared    = h x NB x F x element size (levels 0..h-1 buffered; at most the GPU's opt-in per block,
+//	            GPU.SharedBlock: 227 KB on sm_90, beyond 48 KB dynamic, gpuplan's sweep_dynamic.go)
 //	regs      = 32 + 4 H (every level's column registers; 64 at h = 7 as ptxas reports), at most what
 //	            the plan's resident-block floor leaves (gpuplan.DefaultMinBlocks: 32 registers for
 //	            1,024 threads, two blocks per SM; for 256 the plan's 48 rounds to a
@@ -75,9 +76,13 @@ func (sweepEstimator) Kind() schedule.Kind { return schedule.Sweep }
 // the features' grid, as compile computes them), then a band of half and
 // of twice the levels at the same face (the widths shrunk or grown by the
 // ghost zones' change), then half the face along s1 (2-D: 128 threads;
-// 3-D: 16 rows, and half of w0, as the measured 3,32,10,26). The sweep
-// kernel needs two or three space dimensions; the plan's limits (1024
-// threads, 48 KB of buffers) are Estimate's.
+// 3-D: 16 rows, and half of w0, as the measured 3,32,10,26), then in 2-D
+// the AN5D-like deep bands (an5dSweepCandidates: 16 levels over 512
+// threads, 15,128,482 and 15,64,482 at radius 1, no resident-block floor,
+// registers 32 + 4 H = 96; not measured yet, the constants are those of
+// the bands above). The sweep kernel needs two or three space dimensions;
+// the plan's limits (1024 threads, the GPU's opt-in shared memory per
+// block) are Estimate's.
 func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 	if f.Dims < 2 || f.Dims > 3 {
 		return nil
