@@ -326,7 +326,9 @@ func runIROnCPUWith(c *Compilation, opt gpuplan.CUDAOptions, llc, cc, dir, tag s
 	if !strings.Contains(src, emuLaunch) {
 		return fmt.Errorf("the emulation program no longer defines HX_LAUNCH as expected")
 	}
-	src = strings.Replace(src, emuLaunch, "#define HX_LAUNCH(k, g, b, s, ...) hx_ir_launch_##k(g, b, __VA_ARGS__)", 1)
+	// A launch's dynamic shared memory (a dynamic sweep kernel's bytes,
+	// gpuplan's sweep_dynamic.go) must fit the runner's hx_dsmem.
+	src = strings.Replace(src, emuLaunch, `#define HX_LAUNCH(k, g, b, s, ...) do { if ((size_t)(s) > sizeof hx_dsmem) { fprintf(stderr, "%s: %ld bytes of dynamic shared memory, the runner has %ld\n", #k, (long)(s), (long)sizeof hx_dsmem); exit(2); } hx_ir_launch_##k(g, b, __VA_ARGS__); } while (0)`, 1)
 	var launch strings.Builder
 	launch.WriteString(irThreadRuntime)
 	for _, cs := range css {
