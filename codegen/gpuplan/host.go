@@ -22,7 +22,7 @@ import (
 type GPUKernel struct {
 	Name  string
 	Block [3]int   // threads on x, y, z
-	Smem  int64    // dynamic shared memory per block (bytes; --shared)
+	Smem  int64    // dynamic shared memory per block (bytes; --shared, a dynamic sweep kernel)
 	Host  []string // the host loop counters it takes after the arrays
 	// Int64: the kernel takes its parameters and host counters as i64
 	// (64-bit loops, package width), else as i32.
