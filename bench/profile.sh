@@ -133,6 +133,22 @@ CONFIGS=(
   "edge_j2d5pt1k_fast|$J|--tile=sweep|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|fast|"
   "edge_j2d5pt1k_exact|$J|--tile=sweep|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|exact|"
   "edge_j2d5pt1k_none_exact|$J|--tile=none|dimsize=1026 timestep=1000|dimsize=1026 timestep=40|exact|"
+  # AN5D-like deep bands: 16 levels over a 512-thread face, one block per SM (--min-blocks=1), the buffers
+  # (92,520 bytes) in dynamic shared memory beyond 48 KB (gpuplan's sweep_dynamic.go; ptxas reports 0 bytes
+  # smem for them, --dump=plan the bytes), beside the default sweep and AN5D's best: MATCH='^deep_'
+  "deep_j2d5pt2k_fast_h15w128|$J|--tile=sweep --sizes=15,128,482 --min-blocks=1|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "deep_j2d5pt2k_fast_h15w64|$J|--tile=sweep --sizes=15,64,482 --min-blocks=1|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "deep_j2d5pt2k_fast_h15w128_m2|$J|--tile=sweep --sizes=15,128,482|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "deep_j2d5pt2k_exact_h15w128|$J|--tile=sweep --sizes=15,128,482 --min-blocks=1|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "deep_j2d5pt2k_exact_h15w64|$J|--tile=sweep --sizes=15,64,482 --min-blocks=1|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "deep_j2d5pt2k_fast|$J|--tile=sweep|dimsize=2050 timestep=512|dimsize=2050 timestep=40|fast|"
+  "deep_j2d5pt2k_exact|$J|--tile=sweep|dimsize=2050 timestep=512|dimsize=2050 timestep=40|exact|"
+  "deep_j2d5pt2k_an5d_fast|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|fast|"
+  "deep_j2d5pt2k_an5d_exact|an5d:j2d5pt-512-16-128|-|-s 2048 -t 512 -n 3|-s 2048 -t 40 -n 1|exact|"
+  "deep_j2d5pt_fast_h15w128|$J|--tile=sweep --sizes=15,128,482 --min-blocks=1|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "deep_j2d5pt_exact_h15w128|$J|--tile=sweep --sizes=15,128,482 --min-blocks=1|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
+  "deep_j2d5pt_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
+  "deep_j2d5pt_an5d_fast|an5d:j2d5pt-256-10-256|-|-s 16384 -t 1000 -n 3|-s 16384 -t 40 -n 1|fast|"
 )
 verify_size() { case $1 in *star3d1r*) echo "dimsize=80 timestep=9" ;; *lap2k* | *heat2k*) echo "N=301 T=23" ;; *) echo "dimsize=301 timestep=23" ;; esac; }
 
