@@ -30,9 +30,9 @@ import "fmt"
 // more (measured), and MinBlocks = 65536 / (threads x R): 1,024 threads
 // -> 2 (32 registers), 512 -> 2 (64), 256 -> 5 (48, AN5D's count), 128
 // -> 8 (64, not measured lower), at most 32 blocks and 2,048 threads (an SM's limits; a floor that
-// leaves 128 registers or more limits nothing and is left out); lowered while MinBlocks blocks' static shared memory exceeds a
-// multiprocessor's 227 KB (no point asking for registers for blocks that
-// cannot be resident), and lowered while the kernel's register need
+// leaves 128 registers or more limits nothing and is left out); lowered while MinBlocks blocks' shared memory exceeds a
+// multiprocessor's (227 KB on the H100; the target's opt-in limit, minBlocksOn)
+// (no point asking for registers for blocks that cannot be resident), and lowered while the kernel's register need
 // (need > 0: the plan's estimate, SweepPlan.RegisterNeed) exceeds the
 // floor's budget by more than a fifth: a small excess spills a few values
 // to L1 and keeps the occupancy (star3d1r's 34 against 32: 28 bytes of
@@ -41,7 +41,8 @@ import "fmt"
 // registers and 9 prefetched loads, about 62 against 48: 188 GCells/s, the
 // hybrid --shared kernel 301, same H200 run). want 1 turns the floor off
 // (__launch_bounds__ with the thread count only); want > 1 is taken as
-// given (--min-blocks=N).
+// given (--min-blocks=N) where the shared memory holds that many blocks,
+// else lowered to what it holds.
 const (
 	smRegisters  = 65536
 	smSharedMax  = 227 * 1024
