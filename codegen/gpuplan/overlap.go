@@ -91,8 +91,9 @@ func DefaultOverlapSizesC(ns, k int) []int64 {
 }
 
 // planOverlap builds the overlapped plan of cs; with smem the buffers must
-// fit a block's shared memory (MaxSweepSmem; the C target, whose buffers
-// are on the heap, passes false).
+// fit a block's static shared memory (MaxSweepSmem: the overlapped kernel
+// does not use the sweep kernel's dynamic shared memory, sweep_dynamic.go;
+// the C target, whose buffers are on the heap, passes false).
 func planOverlap(cs *Scop, sched *schedule.Schedule, smem bool) (*OverlapPlan, error) {
 	bp, err := planBand(cs, sched, "overlapped")
 	if err != nil {
