@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"hextile/codegen"
 	"hextile/codegen/gpumodel"
@@ -72,7 +73,12 @@ func (sp *tuneSpace) modelFirst() (tuneConfig, bool) {
 		return tuneConfig{}, false
 	}
 	b := sp.model.Best().Candidate
-	return tuneConfig{Tile: string(b.Kind), Sizes: b.Sizes, Block: b.Block, Shared: b.Shared, Reuse: !b.NoReuse}, true
+	cfg := tuneConfig{Tile: string(b.Kind), Sizes: b.Sizes, Block: b.Block, Shared: b.Shared, Reuse: !b.NoReuse}
+	if b.MinBlocks > 0 {
+		// the AN5D-like deep sweep candidates' floor (gpumodel's sweep.go)
+		cfg.Knobs = map[string]string{"min-blocks": strconv.Itoa(b.MinBlocks)}
+	}
+	return cfg, true
 }
 
 // predict is the model's GCells/s for cfg (0: no prediction; none for a
