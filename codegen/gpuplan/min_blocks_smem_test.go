@@ -28,9 +28,9 @@ func TestMinBlocksShared(t *testing.T) {
 		{512, 92520, 2, sm90, 2, "(--min-blocks=2): at most 64 registers"},
 		{256, 20000, 4, 0, 4, "(--min-blocks=4)"},
 	} {
-		mb, why := minBlocksOn(c.nt, c.smem, c.want, c.smShared)
+		mb, why := minBlocksOn(c.nt, c.smem, c.want, 0, c.smShared)
 		if mb != c.mb || !strings.Contains(why, c.inWhy) {
-			t.Errorf("minBlocksOn(%d, %d, %d, %d) = %d, %q; want %d and a line with %q", c.nt, c.smem, c.want, c.smShared, mb, why, c.mb, c.inWhy)
+			t.Errorf("minBlocksOn(%d, %d, %d, 0, %d) = %d, %q; want %d and a line with %q", c.nt, c.smem, c.want, c.smShared, mb, why, c.mb, c.inWhy)
 		}
 	}
 }
