@@ -150,7 +150,8 @@ CONFIGS=(
   "deep_j2d5pt_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "deep_j2d5pt_an5d_fast|an5d:j2d5pt-256-10-256|-|-s 16384 -t 1000 -n 3|-s 16384 -t 40 -n 1|fast|"
 )
-verify_size() { case $1 in *star3d1r*) echo "dimsize=80 timestep=9" ;; *lap2k* | *heat2k*) echo "N=301 T=23" ;; *) echo "dimsize=301 timestep=23" ;; esac; }
+# (deep_*: a grid with interior boxes of the 512-thread face and a short last band of the 16 levels)
+verify_size() { case $1 in *star3d1r*) echo "dimsize=80 timestep=9" ;; *lap2k* | *heat2k*) echo "N=301 T=23" ;; deep_*) echo "dimsize=1100 timestep=37" ;; *) echo "dimsize=301 timestep=23" ;; esac; }
 
 if [ "${1:-run}" = prepare ]; then
   mkdir -p devbuild
