@@ -54,11 +54,12 @@ func TestSweepDynamicEmu(t *testing.T) {
 		func(tc sweepCase, opt gpuplan.CUDAOptions) gpuplan.CUDAOptions { return opt }, dynPlanCheck)
 }
 
-// TestSweepDynamicCUDA: the dynamic kernel declares its buffers extern
-// (and compiles as C++ with the CUDA built-ins stubbed, __shared__ empty),
-// its host code opts in before the band loop and passes the bytes to
-// every launch; the static kernel of the same sizes under the 48 KB limit
-// does neither.
+// TestSweepDynamicCUDA: the dynamic kernel declares its buffers extern,
+// at file scope with its outlined box paths (the default) and in the
+// kernel without (--sweep-outline=false), and compiles as C++ with the
+// CUDA built-ins stubbed (__shared__ empty); its host code opts in before
+// the band loop and passes the bytes to every launch; the static kernel
+// of the same sizes under the 48 KB limit does neither.
 func TestSweepDynamicCUDA(t *testing.T) {
 	chk := newCUDASyntax(t)
 	stub := strings.Replace(cudaStub, "#define __shared__ static", "#define __shared__\n#define __align__(n) __attribute__((aligned(n)))", 1)
@@ -70,16 +71,19 @@ func TestSweepDynamicCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := CUDAOptions{NoPDL: true, SmemOptIn: dynOptIn}
+	inline := CUDAOptions{NoPDL: true, SmemOptIn: dynOptIn, NoSweepOutline: true}
 	chk.checkCompiled(c, dynCase.file, opt)
+	chk.checkCompiled(c, dynCase.file, inline)
+	host := []string{
+		"HX_CHECK(cudaFuncSetAttribute(hx_sweep0, cudaFuncAttributeMaxDynamicSharedMemorySize, 49320));",
+		"hx_dim3(272, 1, 1), 49320, ",
+	}
 	for _, tc := range []struct {
 		opt           CUDAOptions
 		want, wantNot []string
 	}{
-		{opt, []string{
-			"extern __shared__ __align__(16) float hx_sb[];",
-			"HX_CHECK(cudaFuncSetAttribute(hx_sweep0, cudaFuncAttributeMaxDynamicSharedMemorySize, 49320));",
-			"hx_dim3(272, 1, 1), 49320, ",
-		}, []string{"__shared__ float hx_sb["}},
+		{opt, append([]string{"\nextern __shared__ __align__(16) float hx_sb_hx_sweep0[];"}, host...), []string{"__shared__ float hx_sb", "float hx_sb[]"}},
+		{inline, append([]string{"  extern __shared__ __align__(16) float hx_sb[];"}, host...), []string{"__shared__ float hx_sb", "hx_sb_hx_sweep0"}},
 		{CUDAOptions{NoPDL: true}, []string{"__shared__ float hx_sb[12240];", "hx_dim3(272, 1, 1), 0, "}, []string{"extern __shared__", "cudaFuncSetAttribute"}},
 	} {
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, tc.opt)
@@ -92,12 +96,12 @@ func TestSweepDynamicCUDA(t *testing.T) {
 		}
 		for _, w := range tc.want {
 			if !strings.Contains(all.String(), w) {
-				t.Errorf("SmemOptIn %d: no %q in the CUDA files", tc.opt.SmemOptIn, w)
+				t.Errorf("%+v: no %q in the CUDA files", tc.opt, w)
 			}
 		}
 		for _, w := range tc.wantNot {
 			if strings.Contains(all.String(), w) {
-				t.Errorf("SmemOptIn %d: %q in the CUDA files", tc.opt.SmemOptIn, w)
+				t.Errorf("%+v: %q in the CUDA files", tc.opt, w)
 			}
 		}
 	}

@@ -9,9 +9,10 @@ import (
 // Dynamic shared memory of a dedicated kernel (the sweep kernel's
 // gpuplan.SweepPlan.Dynamic, the plan's sweep_dynamic.go): a kernel whose
 // buffers exceed the static 48 KB has Kernel.Smem > 0 and declares hx_sb
-// extern,
+// extern (at file scope with the outlined box paths, sweep_outline.go),
 //
 //	extern __shared__ __align__(16) float hx_sb[];
+//	extern __shared__ __align__(16) float hx_sb_hx_sweep0[];   (outlined)
 //
 // its host code opts in once before the band loop,
 //
@@ -22,13 +23,16 @@ import (
 // emulator keeps its static array (its cudaFuncSetAttribute is a no-op).
 
 // sbDecl is the declaration of a kernel's nsb elements of shared buffers
-// hx_sb of type elem: extern (dynamic) when the plan gives the kernel
-// dynamic shared memory, else a static array.
-func (g *kernelGen) sbDecl(elem string, nsb int64) string {
+// named name (hx_sb in the kernel; the outlined kernel's file-scope
+// hx_sb_<kernel>, sweep_outline.go) of type elem: extern (dynamic) when
+// the plan gives the kernel dynamic shared memory, else a static array.
+// (Two dynamic kernels of different element types in one file need
+// different names: the outlined kernels' are.)
+func (g *kernelGen) sbDecl(elem, name string, nsb int64) string {
 	if g.kn.Smem > 0 {
-		return fmt.Sprintf("extern __shared__ __align__(16) %s hx_sb[]; /* %d elements: dynamic shared memory, %d bytes */", elem, nsb, g.kn.Smem)
+		return fmt.Sprintf("extern __shared__ __align__(16) %s %s[]; /* %d elements: dynamic shared memory, %d bytes */", elem, name, nsb, g.kn.Smem)
 	}
-	return fmt.Sprintf("__shared__ %s hx_sb[%d];", elem, nsb)
+	return fmt.Sprintf("__shared__ %s %s[%d];", elem, name, nsb)
 }
 
 // dynSmemOptIn is the host's opt-in of kernel kn to its dynamic shared

@@ -171,7 +171,7 @@ func (g *kernelGen) frame(elem string, nsb int64, what string, body func()) {
 		g.line(1, "const int hx_tx = threadIdx.x, hx_ty = threadIdx.y, hx_tz = threadIdx.z;")
 		g.line(1, "(void)hx_tx; (void)hx_ty; (void)hx_tz;")
 		if nsb > 0 {
-			g.line(1, g.sbDecl(elem, nsb))
+			g.line(1, g.sbDecl(elem, "hx_sb", nsb))
 		}
 	}
 	g.paramConsts()

@@ -55,7 +55,7 @@ func (g *sweepGen) outlineDecls(nsb int64) {
 	g.sbName = gpuplan.OutlineShared(kn.Name)
 	if nsb > 0 {
 		g.line(0, fmt.Sprintf("/* %s's shared buffers, at file scope: its outlined box functions address them as shared memory too */", kn.Name))
-		g.line(0, fmt.Sprintf("__shared__ %s %s[%d];", sp.Elem, g.sbName, nsb))
+		g.line(0, g.sbDecl(sp.Elem, g.sbName, nsb))
 	}
 	names, _ := g.outlineFuncs()
 	g.line(0, fmt.Sprintf("/* %s's box paths other than the interior steady one, after it: not inlined (gpuplan's sweep_outline.go) */", kn.Name))
