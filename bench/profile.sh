@@ -149,6 +149,17 @@ CONFIGS=(
   "deep_j2d5pt_exact_h15w128|$J|--tile=sweep --sizes=15,128,482 --min-blocks=1|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|exact|"
   "deep_j2d5pt_fast|$J|--tile=sweep|dimsize=16386 timestep=1000|dimsize=16386 timestep=40|fast|"
   "deep_j2d5pt_an5d_fast|an5d:j2d5pt-256-10-256|-|-s 16384 -t 1000 -n 3|-s 16384 -t 40 -n 1|fast|"
+  # radius 2: the register-aware floor (gpuplan.SweepRegisterNeed: 4 blocks of 256 threads) against the
+  # spilling floor of 5, fewer levels, the untiled and hybrid kernels: MATCH='^r2_'
+  "r2_star2d2r_sweep_exact|an5dsrc:star2d2r|--tile=sweep|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|exact|"
+  "r2_star2d2r_sweep_fast|an5dsrc:star2d2r|--tile=sweep|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|fast|"
+  "r2_star2d2r_sweep_fast_m5|an5dsrc:star2d2r|--tile=sweep --min-blocks=5|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|fast|"
+  "r2_star2d2r_sweep_fast_h3|an5dsrc:star2d2r|--tile=sweep --sizes=3,128,244|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|fast|"
+  "r2_star2d2r_sweep_fast_h4|an5dsrc:star2d2r|--tile=sweep --sizes=4,128,240|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|fast|"
+  "r2_star2d2r_none_exact|an5dsrc:star2d2r|--tile=none --sizes=3,32,128 --block=32,8|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|exact|"
+  "r2_j2d9pt_sweep_exact|an5dsrc:j2d9pt|--tile=sweep|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|exact|"
+  "r2_j2d9pt_sweep_fast|an5dsrc:j2d9pt|--tile=sweep|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|fast|"
+  "r2_j2d9pt_sweep_fast_h3|an5dsrc:j2d9pt|--tile=sweep --sizes=3,128,244|dimsize=16388 timestep=1000|dimsize=16388 timestep=40|fast|"
 )
 # (deep_*: a grid with interior boxes of the 512-thread face and a short last band of the 16 levels)
 verify_size() { case $1 in *star3d1r*) echo "dimsize=80 timestep=9" ;; *lap2k* | *heat2k*) echo "N=301 T=23" ;; deep_*) echo "dimsize=1100 timestep=37" ;; *) echo "dimsize=301 timestep=23" ;; esac; }
