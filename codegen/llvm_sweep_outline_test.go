@@ -54,7 +54,7 @@ func outlineHookIR(ll string) (string, bool) {
 }
 
 // TestLLVMSweepOutlineRunsOnCPU: the LLVM sweep kernel with the edge and
-// generic box paths outlined (the default) runs on the CPU bit-identical
+// generic box paths outlined (--sweep-outline) runs on the CPU bit-identical
 // to the sequential program, on a 2-D case (j2d5pt 3,10,12 at dimsize 30,
 // 9 time steps: bands of 4, 4 and 1 levels) and a 3-D one (star3d1r
 // 3,9,4,5 at dimsize 14, 5 time steps: 4 and 1), with edge boxes (each
@@ -77,7 +77,9 @@ func TestLLVMSweepOutlineRunsOnCPU(t *testing.T) {
 			if quick[rc.name] { // a last band of one level: generic boxes
 				hookC += genericCheckC
 			}
-			llvmCountRun(t, llc, cc, dir, "outline_ir_"+rc.name, rc.tc, rc.opt, outlineHookIR, hookC)
+			on := rc.opt
+			on.SweepOutline = true
+			llvmCountRun(t, llc, cc, dir, "outline_ir_"+rc.name, rc.tc, on, outlineHookIR, hookC)
 			if !quick[rc.name] {
 				return
 			}
@@ -86,7 +88,7 @@ func TestLLVMSweepOutlineRunsOnCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt := rc.opt
-			opt.Params, opt.NoSweepOutline = rc.tc.params, true
+			opt.Params, opt.SweepOutline = rc.tc.params, false
 			ll, err := EmitLLVM(c, opt)
 			if err != nil {
 				t.Fatal(err)

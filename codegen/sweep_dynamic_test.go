@@ -70,8 +70,8 @@ func TestSweepDynamicCUDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := CUDAOptions{NoPDL: true, SmemOptIn: dynOptIn}
-	inline := CUDAOptions{NoPDL: true, SmemOptIn: dynOptIn, NoSweepOutline: true}
+	opt := CUDAOptions{NoPDL: true, SmemOptIn: dynOptIn, SweepOutline: true}
+	inline := CUDAOptions{NoPDL: true, SmemOptIn: dynOptIn}
 	chk.checkCompiled(c, dynCase.file, opt)
 	chk.checkCompiled(c, dynCase.file, inline)
 	host := []string{

@@ -20,13 +20,13 @@ var outlineCases = []struct {
 	sizes      []int64
 	opt        CUDAOptions
 }{
-	{"j2d5pt", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{}},
-	{"j2d5pt_pf_stage", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{FastMath: true, SweepStageInput: true}},
-	{"j2d5pt_noedge", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{NoSweepEdge: true}},
-	{"j2d5pt_epf", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{SweepEdgePrefetch: true}},
-	{"star3d1r_stage", "../bench/inputs/an5d_star3d1r.c", []int64{3, 9, 4, 5}, CUDAOptions{}},
-	{"star3d1r_nostage", "../bench/inputs/an5d_star3d1r.c", []int64{3, 9, 4, 5}, CUDAOptions{NoSweepStageInput: true}},
-	{"star3d1r_noedge", "../bench/inputs/an5d_star3d1r.c", []int64{3, 9, 4, 5}, CUDAOptions{NoSweepEdge: true}},
+	{"j2d5pt", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{SweepOutline: true}},
+	{"j2d5pt_pf_stage", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{FastMath: true, SweepStageInput: true, SweepOutline: true}},
+	{"j2d5pt_noedge", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{NoSweepEdge: true, SweepOutline: true}},
+	{"j2d5pt_epf", "../testdata/real/an5d_j2d5pt.c", []int64{3, 10, 12}, CUDAOptions{SweepEdgePrefetch: true, SweepOutline: true}},
+	{"star3d1r_stage", "../bench/inputs/an5d_star3d1r.c", []int64{3, 9, 4, 5}, CUDAOptions{SweepOutline: true}},
+	{"star3d1r_nostage", "../bench/inputs/an5d_star3d1r.c", []int64{3, 9, 4, 5}, CUDAOptions{NoSweepStageInput: true, SweepOutline: true}},
+	{"star3d1r_noedge", "../bench/inputs/an5d_star3d1r.c", []int64{3, 9, 4, 5}, CUDAOptions{NoSweepEdge: true, SweepOutline: true}},
 }
 
 // sweepKernelText is the CUDA-mode kernel file of the sweep compilation c
@@ -93,7 +93,7 @@ func TestSweepOutlineSameSteps(t *testing.T) {
 		}
 		out, sp := sweepKernelText(t, c, tc.opt)
 		off := tc.opt
-		off.NoSweepOutline = true
+		off.SweepOutline = false
 		in, _ := sweepKernelText(t, c, off)
 		params := map[string]int64{"dimsize": 30, "timestep": 9}
 		if strings.Contains(tc.name, "3d") {

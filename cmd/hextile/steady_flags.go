@@ -65,7 +65,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
 	fs.BoolVar(&f.edge, "sweep-edge", true, "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads; --dump=plan shows the decision); --sweep-edge=false: the generic steps")
 	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
-	fs.BoolVar(&f.outline, "sweep-outline", true, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) are non-inlined device functions, so that the kernel's interior steady loop is register-allocated without them (--dump=plan shows the decision); --sweep-outline=false: all paths inline in the kernel")
+	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
@@ -79,7 +79,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.SmemOptIn = f.smemOptIn
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
 	o.NoSweepEdge, o.SweepEdgePrefetch = !f.edge, f.edgePf
-	o.NoSweepOutline = !f.outline
+	o.SweepOutline = f.outline
 	return o
 }
 

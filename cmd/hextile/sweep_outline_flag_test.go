@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestSweepOutlineFlag: --sweep-outline (on by default) shows in
-// --dump=plan with the functions' names, --sweep-outline=false turns it
-// off there and in the CUDA kernel (no __noinline__ box functions, the
+// TestSweepOutlineFlag: --sweep-outline (off by default: measured slower)
+// shows in --dump=plan with the functions' names, off (the default or
+// --sweep-outline=false) it is off there and in the CUDA kernel (no __noinline__ box functions, the
 // shared buffers in the kernel), and a value that is not a boolean is a
 // usage error (exit 2).
 func TestSweepOutlineFlag(t *testing.T) {
@@ -18,12 +18,13 @@ func TestSweepOutlineFlag(t *testing.T) {
 		flag, want, wantNot string
 	}{
 		{"--sweep-outline", "outline: the box paths other than the interior steady one are non-inlined device functions hx_sweep0_edge (edge boxes), hx_sweep0_generic (other boxes)", ""},
-		{"--sweep-outline=false", "outline: off (--sweep-outline=false)", "non-inlined"},
-		{"--steady-ramp=false", "outline: off: without the steady ramp", "non-inlined"},
-		{"--steady=false", "outline: off: no steady state", "non-inlined"},
-		{"--sweep-edge=false", "device functions hx_sweep0_generic (other boxes)", "hx_sweep0_edge"},
+		{"--sweep-outline=false", "outline: off (--sweep-outline to turn it on", "non-inlined"},
+		{"--fast-math", "outline: off (--sweep-outline to turn it on", "non-inlined"}, // the default
+		{"--steady-ramp=false --sweep-outline", "outline: off: without the steady ramp", "non-inlined"},
+		{"--steady=false --sweep-outline", "outline: off: no steady state", "non-inlined"},
+		{"--sweep-edge=false --sweep-outline", "device functions hx_sweep0_generic (other boxes)", "hx_sweep0_edge"},
 	} {
-		out, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", tc.flag)
+		out, errs, code := runCmd(t, "", append([]string{"compile", src, "--target=cuda", "--tile=sweep", "--dump=plan"}, strings.Fields(tc.flag)...)...)
 		if code != 0 || !strings.Contains(out, tc.want) || (tc.wantNot != "" && strings.Contains(out, tc.wantNot)) {
 			t.Errorf("%s: exit %d (%s), want %q in the plan:\n%s", tc.flag, code, errs, tc.want, out)
 		}

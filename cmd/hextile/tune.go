@@ -419,14 +419,14 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // overlapped 3,26,26, 9-12 the deep anchors, 13-14 the sweep's 9,128,238
 // and 5,128,502, 15 7,128,242 --min-blocks=6, 16 overlapped, then after
 // each pass two sizes and 31 7,128,242 --sweep-stage-input=on, 47
-// --steady-ramp=false and 61 --sweep-outline=false; its --sweep-edge=false
+// --steady-ramp=false and 61 --sweep-outline; its --sweep-edge=false
 // and 7,128,498's --min-blocks=1 and 3 (512 threads, floor 2),
-// --sweep-stage-input=on, --steady-ramp=false, --sweep-outline=false and
+// --sweep-stage-input=on, --steady-ramp=false, --sweep-outline and
 // --sweep-edge=false follow beyond 64
 // (--device=emu has no --sweep-outline variants). A 3-D
 // stencil (laplacian3d, 3,64,26,26: 1,024 threads, floor 2, staged) gets
 // --min-blocks=1, --sweep-stage-input=off, --steady-ramp=false,
-// --sweep-outline=false and --sweep-edge=false for each of its two sizes.
+// --sweep-outline and --sweep-edge=false for each of its two sizes.
 func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	type kindAxes struct {
 		kind string

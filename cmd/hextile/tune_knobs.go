@@ -23,14 +23,17 @@ import (
 //	--sweep-stage-input  the staged input (sweep_stage.go), auto: on in 3-D (+6%), off in
 //	                     2-D (-13% when on)
 //	--steady-ramp        the steady ramp (sweep_ramp.go), on: 2-D +25%, 3-D -3%
-//	--sweep-outline      the edge and generic box paths outlined (sweep_outline.go), on:
-//	                     keeps the interior steady loop's registers (not measured yet)
+//	--sweep-outline      the edge and generic box paths outlined (sweep_outline.go), off:
+//	                     measured slower (j2d5pt fast 860 outlined, 1256 inline)
+//	--sweep-edge         the boundary boxes' steady code (sweep_edge.go), on: 2048^2 +44%,
+//	                     box2d1r -6%, star3d1r 512^3 -7%
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
 // (its default unless given to tune). The knobs are the table tuneKnobs;
 // a knob is a flag that steadyFlags.register defines and a function giving
-// the values to try, so one more boolean knob is one line there:
+// the values to try, so one more boolean knob is one line there, as
+// sweep-edge's:
 //
 //	{"sweep-edge", flipBool},
 //
@@ -48,8 +51,9 @@ import (
 //   - sweep-stage-input: the plan's choice flipped (auto stages in 3-D:
 //     off; not in 2-D: on).
 //   - steady-ramp: false (flipBool: the opposite of tune's value).
-//   - sweep-outline: false (the opposite), on the GPU only (the
+//   - sweep-outline: true (the opposite), on the GPU only (the
 //     emulator's print keeps the paths inline either way).
+//   - sweep-edge: false (the opposite).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the

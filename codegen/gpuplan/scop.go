@@ -58,11 +58,11 @@ type CUDAOptions struct {
 	// run the generic step. SweepEdgePrefetch issues the edge steps'
 	// out-of-domain loads a step ahead (--sweep-edge-prefetch).
 	NoSweepEdge, SweepEdgePrefetch bool
-	// NoSweepOutline keeps the sweep kernel's edge and generic box paths
-	// inline in the kernel (--sweep-outline=false; see sweep_outline.go):
-	// by default the CUDA and LLVM printers outline them into non-inlined
-	// device functions.
-	NoSweepOutline bool
+	// SweepOutline puts the sweep kernel's edge and generic box paths in
+	// non-inlined device functions (--sweep-outline; see sweep_outline.go).
+	// Off by default: measured slower, the interior boxes too (one H200,
+	// bench/results/outline_h200_2026-11-28.md).
+	SweepOutline bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -323,7 +323,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}
-		sp.planOutline(opt.NoSweepOutline)
+		sp.planOutline(!opt.SweepOutline)
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}

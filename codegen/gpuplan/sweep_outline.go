@@ -74,7 +74,7 @@ func (sp *SweepPlan) planOutline(noOutline bool) {
 	sp.Outline, sp.OutlineWhy = false, ""
 	switch {
 	case noOutline:
-		sp.OutlineWhy = "off (--sweep-outline=false)"
+		sp.OutlineWhy = "off (--sweep-outline to turn it on: measured slower on an H200, j2d5pt fast 860 GCells/s outlined against 1256 inline, box2d1r 636 against 688, star3d1r 260 against 310)"
 	case !sp.Steady:
 		sp.OutlineWhy = "off: no steady state (every box runs the generic step: one path)"
 	case !sp.SteadyRamp:
