@@ -70,7 +70,7 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 		return
 	}
 	g, note := gpumodel.GPUFor(f.modelArch)
-	ch, err := gpumodel.Choose(feat, g, modelApplies(c))
+	ch, err := gpumodel.Choose(feat, g, modelApplies(c, feat))
 	if err != nil {
 		c.ModelNote = append(c.ModelNote, err.Error())
 		return
@@ -109,13 +109,13 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 // kernel's stencil-form analysis accepts every scop (codegen.SweepApplies)
 // and the target's sweep kernel was measured to pay (modelSweepTarget);
 // the scheduler's refusals are schedulable's.
-func modelApplies(c *codegen.Compilation) func(gpumodel.Candidate) bool {
+func modelApplies(c *codegen.Compilation, feat *gpumodel.Features) func(gpumodel.Candidate) bool {
 	sweep := true
 	for _, sc := range c.Scops {
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
-		return cand.Kind != schedule.Sweep || (sweep && modelSweepTarget(c.Req.Target, len(cand.Sizes)-1))
+		return cand.Kind != schedule.Sweep || (sweep && modelSweepTarget(c.Req.Target, len(cand.Sizes)-1, feat.IEEESpecial()))
 	}
 }
 
@@ -124,12 +124,15 @@ func modelApplies(c *codegen.Compilation) func(gpumodel.Candidate) bool {
 // generator; on the LLVM and PTX targets only in 2-D, where the PTX sweep
 // kernel measured 0.86 of the CUDA one and 1.6x the PTX target's untiled
 // default (box2d1r 16384^2: 622 against 395 GCells/s), not in 3-D (0.45 of
-// CUDA, below the untiled kernel: bench/results/profile_2026-11-28.md).
-func modelSweepTarget(target string, dims int) bool {
+// CUDA, below the untiled kernel: bench/results/profile_2026-11-28.md),
+// and not for a stencil with an IEEE division or math call (ieee: j2d5pt
+// bit-exact, 111.8 against CUDA's 299 to 326 GCells/s and the PTX untiled
+// kernel's 250: bench/results/outline_h200_2026-11-28.md).
+func modelSweepTarget(target string, dims int, ieee bool) bool {
 	if noCodegen(string(schedule.Sweep), target) {
 		return false
 	}
-	return (target != "llvm" && target != "ptx") || dims == 2
+	return (target != "llvm" && target != "ptx") || (dims == 2 && !ieee)
 }
 
 // setCandidate sets the flags to cand's configuration.

@@ -412,18 +412,21 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // of a search without knobs (each variant shifts those after it by one:
 // under --max-candidates the last few of the other kinds drop out, about
 // one for every 15 candidates). E.g. j2d5pt
-// 16384^2 x 1000 (--device=gpu, 64 candidates): 1 the model's choice (the
-// sweep, 7,128,242: its default; 256 threads, floor 5), 2-5 the defaults of
-// hybrid, none, classical and hexagonal, 6 the sweep's 7,128,498 (its
-// default is the model's choice), 7 7,128,242 --min-blocks=4, 8
-// overlapped 3,26,26, 9-12 the deep anchors, 13-14 the sweep's 9,128,238
-// and 5,128,502, 15 7,128,242 --min-blocks=6, 16 overlapped, then after
-// each pass two sizes and 31 7,128,242 --sweep-stage-input=on, 47
-// --steady-ramp=false and 61 --sweep-outline; its --sweep-edge=false
-// and 7,128,498's --min-blocks=1 and 3 (512 threads, floor 2),
-// --sweep-stage-input=on, --steady-ramp=false, --sweep-outline and
-// --sweep-edge=false follow beyond 64
-// (--device=emu has no --sweep-outline variants). A 3-D
+// 16384^2 x 1000 bit-exact (--device=gpu, the PTX target, 64 candidates):
+// 1 the model's choice (untiled 3,64,64: the PTX target's model leaves the
+// sweep out with an IEEE division), 2-5 the defaults of hybrid, none,
+// classical and hexagonal, 6-7 --tile=sweep --sizes=7,128,242 (the
+// default; 256 threads, floor 5) and 7,128,498, 8 7,128,242
+// --min-blocks=4, 9 overlapped 3,26,26, 10-13 the deep anchors, 14-15 the
+// sweep's 9,128,238 and 5,128,502, 16 7,128,242 --min-blocks=6, 17
+// overlapped, then after each pass two sizes and 32 7,128,242
+// --sweep-stage-input=on, 48 --steady-ramp=false and 62 --sweep-outline
+// (true); its --sweep-edge=false and 7,128,498's --min-blocks=1 and 3 (512
+// threads, floor 2), --sweep-stage-input=on, --steady-ramp=false,
+// --sweep-outline and --sweep-edge=false follow beyond 64. On
+// --device=emu (CUDA) the model's choice is the sweep's 7,128,242 itself,
+// so everything of the sweep comes one earlier (its --min-blocks=4 at 7),
+// and there are no --sweep-outline variants (61 is --sweep-edge=false). A 3-D
 // stencil (laplacian3d, 3,64,26,26: 1,024 threads, floor 2, staged) gets
 // --min-blocks=1, --sweep-stage-input=off, --steady-ramp=false,
 // --sweep-outline and --sweep-edge=false for each of its two sizes.

@@ -102,3 +102,10 @@ func countDoubleSpecial(e frontend.Expr, arrays map[string]frontend.Type, seen m
 	}
 	return 0
 }
+
+// IEEESpecial reports whether an update runs an IEEE division or math
+// call: a single-precision one without --fast-math, or a double-precision
+// one (fast math or not).
+func (f *Features) IEEESpecial() bool {
+	return f.SpecialDouble > 0 || (f.Special > 0 && !f.FastMath)
+}

@@ -187,7 +187,7 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 	// levels of 2 r0 + 1 column registers, and level 0's loads prefetched
 	// (2-D without an IEEE division) or staged (3-D: the staged column's
 	// registers, the current plane's and a halo register)
-	ieee := f.Special > 0 && (!f.FastMath || f.SpecialDouble > 0)
+	ieee := f.IEEESpecial()
 	pf, stage := f.Points, 0
 	if ieee {
 		pf = 0 // no prefetch with the IEEE sequence (gpuplan's sweep_prefetch.go)
