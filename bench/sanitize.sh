@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck on hextile's newer GPU kernels at small sizes: the sweep kernel
-# (steady state, ramp, prefetch, staged input, boundary boxes, resident-block floors; 2-D and 3-D, sizes that
+# (steady state, ramp, prefetch, staged input, boundary boxes outlined and inline, resident-block floors, dynamic
+# shared memory beyond 48 KB; 2-D and 3-D, sizes that
 # do not divide the grid) and the chunked streaming hybrid kernel (--tile=hybrid --stream --stream-chunk:
 # several hexagons, several chunks per hexagon, chunks smaller than the ghost zone). Two machines:
 #
@@ -35,6 +36,8 @@ CONFIGS=(
   "sweep_star3d1r|$S3|--tile=sweep --sizes=3,16,10,26|dimsize=61 timestep=9"
   "sweep_star3d1r_nostage|$S3|--tile=sweep --sizes=3,16,10,26 --sweep-stage-input=off|dimsize=61 timestep=9"
   "sweep_star3d1r_default|$S3|--tile=sweep|dimsize=45 timestep=9"
+  "sweep_j2d5pt_nooutline|$J|--tile=sweep --sizes=7,32,114 --sweep-outline=false|dimsize=301 timestep=23"
+  "sweep_j2d5pt_deep_dynamic|$J|--tile=sweep --sizes=15,64,482 --min-blocks=1|dimsize=1100 timestep=37"
   "chunk_j2d5pt_c16_h3_w25|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=16 --sizes=3,25,64|dimsize=101 timestep=19"
   "chunk_j2d5pt_c40_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=40 --sizes=7,49,64|dimsize=203 timestep=21"
   "chunk_j2d5pt_c5_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=5 --sizes=7,49,64|dimsize=131 timestep=17"
