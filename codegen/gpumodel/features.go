@@ -329,37 +329,48 @@ func collectRefs(e frontend.Expr, out *[]*frontend.ArrayRef) {
 // (A[i][j] - A[i-1][j]) * (A[i][j] - A[i-1][j]) is one subtraction and one
 // multiplication.
 func countOps(e frontend.Expr, special bool, seen map[string]bool) int {
+	return countDistinct(e, seen, func(n frontend.Expr) int {
+		switch n := n.(type) {
+		case *frontend.Binary:
+			if (n.Op == "/" || n.Op == "%") == special {
+				return 1
+			}
+		case *frontend.Unary:
+			if n.Op == "-" && !special {
+				return 1
+			}
+		case *frontend.Call:
+			if special {
+				return 1
+			}
+		}
+		return 0
+	})
+}
+
+// countDistinct sums weight over the distinct subexpressions of e (by
+// exprKey; seen holds those already counted): the operands of binary and
+// unary operations, calls and casts.
+func countDistinct(e frontend.Expr, seen map[string]bool, weight func(frontend.Expr) int) int {
 	key := exprKey(e)
 	if seen[key] {
 		return 0
 	}
 	seen[key] = true
+	n := weight(e)
 	switch e := e.(type) {
 	case *frontend.Binary:
-		n := countOps(e.X, special, seen) + countOps(e.Y, special, seen)
-		if (e.Op == "/" || e.Op == "%") == special {
-			n++
-		}
-		return n
+		n += countDistinct(e.X, seen, weight) + countDistinct(e.Y, seen, weight)
 	case *frontend.Unary:
-		n := countOps(e.X, special, seen)
-		if e.Op == "-" && !special {
-			n++
-		}
-		return n
+		n += countDistinct(e.X, seen, weight)
 	case *frontend.Call:
-		n := 0
-		if special {
-			n++
-		}
 		for _, a := range e.Args {
-			n += countOps(a, special, seen)
+			n += countDistinct(a, seen, weight)
 		}
-		return n
 	case *frontend.Cast:
-		return countOps(e.X, special, seen)
+		n += countDistinct(e.X, seen, weight)
 	}
-	return 0
+	return n
 }
 
 // countFMAs counts the multiply-adds of e that contraction fuses: an

@@ -74,33 +74,19 @@ func promote(x, y frontend.Type) frontend.Type {
 // countDoubleSpecial counts the divisions and math calls of e computed in
 // double precision (a repeated subexpression once, as countOps).
 func countDoubleSpecial(e frontend.Expr, arrays map[string]frontend.Type, seen map[string]bool) int {
-	key := exprKey(e)
-	if seen[key] {
+	return countDistinct(e, seen, func(n frontend.Expr) int {
+		switch n := n.(type) {
+		case *frontend.Binary:
+			if (n.Op == "/" || n.Op == "%") && exprType(n, arrays) == frontend.Double {
+				return 1
+			}
+		case *frontend.Call:
+			if callType(n.Fun) == frontend.Double {
+				return 1
+			}
+		}
 		return 0
-	}
-	seen[key] = true
-	switch e := e.(type) {
-	case *frontend.Binary:
-		n := countDoubleSpecial(e.X, arrays, seen) + countDoubleSpecial(e.Y, arrays, seen)
-		if (e.Op == "/" || e.Op == "%") && exprType(e, arrays) == frontend.Double {
-			n++
-		}
-		return n
-	case *frontend.Unary:
-		return countDoubleSpecial(e.X, arrays, seen)
-	case *frontend.Call:
-		n := 0
-		if callType(e.Fun) == frontend.Double {
-			n++
-		}
-		for _, a := range e.Args {
-			n += countDoubleSpecial(a, arrays, seen)
-		}
-		return n
-	case *frontend.Cast:
-		return countDoubleSpecial(e.X, arrays, seen)
-	}
-	return 0
+	})
 }
 
 // IEEESpecial reports whether an update runs an IEEE division or math
