@@ -7,7 +7,8 @@ import (
 )
 
 // The sweep kernel's outlined box paths (SweepPlan.Outline;
-// CUDAOptions.NoSweepOutline, --sweep-outline=false, turns it off). A
+// CUDAOptions.SweepOutline, --sweep-outline, turns it on; off by default:
+// measured slower, see the end of this comment). A
 // block runs, per box, one of three paths: an interior box the steady code
 // (sweep_steady.go), an edge box with all levels the edge steady code
 // (sweep_edge.go), any other box the generic step. In one __global__
@@ -27,6 +28,13 @@ import (
 // directly (ld.shared/st.shared, not generic pointers). The emulator's
 // print keeps the paths inline (it runs the same steps; its threads'
 // values live in arrays).
+//
+// Measured on an H200 (bench/results/outline_h200_2026-11-28.md), the
+// outlined kernel is slower, its interior boxes too: the calls' ABI
+// (registers saved around them) made the kernel's own steady loop spill
+// more, not less (j2d5pt 16384^2 fast: 28 -> 248 bytes of spill stores,
+// 1256 -> 860 GCells/s; box2d1r 688 -> 636; star3d1r 512^3 310 -> 260).
+// Hence off by default; the flag stays for experiments and as a tune knob.
 //
 // A function recomputes the launch's uniform values (the domain's bounds
 // hx_lo<i>, hx_hi<i>, the last-writer flags, hx_zext), the box's sweep
