@@ -1,8 +1,6 @@
 package gpumodel
 
 import (
-	"strings"
-
 	"hextile/codegen/cexpr"
 	"hextile/frontend"
 )
@@ -38,7 +36,7 @@ func exprType(e frontend.Expr, arrays map[string]frontend.Type) frontend.Type {
 		}
 		return frontend.Double
 	case *frontend.Binary:
-		return promote(exprType(e.X, arrays), exprType(e.Y, arrays))
+		return cexpr.ArithType(exprType(e.X, arrays), exprType(e.Y, arrays))
 	case *frontend.Unary:
 		return exprType(e.X, arrays)
 	case *frontend.Cast:
@@ -49,26 +47,16 @@ func exprType(e frontend.Expr, arrays map[string]frontend.Type) frontend.Type {
 	return frontend.Double
 }
 
-// callType is the result type of the math function name.
+// callType is the result type of the math function name: C's double
+// functions (cexpr.CDoubleMath: sqrt, exp, ...), abs int, the f forms float.
 func callType(name string) frontend.Type {
-	if name == "abs" {
-		return frontend.IntT
-	}
-	if _, ok := cexpr.MathFuncs[name]; !ok && strings.HasSuffix(name, "f") {
-		return frontend.Float
-	}
-	return frontend.Double
-}
-
-// promote is the type of a binary operation's result.
-func promote(x, y frontend.Type) frontend.Type {
 	switch {
-	case x == frontend.Double || y == frontend.Double:
+	case name == "abs":
+		return frontend.IntT
+	case cexpr.CDoubleMath(name):
 		return frontend.Double
-	case x == frontend.Float || y == frontend.Float:
-		return frontend.Float
 	}
-	return x
+	return frontend.Float
 }
 
 // countDoubleSpecial counts the divisions and math calls of e computed in
