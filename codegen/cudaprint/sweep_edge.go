@@ -36,10 +36,7 @@ import (
 
 // edgeReg is level a's out-of-domain value of the edge step.
 func (g *sweepGen) edgeReg(a int) string {
-	if g.emu {
-		return fmt.Sprintf("hx_e%d[hx_f]", a)
-	}
-	return fmt.Sprintf("hx_e%d", a)
+	return g.threadVar(fmt.Sprintf("hx_e%d", a))
 }
 
 // edgeDecls declares, in emulation, the out-of-domain values (arrays over
@@ -49,14 +46,9 @@ func (g *sweepGen) edgeDecls() {
 	if !g.sp.Edge || (!g.emu && !g.sp.EdgePf) {
 		return
 	}
-	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	for a, lv := range g.sp.Levels {
-		switch {
-		case !lv.Keeps():
-		case g.emu:
-			g.line(1, fmt.Sprintf("static %s hx_e%d[%d];", lv.Stmt.Write.Array.Elem, a, nt))
-		default:
-			g.line(1, fmt.Sprintf("%s hx_e%d = 0;", lv.Stmt.Write.Array.Elem, a))
+		if lv.Keeps() {
+			g.declThreadVar(string(lv.Stmt.Write.Array.Elem), fmt.Sprintf("hx_e%d", a))
 		}
 	}
 }

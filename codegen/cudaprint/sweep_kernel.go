@@ -550,15 +550,32 @@ func (g *sweepGen) ownedColumns(d int, body func(d int)) {
 // variable in CUDA, in emulation an array indexed by the thread (values
 // that live across barriers).
 func (g *sweepGen) reg(b int, j string) string {
+	return g.threadVar(fmt.Sprintf("hx_c%d_%s", b, j))
+}
+
+// threadVar is the per-thread value name: a register in CUDA, in
+// emulation an array indexed by the thread (values that live across
+// barriers: the column, prefetch, staged and edge registers).
+func (g *sweepGen) threadVar(name string) string {
 	if g.emu {
-		return fmt.Sprintf("hx_c%d_%s[hx_f]", b, j)
+		return name + "[hx_f]"
 	}
-	return fmt.Sprintf("hx_c%d_%s", b, j)
+	return name
+}
+
+// declThreadVar declares the per-thread value name of type elem at the
+// kernel's top (CUDA: a register set to 0; emulation: one per thread).
+func (g *sweepGen) declThreadVar(elem, name string) {
+	if g.emu {
+		nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
+		g.line(1, fmt.Sprintf("static %s %s[%d];", elem, name, nt))
+		return
+	}
+	g.line(1, fmt.Sprintf("%s %s = 0;", elem, name))
 }
 
 // regDecls declares the column registers.
 func (g *sweepGen) regDecls() {
-	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	for b, lv := range g.sp.Levels {
 		if lv.Regs == 0 {
 			continue
@@ -569,11 +586,7 @@ func (g *sweepGen) regDecls() {
 		}
 		names = append(names, "n")
 		for _, j := range names {
-			if g.emu {
-				g.line(1, fmt.Sprintf("static %s hx_c%d_%s[%d];", g.sp.Elem, b, j, nt))
-			} else {
-				g.line(1, fmt.Sprintf("%s hx_c%d_%s = 0;", g.sp.Elem, b, j))
-			}
+			g.declThreadVar(g.sp.Elem, fmt.Sprintf("hx_c%d_%s", b, j))
 		}
 	}
 }

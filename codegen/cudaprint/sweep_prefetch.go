@@ -30,10 +30,7 @@ import (
 
 // pfReg is prefetch register j.
 func (g *sweepGen) pfReg(j int) string {
-	if g.emu {
-		return fmt.Sprintf("hx_pf%d[hx_f]", j)
-	}
-	return fmt.Sprintf("hx_pf%d", j)
+	return g.threadVar(fmt.Sprintf("hx_pf%d", j))
 }
 
 // pfDecls declares the prefetch registers (in the element type of the
@@ -43,14 +40,8 @@ func (g *sweepGen) pfDecls() {
 	if !sp.Prefetch {
 		return
 	}
-	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	for j, r := range sp.Pf {
-		el := sp.Levels[0].Stmt.Reads[r.Read].Array.Elem
-		if g.emu {
-			g.line(1, fmt.Sprintf("static %s hx_pf%d[%d];", el, j, nt))
-		} else {
-			g.line(1, fmt.Sprintf("%s hx_pf%d = 0;", el, j))
-		}
+		g.declThreadVar(string(sp.Levels[0].Stmt.Reads[r.Read].Array.Elem), fmt.Sprintf("hx_pf%d", j))
 	}
 }
 

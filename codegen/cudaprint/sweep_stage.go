@@ -25,10 +25,7 @@ import (
 
 // stReg is register name ("cur", "c<j>", "h<i>") of staged field j.
 func (g *sweepGen) stReg(j int, name string) string {
-	if g.emu {
-		return fmt.Sprintf("hx_g%d_%s[hx_f]", j, name)
-	}
-	return fmt.Sprintf("hx_g%d_%s", j, name)
+	return g.threadVar(fmt.Sprintf("hx_g%d_%s", j, name))
 }
 
 // stageDecls declares the staged input's registers.
@@ -37,7 +34,6 @@ func (g *sweepGen) stageDecls() {
 	if !sp.Stage {
 		return
 	}
-	nt := g.kn.Block[0] * g.kn.Block[1] * g.kn.Block[2]
 	for j, st := range sp.St {
 		names := []string{"cur"}
 		for r := 0; r < st.Regs; r++ {
@@ -47,11 +43,7 @@ func (g *sweepGen) stageDecls() {
 			names = append(names, fmt.Sprintf("h%d", i))
 		}
 		for _, n := range names {
-			if g.emu {
-				g.line(1, fmt.Sprintf("static %s hx_g%d_%s[%d];", sp.Elem, j, n, nt))
-			} else {
-				g.line(1, fmt.Sprintf("%s hx_g%d_%s = 0;", sp.Elem, j, n))
-			}
+			g.declThreadVar(sp.Elem, fmt.Sprintf("hx_g%d_%s", j, n))
 		}
 	}
 }
