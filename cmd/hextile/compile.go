@@ -44,7 +44,13 @@ type pipelineFlags struct {
 	// (gpumodel.Candidate.MinBlocks; 0: the plan's), which --min-blocks
 	// overrides (steadyFlags.adoptModel).
 	modelFloor int
-	overrides  map[string]int64
+	// edgeAuto is --sweep-edge=auto (steadyFlags.edge), modelEdge and
+	// edgeWhy the decision of autoEdge (model.go) that
+	// steadyFlags.adoptModel takes.
+	edgeAuto  bool
+	modelEdge bool
+	edgeWhy   string
+	overrides map[string]int64
 	// fastMath is --fast-math: the model assumes approximate division
 	// and square root and fused multiply-adds (gpumodel.Features.FastMath).
 	fastMath bool
@@ -140,6 +146,9 @@ func (f *pipelineFlags) compileProgram(req codegen.Request, ds []define, dump ma
 		}
 		if s.Name == "deps" && f.useModel {
 			f.applyModel(c)
+		}
+		if s.Name == "deps" {
+			f.autoEdge(c)
 		}
 		if dump[s.Name] && w != nil {
 			s.Dump(c, w)
@@ -261,6 +270,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	// The GPU targets, and --dump=plan (the GPU mapping) when the dump is
 	// the output: C written with -o keeps the fixed default.
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
+	pf.edgeAuto = sf.edge == "auto"
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
 		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})

@@ -7,6 +7,7 @@ import (
 
 	"hextile/codegen"
 	"hextile/codegen/gpumodel"
+	"hextile/codegen/gpuplan"
 	"hextile/schedule"
 )
 
@@ -47,24 +48,10 @@ func (f *pipelineFlags) enableModel(fs *pflag.FlagSet, gpu bool, arch string) {
 // apply (no time loop, scops of different dimensions, nothing accepted)
 // the fixed defaults stay, with a note for --dump=plan.
 func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
-	vals := paramValues(c, f.overrides)
-	var feat *gpumodel.Features
-	dims := -1
-	for _, sc := range c.Scops {
-		ft, err := gpumodel.FeaturesOf(sc.Scop, vals)
-		if err != nil {
-			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scop %s: %v: the fixed defaults (--tile=%s)", posOf(sc.Scop.Pos), err, f.tile))
-			return
-		}
-		ft.FastMath = f.fastMath
-		if dims >= 0 && ft.Dims != dims {
-			c.ModelNote = append(c.ModelNote, fmt.Sprintf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile))
-			return
-		}
-		dims = ft.Dims
-		if feat == nil || ft.Updates() > feat.Updates() {
-			feat = ft
-		}
+	feat, err := f.modelFeatures(c)
+	if err != nil {
+		c.ModelNote = append(c.ModelNote, err.Error())
+		return
 	}
 	if feat == nil {
 		return
@@ -104,6 +91,61 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 	c.ModelNote = append(c.ModelNote, fmt.Sprintf("no candidate accepted: the fixed defaults (--tile=%s)", f.tile))
 }
 
+// modelFeatures are the model's features of the scop of c with the most
+// updates (nil without scops); an error where the model does not apply.
+func (f *pipelineFlags) modelFeatures(c *codegen.Compilation) (*gpumodel.Features, error) {
+	vals := paramValues(c, f.overrides)
+	var feat *gpumodel.Features
+	dims := -1
+	for _, sc := range c.Scops {
+		ft, err := gpumodel.FeaturesOf(sc.Scop, vals)
+		if err != nil {
+			return nil, fmt.Errorf("scop %s: %v: the fixed defaults (--tile=%s)", posOf(sc.Scop.Pos), err, f.tile)
+		}
+		ft.FastMath = f.fastMath
+		if dims >= 0 && ft.Dims != dims {
+			return nil, fmt.Errorf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile)
+		}
+		dims = ft.Dims
+		if feat == nil || ft.Updates() > feat.Updates() {
+			feat = ft
+		}
+	}
+	return feat, nil
+}
+
+// autoEdge decides --sweep-edge=auto for a sweep (gpumodel.SweepEdge):
+// the model's chosen candidate carries the decision; an explicit
+// --tile=sweep takes the rule at its sizes (--sizes, or the plan's
+// defaults) and the -D values; where the grid is unknown (no value for a
+// parameter), off. The decision goes to the GPU options of --dump=plan
+// (c.Req.GPU) and, through steadyFlags.adoptModel, to the code.
+func (f *pipelineFlags) autoEdge(c *codegen.Compilation) {
+	if !f.edgeAuto || f.tile != string(schedule.Sweep) {
+		return
+	}
+	if c.Model == nil {
+		f.modelEdge, f.edgeWhy = false, "off (auto: the grid's size is unknown)"
+		if feat, err := f.modelFeatures(c); err == nil && feat != nil && feat.Dims >= 2 && feat.Dims <= 3 {
+			sizes := c.Req.Sizes
+			if len(sizes) != feat.Dims+1 {
+				rad := make([]int64, feat.Dims)
+				for d := range rad {
+					rad[d] = int64(feat.Radius[d])
+				}
+				sizes = gpuplan.DefaultSweepSizes(feat.Dims, max(1, feat.Stmts), rad, int64(feat.ElemBytes), feat.Extent)
+			}
+			g, _ := gpumodel.GPUFor(f.modelArch)
+			on, why := gpumodel.SweepEdge(feat, g, sizes, 0)
+			f.modelEdge, f.edgeWhy = on, "auto, "+why
+		}
+	}
+	if c.Req.GPU != nil {
+		c.Req.GPU.NoSweepEdge = !f.modelEdge
+		c.Req.GPU.SweepEdgeWhy = f.edgeWhy
+	}
+}
+
 // modelApplies filters the model's candidates by what the compilation
 // can generate: --tile=sweep (gpumodel's sweep estimator) where the sweep
 // kernel's stencil-form analysis accepts every scop (codegen.SweepApplies)
@@ -141,6 +183,10 @@ func (f *pipelineFlags) setCandidate(cand gpumodel.Candidate) {
 	f.block = append([]int(nil), cand.Block...)
 	f.shared = cand.Shared
 	f.modelFloor = cand.MinBlocks
+	f.modelEdge, f.edgeWhy = cand.Edge, ""
+	if cand.Kind == schedule.Sweep {
+		f.edgeWhy = "auto, " + cand.EdgeWhy
+	}
 }
 
 // schedulable says whether the scheduler accepts cand for every scop of c,

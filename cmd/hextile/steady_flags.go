@@ -23,14 +23,17 @@ type steadyFlags struct {
 	ramp           bool
 	prefetch, ring bool
 	prefetchLate   bool
-	// edge is --sweep-edge, edgePf --sweep-edge-prefetch (gpuplan's
-	// sweep_edge.go).
-	edge, edgePf bool
+	// edge is --sweep-edge (gpuplan's sweep_edge.go): auto (the cost
+	// model's rule, gpumodel.SweepEdge: edgeAuto), on or off; edgePf
+	// --sweep-edge-prefetch.
+	edge     autoSwitch
+	edgeAuto bool
+	edgePf   bool
 	// outline is --sweep-outline (gpuplan's sweep_outline.go).
 	outline bool
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
-	stage stageValue
+	stage autoSwitch
 	// minBlocks is --min-blocks: the sweep kernel's resident-block floor
 	// (gpuplan's min_blocks.go; 0 the plan's choice, 1 none).
 	minBlocks minBlocksValue
@@ -63,7 +66,9 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("sweep-stage-input").NoOptDefVal = "on"
 	fs.Var(&f.minBlocks, "min-blocks", "--tile=sweep on the GPU targets (and the chunked streaming hybrid kernel, --stream-chunk, on request only): blocks kept resident per SM by the kernel's launch bounds (__launch_bounds__(threads, N), NVVM minctasm: ptxas then keeps the registers per thread to 65536/(threads x N), spilling the rest); 0: the plan's choice (--dump=plan, registers:), 1: no floor")
 	fs.BoolVar(&f.ramp, "steady-ramp", true, "--tile=sweep with --steady: interior boxes run all their sweep steps steady, the pipeline's fill and drain included (--dump=plan shows the range; --steady-ramp=false: only the steps where every level's plane is in its range, the others generic)")
-	fs.BoolVar(&f.edge, "sweep-edge", true, "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads; --dump=plan shows the decision); --sweep-edge=false: the generic steps")
+	f.edge = "auto"
+	fs.Var(&f.edge, "sweep-edge", "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads); auto (the default): on where a fifth or more of the boxes are at the edge, they fill at most 2 waves and no IEEE division or math call is there (the cost model's rule from the -D sizes, as measured: the edge path's registers slow every box), else off; on, off (the generic steps); --dump=plan shows the decision")
+	fs.Lookup("sweep-edge").NoOptDefVal = "on"
 	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
@@ -78,7 +83,8 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.MinBlocks = int(f.minBlocks)
 	o.SmemOptIn = f.smemOptIn
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
-	o.NoSweepEdge, o.SweepEdgePrefetch = !f.edge, f.edgePf
+	o.NoSweepEdge = f.edge == "off" || (f.edge == "auto" && !f.edgeAuto)
+	o.SweepEdgePrefetch = f.edgePf
 	o.SweepOutline = f.outline
 	return o
 }
@@ -155,16 +161,16 @@ func (c *chunkFlag) Set(v string) error {
 
 func (c *chunkFlag) Type() string { return "off|auto|C" }
 
-// stageValue is --sweep-stage-input's value: auto, on (true, or the flag
-// alone) or off (false).
-type stageValue string
+// autoSwitch is the value of --sweep-stage-input and --sweep-edge: auto,
+// on (true, or the flag alone) or off (false).
+type autoSwitch string
 
-func (v *stageValue) String() string { return string(*v) }
-func (v *stageValue) Type() string   { return "auto|on|off" }
-func (v *stageValue) Set(s string) error {
+func (v *autoSwitch) String() string { return string(*v) }
+func (v *autoSwitch) Type() string   { return "auto|on|off" }
+func (v *autoSwitch) Set(s string) error {
 	switch s {
 	case "auto", "on", "off":
-		*v = stageValue(s)
+		*v = autoSwitch(s)
 	case "true":
 		*v = "on"
 	case "false":

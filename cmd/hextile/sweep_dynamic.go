@@ -17,9 +17,10 @@ func (f *steadyFlags) setSmemArch(arch string) {
 
 // adoptModel takes the cost model's resident-block floor (the AN5D-like
 // deep sweep candidates' --min-blocks=1, gpumodel's sweep.go) where
-// --min-blocks leaves the plan's choice.
+// --min-blocks leaves the plan's choice, and --sweep-edge=auto's decision.
 func (f *steadyFlags) adoptModel(pf *pipelineFlags) {
 	if f.minBlocks == 0 && pf.useModel {
 		f.minBlocks = minBlocksValue(pf.modelFloor)
 	}
+	f.edgeAuto = pf.modelEdge // --sweep-edge=auto's decision (model.go's autoEdge)
 }

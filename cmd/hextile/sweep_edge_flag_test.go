@@ -7,10 +7,12 @@ import (
 	"testing"
 )
 
-// TestSweepEdgeFlag: --sweep-edge (on by default) shows in --dump=plan,
-// --sweep-edge=false turns it off there and in the kernel (no edge
-// branch), --sweep-edge-prefetch shows there too, and a value that is not
-// a boolean is a usage error (exit 2).
+// TestSweepEdgeFlag: --sweep-edge (on, true) shows in --dump=plan,
+// --sweep-edge=false (off) turns it off there and in the kernel (no edge
+// branch), auto (the default) says the model's rule there (on at
+// laplacian2d's 2048^2: 576 boxes in about one wave, a quarter at the
+// edge; off where the grid is large), --sweep-edge-prefetch shows there
+// too, and a value that is not auto, on or off is a usage error (exit 2).
 func TestSweepEdgeFlag(t *testing.T) {
 	src := "../../testdata/real/an5d_j2d5pt.c"
 	for _, tc := range []struct {
@@ -18,12 +20,32 @@ func TestSweepEdgeFlag(t *testing.T) {
 	}{
 		{"--sweep-edge", "edge steady: boxes with all 8 levels that are not interior", ""},
 		{"--sweep-edge=true", "edge steady: boxes with all 8 levels", ""},
-		{"--sweep-edge=false", "edge steady: off (--sweep-edge=false)", "edge steady: boxes"},
-		{"--sweep-edge-prefetch", "for 7 level(s) a step ahead, each after its level's work (--sweep-edge-prefetch)", "at the step's top"},
+		{"--sweep-edge=false", "edge steady: off (--sweep-edge=off)", "edge steady: boxes"},
+		{"--sweep-edge=off", "edge steady: off (--sweep-edge=off)", "edge steady: boxes"},
+		{"--sweep-edge=auto", "edge steady: auto, off: ", "edge steady: boxes"},
+		{"", "edge steady: auto, off: ", "edge steady: boxes"},
+		{"--sweep-edge --sweep-edge-prefetch", "for 7 level(s) a step ahead, each after its level's work (--sweep-edge-prefetch)", "at the step's top"},
 	} {
-		out, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", tc.flag)
+		out, errs, code := runCmd(t, "", append([]string{"compile", src, "--target=cuda", "--tile=sweep", "--dump=plan"}, strings.Fields(tc.flag)...)...)
 		if code != 0 || !strings.Contains(out, tc.want) || (tc.wantNot != "" && strings.Contains(out, tc.wantNot)) {
 			t.Errorf("%s: exit %d (%s), want %q in the plan:\n%s", tc.flag, code, errs, tc.want, out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tile=sweep"}, "edge steady (auto, on: 576 boxes, 1.1 waves of 4 resident per SM, 25% at the domain's edge):"},
+		{[]string{"--tile=sweep", "-D", "N=16384"}, "edge steady: auto, off: few boundary boxes; "},
+		{[]string{"--tile=sweep", "-D", "N=512", "../../bench/inputs/laplacian3d.c"}, "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 3200 boxes, 12.1 waves of 2 resident per SM, 39% at the domain's edge"},
+	} {
+		src := "../../bench/inputs/laplacian2d.c"
+		if n := len(tc.args); strings.HasSuffix(tc.args[n-1], ".c") {
+			src, tc.args = tc.args[n-1], tc.args[:n-1]
+		}
+		out, errs, code := runCmd(t, "", append([]string{"compile", src, "--target=cuda", "--dump=plan"}, tc.args...)...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("laplacian2d %v: exit %d (%s), want %q in the plan:\n%s", tc.args, code, errs, tc.want, out)
 		}
 	}
 	dir := t.TempDir()
@@ -44,7 +66,7 @@ func TestSweepEdgeFlag(t *testing.T) {
 		}
 	}
 	_, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", "--sweep-edge=maybe")
-	if want := `invalid argument "maybe" for "--sweep-edge" flag`; code != 2 || !strings.Contains(errs, want) {
+	if want := `invalid argument "maybe" for "--sweep-edge" flag: want auto, on or off`; code != 2 || !strings.Contains(errs, want) {
 		t.Errorf("--sweep-edge=maybe: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
 	}
 }

@@ -17,7 +17,7 @@ func TestSweepOutlineFlag(t *testing.T) {
 	for _, tc := range []struct {
 		flag, want, wantNot string
 	}{
-		{"--sweep-outline", "outline: the box paths other than the interior steady one are non-inlined device functions hx_sweep0_edge (edge boxes), hx_sweep0_generic (other boxes)", ""},
+		{"--sweep-edge --sweep-outline", "outline: the box paths other than the interior steady one are non-inlined device functions hx_sweep0_edge (edge boxes), hx_sweep0_generic (other boxes)", ""},
 		{"--sweep-outline=false", "outline: off (--sweep-outline to turn it on", "non-inlined"},
 		{"--fast-math", "outline: off (--sweep-outline to turn it on", "non-inlined"}, // the default
 		{"--steady-ramp=false --sweep-outline", "outline: off: without the steady ramp", "non-inlined"},
@@ -35,7 +35,7 @@ func TestSweepOutlineFlag(t *testing.T) {
 		outline bool
 	}{{"--sweep-outline=true", true}, {"--sweep-outline=false", false}} {
 		out := filepath.Join(dir, "k"+tc.flag[len("--sweep-outline="):])
-		if _, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "-o", out, tc.flag); code != 0 {
+		if _, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--sweep-edge", "-o", out, tc.flag); code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.flag, code, errs)
 		}
 		b, err := os.ReadFile(filepath.Join(out, "an5d_j2d5pt_kernel.cu"))

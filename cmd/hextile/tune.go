@@ -426,7 +426,7 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // --sweep-outline and --sweep-edge=false follow beyond 64. On
 // --device=emu (CUDA) the model's choice is the sweep's 7,128,242 itself,
 // so everything of the sweep comes one earlier (its --min-blocks=4 at 7),
-// and there are no --sweep-outline variants (61 is --sweep-edge=false). A 3-D
+// and there are no --sweep-outline variants (61 is --sweep-edge=on). A 3-D
 // stencil (laplacian3d, 3,64,26,26: 1,024 threads, floor 2, staged) gets
 // --min-blocks=1, --sweep-stage-input=off, --steady-ramp=false,
 // --sweep-outline and --sweep-edge=false for each of its two sizes.

@@ -25,17 +25,19 @@ import (
 //	--steady-ramp        the steady ramp (sweep_ramp.go), on: 2-D +25%, 3-D -3%
 //	--sweep-outline      the edge and generic box paths outlined (sweep_outline.go), off:
 //	                     measured slower (j2d5pt fast 860 outlined, 1256 inline)
-//	--sweep-edge         the boundary boxes' steady code (sweep_edge.go), on: 2048^2 +44%,
-//	                     box2d1r -6%, star3d1r 512^3 -7%
+//	--sweep-edge         the boundary boxes' steady code (sweep_edge.go), auto (the model's
+//	                     rule, gpumodel.SweepEdge; off where tune does not resolve it): on
+//	                     2048^2 +44%, box2d1r -6%, star3d1r 512^3 -7%, AN5D's 16384^2 rows
+//	                     -19% to -32%
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
 // (its default unless given to tune). The knobs are the table tuneKnobs;
 // a knob is a flag that steadyFlags.register defines and a function giving
 // the values to try, so one more boolean knob is one line there, as
-// sweep-edge's:
+// steady-ramp's:
 //
-//	{"sweep-edge", flipBool},
+//	{"steady-ramp", flipBool},
 //
 // Which candidates (sweepKnobCandidates): for the sweep's best size
 // candidates (tuneKnobSizes of them: the cost model's choice where it is
@@ -53,7 +55,8 @@ import (
 //   - steady-ramp: false (flipBool: the opposite of tune's value).
 //   - sweep-outline: true (the opposite), on the GPU only (the
 //     emulator's print keeps the paths inline either way).
-//   - sweep-edge: false (the opposite).
+//   - sweep-edge: on and off beside auto (the one that is the base's code
+//     is left out).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the
@@ -79,7 +82,7 @@ var tuneKnobs = []tuneKnob{
 	{"sweep-stage-input", stageVariants},
 	{"steady-ramp", flipBool},
 	{"sweep-outline", outlineVariants},
-	{"sweep-edge", flipBool},
+	{"sweep-edge", edgeVariants},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob
@@ -125,6 +128,18 @@ func stageVariants(_ string, p knobPlan) []string {
 		return []string{"off"}
 	}
 	return []string{"on"}
+}
+
+// edgeVariants are --sweep-edge's other values (auto: on and off; the
+// one whose code is the base's is left out).
+func edgeVariants(cur string, _ knobPlan) []string {
+	switch cur {
+	case "on":
+		return []string{"off"}
+	case "off":
+		return []string{"on"}
+	}
+	return []string{"on", "off"}
 }
 
 // flipBool is a boolean flag's other value.

@@ -31,18 +31,18 @@ func TestTuneKnobCandidates(t *testing.T) {
 		{"j2d5pt 2-D", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=false"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=false"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"),
 		}, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
 			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged
-			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=false"),
-			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=false"),
+			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=on"),
+			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=on"),
 		}, [2]int{8, 8}},
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=false"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=false"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"),
 		}, [2]int{8, 7}},
 	} {
 		for _, device := range []string{"gpu", "emu"} {

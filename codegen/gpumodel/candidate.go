@@ -18,6 +18,10 @@ type Candidate struct {
 	// MinBlocks is the sweep kernel's resident-block floor (--min-blocks=N;
 	// 0: the plan's choice, 1: none, the registers up to ptxas).
 	MinBlocks int
+	// Edge is the sweep's edge steady state (--sweep-edge=on; SweepEdge
+	// decides it in the sweep's Estimate, EdgeWhy says why).
+	Edge    bool
+	EdgeWhy string
 }
 
 // Flags is the candidate as command-line flags.
@@ -41,6 +45,9 @@ func (c Candidate) Flags() string {
 	}
 	if c.MinBlocks > 0 {
 		s += fmt.Sprintf(" --min-blocks=%d", c.MinBlocks)
+	}
+	if c.Edge {
+		s += " --sweep-edge=on"
 	}
 	return s
 }

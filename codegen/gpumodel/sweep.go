@@ -254,6 +254,7 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 	if geo.blocks < int64(g.SMs*res)/2 {
 		bound = "parallelism"
 	}
+	c.Edge, c.EdgeWhy = SweepEdge(f, g, sizes, c.MinBlocks)
 	return finish(f, Estimate{Candidate: c, Seconds: band * bands, Launches: bands, Blocks: float64(geo.blocks), Resident: res, Bound: bound}), true
 }
 

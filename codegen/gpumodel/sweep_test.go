@@ -109,7 +109,45 @@ func TestSweepInDump(t *testing.T) {
 	}
 	var b strings.Builder
 	ch.Dump(&b, 4)
-	if !strings.Contains(b.String(), ": --tile=sweep --sizes=3,64,26,26: ") || !strings.Contains(b.String(), "chosen: --tile=none --sizes=3,4,8,64 --block=64,4,2: ") || !strings.Contains(b.String(), "runner-up") {
+	if !strings.Contains(b.String(), ": --tile=sweep --sizes=3,64,26,26 --sweep-edge=on: ") || !strings.Contains(b.String(), "chosen: --tile=none --sizes=3,4,8,64 --block=64,4,2: ") || !strings.Contains(b.String(), "runner-up") {
 		t.Errorf("dump:\n%s", b.String())
+	}
+}
+
+// TestSweepEdgeRule: the edge steady state is on where boundary boxes are
+// many and fill at most two waves, off on large grids, with an IEEE
+// division, and where few boxes touch the edge (gpumodel.SweepEdge).
+func TestSweepEdgeRule(t *testing.T) {
+	g := GPUs["sm_90"]
+	star := func(dims int, n int64, div bool) *Features {
+		f := &Features{Dims: dims, Points: 2*dims + 1, Flops: 2 * dims, ElemBytes: 4, Stmts: 1, Steps: 100}
+		for d := 0; d < dims; d++ {
+			f.Radius = append(f.Radius, 1)
+			f.Extent = append(f.Extent, n)
+		}
+		if div {
+			f.Special = 1
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name  string
+		f     *Features
+		fast  bool
+		sizes []int64
+		want  bool
+		why   string
+	}{
+		{"2048^2 fast, one wave", star(2, 2046, true), true, []int64{7, 32, 242}, true, "25% at the domain's edge"},
+		{"2048^2 bit-exact division", star(2, 2046, true), false, []int64{7, 32, 242}, false, "IEEE division"},
+		{"16384^2 fast, many waves", star(2, 16384, true), true, []int64{7, 128, 242}, false, "few boundary boxes"},
+		{"512^3, 12 waves", star(3, 510, false), false, []int64{3, 64, 26, 26}, false, "many waves"},
+		{"256^3, 1.5 waves", star(3, 254, false), false, []int64{3, 64, 26, 26}, true, "68% at the domain's edge"},
+	} {
+		tc.f.FastMath = tc.fast
+		on, why := SweepEdge(tc.f, g, tc.sizes, 0)
+		if on != tc.want || !strings.Contains(why, tc.why) {
+			t.Errorf("%s: SweepEdge = %v, %q; want %v, mentioning %q", tc.name, on, why, tc.want, tc.why)
+		}
 	}
 }

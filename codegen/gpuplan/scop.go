@@ -54,10 +54,13 @@ type CUDAOptions struct {
 	// (--sweep-stage-input=off). Neither: the plan's choice (on in 3-D).
 	SweepStageInput, NoSweepStageInput bool
 	// NoSweepEdge turns off the sweep kernel's edge steady state
-	// (--sweep-edge=false; see sweep_edge.go): boxes that are not interior
-	// run the generic step. SweepEdgePrefetch issues the edge steps'
+	// (--sweep-edge=off; see sweep_edge.go): boxes that are not interior
+	// run the generic step. The command line's default, auto, decides
+	// from the grid (gpumodel.SweepEdge) and says why in SweepEdgeWhy
+	// (--dump=plan). SweepEdgePrefetch issues the edge steps'
 	// out-of-domain loads a step ahead (--sweep-edge-prefetch).
 	NoSweepEdge, SweepEdgePrefetch bool
+	SweepEdgeWhy                   string
 	// SweepOutline puts the sweep kernel's edge and generic box paths in
 	// non-inlined device functions (--sweep-outline; see sweep_outline.go).
 	// Off by default: measured slower, the interior boxes too (one H200,
@@ -322,6 +325,9 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch, opt.SmemOptIn)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
+		}
+		if opt.SweepEdgeWhy != "" && sp.Edge != opt.NoSweepEdge {
+			sp.EdgeWhy = opt.SweepEdgeWhy // auto's reason (on, or off by it)
 		}
 		sp.planOutline(!opt.SweepOutline)
 		cs.Sweep = sp

@@ -94,7 +94,7 @@ func (sp *SweepPlan) planEdge(noEdge, edgePf bool) {
 	sp.Edge, sp.EdgePf, sp.EdgeWhy = false, false, ""
 	switch {
 	case noEdge:
-		sp.EdgeWhy = "off (--sweep-edge=false)"
+		sp.EdgeWhy = "off (--sweep-edge=off)"
 	case !sp.SteadyRamp:
 		sp.EdgeWhy = "off: needs the steady state with its ramp (an edge box runs all its sweep steps steady)"
 	case sp.Ring:
@@ -128,6 +128,9 @@ func (sp *SweepPlan) dumpEdge(w io.Writer) {
 	if !sp.Edge {
 		fmt.Fprintf(w, "  edge steady: %s\n", sp.EdgeWhy)
 		return
+	}
+	if sp.EdgeWhy != "" {
+		fmt.Fprintf(w, "  edge steady (%s):\n", sp.EdgeWhy)
 	}
 	when := "at the step's top"
 	if sp.EdgePf {

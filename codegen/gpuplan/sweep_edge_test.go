@@ -30,15 +30,15 @@ func TestSweepEdgePlan(t *testing.T) {
 		// outside the domain), level 7 only stores.
 		{"j2d5pt", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, false, false, false, edge{true, false, "", 7},
 			"edge steady: boxes with all 8 levels that are not interior run their 53 sweep steps with the steady code too"},
-		{"j2d5pt off", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, true, false, false, edge{false, false, "off (--sweep-edge=false)", 7},
-			"edge steady: off (--sweep-edge=false)"},
+		{"j2d5pt off", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, true, false, false, edge{false, false, "off (--sweep-edge=off)", 7},
+			"edge steady: off (--sweep-edge=off)"},
 		{"j2d5pt noramp", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, true, false, false, false, edge{false, false, "off: needs the steady state with its ramp (an edge box runs all its sweep steps steady)", 7}, ""},
 		{"j2d5pt nosteady", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, true, false, false, false, false, edge{false, false, "off: needs the steady state with its ramp (an edge box runs all its sweep steps steady)", 7}, ""},
 		{"j2d5pt ring", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, false, true, false, edge{false, false, "off with --sweep-ring (the ring's entries are loaded at other planes than the cell's: no per-cell bounds test)", 7}, ""},
 		// The loads a step ahead (--sweep-edge-prefetch).
 		{"j2d5pt edge prefetch", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, false, false, true, edge{true, true, "", 7},
 			"for 7 level(s) a step ahead, each after its level's work (--sweep-edge-prefetch)"},
-		{"j2d5pt edge prefetch off", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, true, false, true, edge{false, false, "off (--sweep-edge=false)", 7}, ""},
+		{"j2d5pt edge prefetch off", "real/an5d_j2d5pt.c", []int64{7, 32, 242}, false, false, true, false, true, edge{false, false, "off (--sweep-edge=off)", 7}, ""},
 		// Two statements per step (B from A, A from B): 4 levels, 3 keep.
 		{"jacobi2d twonest", "jacobi2d_twonest.c", []int64{3, 7, 6}, false, false, false, false, false, edge{true, false, "", 3}, ""},
 	} {
