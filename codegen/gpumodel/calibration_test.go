@@ -137,6 +137,17 @@ var calibrationRows = []measured{
 	{"star2d2r 16384^2x1000", "../codegen/gpumodel/testdata/an5d_star2d2r.c", an5dJ2d9, cand(schedule.Sweep, nil, nil, false), 535.8, true},
 	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.None, []int64{3, 8, 8, 32}, []int{32, 4, 4}, false), 148.7, false},
 	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.Sweep, nil, nil, false), 215.1, false},
+	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.Sweep, []int64{1, 32, 28, 28}, nil, false), 227.2, false},
+	{"star3d2r 512^3x200", "../codegen/gpumodel/testdata/an5d_star3d2r.c", an5dStar3d2r, cand(schedule.Sweep, []int64{1, 32, 28, 28}, nil, false), 243.2, true},
+	{"box3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_box3d1r.c", an5dStar3d, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 132.8, false},
+	{"box3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_box3d1r.c", an5dStar3d, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 142.1, true},
+	{"box3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_box3d1r.c", an5dStar3d, cand(schedule.Sweep, []int64{1, 64, 30, 30}, nil, false), 172.0, false},
+	{"box3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_box3d1r.c", an5dStar3d, cand(schedule.Sweep, []int64{1, 64, 30, 30}, nil, false), 184.6, true},
+	{"box3d1r 512^3x200", "../codegen/gpumodel/testdata/an5d_box3d1r.c", an5dStar3d, cand(schedule.Sweep, []int64{2, 64, 12, 28}, nil, false), 145.8, false},
+	{"j3d27pt 512^3x200", "../codegen/gpumodel/testdata/an5d_j3d27pt.c", an5dStar3d, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 86.6, false},
+	{"j3d27pt 512^3x200", "../codegen/gpumodel/testdata/an5d_j3d27pt.c", an5dStar3d, cand(schedule.None, []int64{3, 4, 8, 64}, []int{64, 4, 2}, false), 141.3, true},
+	{"j3d27pt 512^3x200", "../codegen/gpumodel/testdata/an5d_j3d27pt.c", an5dStar3d, cand(schedule.Sweep, []int64{1, 64, 30, 30}, nil, false), 126.1, false},
+	{"j3d27pt 512^3x200", "../codegen/gpumodel/testdata/an5d_j3d27pt.c", an5dStar3d, cand(schedule.Sweep, []int64{1, 64, 30, 30}, nil, false), 184.9, true},
 }
 
 // knownMisses are measurements the model misses by more than the bound,

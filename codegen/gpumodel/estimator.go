@@ -182,6 +182,10 @@ func untiledStep(f *Features, g *GPU, c Candidate) (Estimate, bool) {
 		ry = f.Radius[f.Dims-2]
 	}
 	inst := instPerUpdate(f, loadsPerUpdate(f, u, ry)) + Calibration.InstThread/ppt
+	if f.Dims == 3 && f.Points > 7 {
+		// more points than a 7-point star: UntiledA3 (see terms.go)
+		inst *= 1 + Calibration.UntiledA3*float64(f.Points-7)/20
+	}
 	cells := f.Cells()
 	// Memory: the whole step's traffic at the GPU's bandwidth, slowed when
 	// too few threads are in flight to cover the latency.

@@ -52,6 +52,15 @@ var Calibration = struct {
 	// model predicted 376 and chose that kernel over the sweep (326) and
 	// the untiled 3,32,64 (326).
 	HexDiv float64
+	// UntiledA3: a 3-D untiled update of p > 7 points (the untiled
+	// kernel and the classical tiles) costs 1 + UntiledA3 (p - 7) / 20
+	// times its count of instructions (27 points: 1 + UntiledA3): the
+	// live values and the loads' address arithmetic of the three planes
+	// (session 9, one H200: box3d1r 512^3 x 200 at 3,4,8,64 ran 132.8
+	// GCells/s bit-exact, j3d27pt 86.6, star3d2r 148.7 to 155.8, where the
+	// memory bound alone predicted 212, 200 and 196 to 206; the 7-point
+	// stars' rows fit without it).
+	UntiledA3 float64
 	// SweepA, SweepStep, SweepDiv, SweepStepLat, SweepA3: the
 	// sweep kernel with its steady state over every step of interior
 	// boxes (the ramp) and the plan's resident-block floor. A level update
@@ -81,7 +90,8 @@ var Calibration = struct {
 	SatThreads:       768,
 	ClassicalPenalty: 1.05,
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430, HexDiv: 30,
-	SweepA: 0.6, SweepStep: 4, SweepDiv: 40, SweepStepLat: 2100, SweepA3: 1.9, SweepDivD: 25,
+	UntiledA3: 2,
+	SweepA:    0.6, SweepStep: 4, SweepDiv: 40, SweepStepLat: 2100, SweepA3: 1.9, SweepDivD: 25,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of
