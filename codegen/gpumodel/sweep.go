@@ -104,11 +104,12 @@ func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 	}
 	for _, lev := range []int64{(def[0] + 1) / 2, 2 * (def[0] + 1)} {
 		h := max(k, lev/k*k) - 1
-		if h < 1 || h == def[0] || 32+4*(h+1) > 64 {
+		if h < 1 || h == def[0] || sweepRegs(rad[0], h) > 64 {
 			// deeper bands need more than 64 registers (column registers):
 			// measured slower (h = 9 and 11 at 80 and 96 registers,
-			// bench/results/profile_2026-11-28.md) and spilling under
-			// the plan's floor
+			// bench/results/profile_2026-11-28.md; radius 2 at h = 7:
+			// j2d9pt 596 against 678 at h = 3 with fast math) and
+			// spilling under the plan's floor
 			continue
 		}
 		s := []int64{h, def[1]}
@@ -141,7 +142,10 @@ func an5dSweepCandidates(f *Features, g *GPU, k int64, rad []int64) []Candidate 
 	}
 	h := 16/k*k - 1
 	w1 := 512 - 2*rad[1]*h
-	if h < 1 || w1 < 32 {
+	if h < 1 || w1 < 32 || sweepRegs(rad[0], h) >= 128 {
+		// 16 levels at radius 2 need all the registers 512 threads
+		// leave one block (128), and more: AN5D's own radius-2 configurations run
+		// 5 steps per launch
 		return nil
 	}
 	var out []Candidate
@@ -153,6 +157,15 @@ func an5dSweepCandidates(f *Features, g *GPU, k int64, rad []int64) []Candidate 
 		out = append(out, Candidate{Kind: schedule.Sweep, Sizes: s, MinBlocks: 1})
 	}
 	return out
+}
+
+// sweepRegs is the registers per thread the model gives a sweep of h+1
+// levels at radius r0 along s0: 32 + (2 r0 + 2)(h + 1), every level's
+// column registers and a few more (64 at h = 7, radius 1, as ptxas
+// reports; radius 2: 80 at h = 7, where ptxas spills 164 to 276 bytes at
+// the floor's 64).
+func sweepRegs(r0, h int64) int64 {
+	return 32 + (2*r0+2)*(h+1)
 }
 
 // sweepGeom is the block geometry of a sweep candidate.
@@ -182,6 +195,8 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 	}
 	g.loaded = float64(w0+2*r[0]*h) * float64(g.face)
 	g.smem = gpuplan.SweepSmemBytes(sizes, r, f.Box, int64(f.ElemBytes))
+	// 32 + 4 H, the count the constants were fitted with at radius 1
+	// (sweepRegs, radius-aware, decides which bands are candidates)
 	g.regs = min(255, 32+4*(h+1))
 	// the plan's register estimate (gpuplan.SweepRegisterNeed): h buffered
 	// levels of 2 r0 + 1 column registers, and level 0's loads prefetched

@@ -193,7 +193,8 @@ const MaxSweepSmem = 48 * 1024
 // step, the stencil's radius per dimension, the written element size and
 // the extents of the domain per dimension (0: unknown):
 //
-//   - 2-D: h+1 = 8 levels (rounded up to a multiple of k), a face of 256
+//   - 2-D: h+1 = 8 levels (4 for a radius above 1; rounded up to a
+//     multiple of k), a face of 256
 //     threads (w1 = 256 - 2*ghost), boxes of w0 = 128 planes along s0,
 //     fewer (down to 32) where the grid would give fewer than 528 blocks
 //     (4 of 256 threads per SM of an H100), and a face of 128 threads if
@@ -204,7 +205,14 @@ const MaxSweepSmem = 48 * 1024
 //     the grid gives fewer than 264 blocks (2 per SM).
 //
 // E.g. j2d5pt 16384^2: 7,128,242 (8704 blocks); laplacian2d 2048^2:
-// 7,32,242 (576 blocks); laplacian3d 256^3: 3,64,26,26 (400 blocks).
+// 7,32,242 (576 blocks); laplacian3d 256^3: 3,64,26,26 (400 blocks);
+// AN5D's j2d9pt 16384^2: 3,128,244. Radius 2 in 2-D with 8 levels needs
+// more registers than 4 blocks of 256 threads leave (ptxas at the floor's
+// 64: 164 to 276 bytes of spill stores for j2d9pt and star2d2r; 4 levels
+// at 48: 16 to 100), and measured slower: j2d9pt 7,128,228 ran 161.8
+// GCells/s bit-exact and 596 with fast math, 3,128,244 192.7 and 677.8
+// (one H200, bench/results/sidebyside_h200_2026-11-28f.md; AN5D's own
+// radius-2 configurations run 5 steps per launch).
 func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64, extent []int64) []int64 {
 	if k < 1 {
 		k = 1
@@ -222,7 +230,11 @@ func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64, extent []int64
 		return max(w, lo)
 	}
 	if ns == 2 {
-		h := int64(k*((8+k-1)/k) - 1)
+		levels := 8
+		if radius[0] > 1 || radius[1] > 1 {
+			levels = 4
+		}
+		h := int64(k*((levels+k-1)/k) - 1)
 		g := radius[1] * h
 		w1 := max(256-2*g, 32)
 		w0 := pickW0(extent[0], ceil(extent[1], w1), 528, 32, 128)
