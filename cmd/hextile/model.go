@@ -125,25 +125,33 @@ func (f *pipelineFlags) autoEdge(c *codegen.Compilation) {
 		return
 	}
 	if c.Model == nil {
-		f.modelEdge, f.edgeWhy = false, "off (auto: the grid's size is unknown)"
-		if feat, err := f.modelFeatures(c); err == nil && feat != nil && feat.Dims >= 2 && feat.Dims <= 3 {
-			sizes := c.Req.Sizes
-			if len(sizes) != feat.Dims+1 {
-				rad := make([]int64, feat.Dims)
-				for d := range rad {
-					rad[d] = int64(feat.Radius[d])
-				}
-				sizes = gpuplan.DefaultSweepSizes(feat.Dims, max(1, feat.Stmts), rad, int64(feat.ElemBytes), feat.Extent)
-			}
-			g, _ := gpumodel.GPUFor(f.modelArch)
-			on, why := gpumodel.SweepEdge(feat, g, sizes, 0)
-			f.modelEdge, f.edgeWhy = on, "auto, "+why
-		}
+		f.modelEdge, f.edgeWhy = f.sweepEdgeRule(c)
 	}
 	if c.Req.GPU != nil {
 		c.Req.GPU.NoSweepEdge = !f.modelEdge
 		c.Req.GPU.SweepEdgeWhy = f.edgeWhy
 	}
+}
+
+// sweepEdgeRule is gpumodel.SweepEdge for the sweep of c at its sizes
+// (--sizes, or the plan's defaults) and the -D values (f.overrides), with
+// the reason for --dump=plan; off where the features are unknown.
+func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation) (bool, string) {
+	feat, err := f.modelFeatures(c)
+	if err != nil || feat == nil || feat.Dims < 2 || feat.Dims > 3 {
+		return false, "off (auto: the grid's size is unknown)"
+	}
+	sizes := c.Req.Sizes
+	if len(sizes) != feat.Dims+1 {
+		rad := make([]int64, feat.Dims)
+		for d := range rad {
+			rad[d] = int64(feat.Radius[d])
+		}
+		sizes = gpuplan.DefaultSweepSizes(feat.Dims, max(1, feat.Stmts), rad, int64(feat.ElemBytes), feat.Extent)
+	}
+	g, _ := gpumodel.GPUFor(f.modelArch)
+	on, why := gpumodel.SweepEdge(feat, g, sizes, 0)
+	return on, "auto, " + why
 }
 
 // modelApplies filters the model's candidates by what the compilation

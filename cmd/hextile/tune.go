@@ -685,6 +685,13 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if err != nil {
 		return nil, &tuneRefusal{err}
 	}
+	if sf.edge == "auto" && cfg.Tile == string(schedule.Sweep) {
+		// --sweep-edge=auto as compile --tuning decides it for these
+		// flags at the timing sizes (model.go's sweepEdgeRule)
+		pf := tb.pf
+		pf.overrides = tb.timeVals
+		sf.edgeAuto, _ = pf.sweepEdgeRule(c)
+	}
 	opt := sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent, FastMath: tb.pf.fastMath})
 	var scops []*frontend.Scop
 	for _, sc := range c.Scops {

@@ -29,6 +29,9 @@ import (
 //	                     rule, gpumodel.SweepEdge; off where tune does not resolve it): on
 //	                     2048^2 +44%, box2d1r -6%, star3d1r 512^3 -7%, AN5D's 16384^2 rows
 //	                     -19% to -32%
+//	--sweep-prefetch     level 0's loads a step ahead (sweep_prefetch.go), on: its registers
+//	                     spill at radius 2 (AN5D's j2d9pt 3,128,244 with fast math: 551.8
+//	                     with it, 678.3 without, one H200)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
@@ -57,6 +60,7 @@ import (
 //     emulator's print keeps the paths inline either way).
 //   - sweep-edge: on and off beside auto (the one that is the base's code
 //     is left out).
+//   - sweep-prefetch: false (the opposite; where the plan prefetches).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the
@@ -83,6 +87,7 @@ var tuneKnobs = []tuneKnob{
 	{"steady-ramp", flipBool},
 	{"sweep-outline", outlineVariants},
 	{"sweep-edge", edgeVariants},
+	{"sweep-prefetch", flipBool},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob

@@ -15,7 +15,8 @@ const j2d5ptFile = "../../testdata/real/an5d_j2d5pt.c"
 
 // TestTuneKnobCandidates: the sweep's knob variants of a 2-D and a 3-D
 // stencil (the plan's floor minus and plus one where resident, the staged
-// input flipped, the ramp off, the box paths inline on the GPU; for the two best sizes, in that order; a
+// input flipped, the ramp off, the box paths inline on the GPU, the edge
+// state on, the prefetch off where the plan has it; for the two best sizes, in that order; a
 // knob given to tune is not varied), on both back ends; in the candidate
 // list they come after the sweep's default sizes, in their order, one a
 // sweep turn, and the sweep's sizes keep their places.
@@ -40,6 +41,14 @@ func TestTuneKnobCandidates(t *testing.T) {
 			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=on"),
 			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=on"),
 		}, [2]int{8, 8}},
+		{"box2d1r 2-D, prefetched", "../../testdata/real/an5d_box2d1r.c", []string{"dimsize=16386", "timestep=1000"}, nil, []string{
+			// no division: level 0's loads prefetched, the variant without;
+			// 11,128,234's staged buffers do not fit
+			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=false"),
+			sw2("11,128,234 --min-blocks=3"), sw2("11,128,234 --min-blocks=5"),
+			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=false"),
+		}, [2]int{7, 7}}, // the model's choice is the sweep's default sizes on both back ends (no IEEE division)
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
 			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"),
 			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"),
@@ -258,7 +267,7 @@ func TestTuneKnobsTuningFile(t *testing.T) {
 	// A knob value the flag refuses, a flag that is no knob.
 	for knobs, want := range map[string]string{
 		`{"min-blocks": "99"}`:   ":1:1: error: the winner's knobs: --min-blocks=99: want 0 (the plan's choice), 1 (no floor) or up to 32 blocks per SM, not \"99\"",
-		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline, --sweep-edge)",
+		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline, --sweep-edge, --sweep-prefetch)",
 	} {
 		b, _ := os.ReadFile(filepath.Join(dir, "other.json"))
 		bad := strings.Replace(string(b), `"knobs": {
