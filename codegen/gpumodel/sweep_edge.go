@@ -23,9 +23,9 @@ import "fmt"
 // boxes fill at most two waves of the resident blocks (the
 // launch lasts as long as its slowest box), and no IEEE division or math
 // call competes for the registers. A box is interior when its planes with
-// the s0 ghost zones, [bl0 - r0 h, bl0 + w0 - 1 + 2 r0 h] (the pipeline's
-// lag), and its face with the ghost zones, [bl - r h, bl + w - 1 + r h],
-// lie in the domain; the count ignores the bands' skew (a box's offset
+// the s0 ghost zones, [bl0 - r0 h, bl0 + w0 - 1 + (r0 + 1) h] (the
+// pipeline's lag; gpuplan's InLo and InHi with the ramp), and its face
+// with the ghost zones, [bl - r h, bl + w - 1 + r h], lie in the domain; the count ignores the bands' skew (a box's offset
 // moves by the skew per band: the count stays within a row of boxes).
 // The second result says why, for --dump=plan.
 func SweepEdge(f *Features, g *GPU, sizes []int64, minBlocks int) (bool, string) {
@@ -43,7 +43,11 @@ func SweepEdge(f *Features, g *GPU, sizes []int64, minBlocks int) (bool, string)
 		w, e, r := sizes[1+d], f.Extent[d], int64(f.Radius[d])
 		lo, hi := r*h, r*h // ghost zones before and after a box
 		if d == 0 {
-			hi = 2 * r * h // the pipeline's lag along s0
+			// the pipeline's lag along s0: level a runs L a = (r0 + 1) a
+			// planes behind level 0 with a ghost zone of r0 (h - a), the
+			// band's last step r0 h + h planes past the box (gpuplan's
+			// ZExt, the ramp's InHi)
+			hi = (r + 1) * h
 		}
 		n := int64(0)
 		for k := int64(0); k*w < e; k++ {
