@@ -44,10 +44,12 @@ type pipelineFlags struct {
 	// (gpumodel.Candidate.MinBlocks; 0: the plan's), which --min-blocks
 	// overrides (steadyFlags.adoptModel).
 	modelFloor int
-	// edgeAuto is --sweep-edge=auto (steadyFlags.edge), modelEdge and
-	// edgeWhy the decision of autoEdge (model.go) that
-	// steadyFlags.adoptModel takes.
+	// edgeAuto is --sweep-edge=auto (steadyFlags.edge) and edgeFloor
+	// --min-blocks (steadyFlags.minBlocks, for the rule's resident
+	// blocks), modelEdge and edgeWhy the decision of autoEdge (model.go)
+	// that steadyFlags.adoptModel takes.
 	edgeAuto  bool
+	edgeFloor int
 	modelEdge bool
 	edgeWhy   string
 	overrides map[string]int64
@@ -270,7 +272,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	// The GPU targets, and --dump=plan (the GPU mapping) when the dump is
 	// the output: C written with -o keeps the fixed default.
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
-	pf.edgeAuto = sf.edge == "auto"
+	pf.edgeAuto, pf.edgeFloor = sf.edge == "auto", int(sf.minBlocks)
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
 		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})

@@ -118,14 +118,18 @@ func (f *pipelineFlags) modelFeatures(c *codegen.Compilation) (*gpumodel.Feature
 // the model's chosen candidate carries the decision; an explicit
 // --tile=sweep takes the rule at its sizes (--sizes, or the plan's
 // defaults) and the -D values; where the grid is unknown (no value for a
-// parameter), off. The decision goes to the GPU options of --dump=plan
-// (c.Req.GPU) and, through steadyFlags.adoptModel, to the code.
+// parameter), off. The rule counts the resident blocks under the floor
+// the kernel gets: --min-blocks where given (edgeFloor; the model's
+// candidate decided at its own floor, so a --min-blocks that differs
+// takes the rule again), else the plan's. The decision goes to the GPU
+// options of --dump=plan (c.Req.GPU) and, through steadyFlags.adoptModel,
+// to the code.
 func (f *pipelineFlags) autoEdge(c *codegen.Compilation) {
 	if !f.edgeAuto || f.tile != string(schedule.Sweep) {
 		return
 	}
-	if c.Model == nil {
-		f.modelEdge, f.edgeWhy = f.sweepEdgeRule(c)
+	if c.Model == nil || (f.edgeFloor != 0 && f.edgeFloor != f.modelFloor) {
+		f.modelEdge, f.edgeWhy = f.sweepEdgeRule(c, f.edgeFloor)
 	}
 	if c.Req.GPU != nil {
 		c.Req.GPU.NoSweepEdge = !f.modelEdge
@@ -134,9 +138,10 @@ func (f *pipelineFlags) autoEdge(c *codegen.Compilation) {
 }
 
 // sweepEdgeRule is gpumodel.SweepEdge for the sweep of c at its sizes
-// (--sizes, or the plan's defaults) and the -D values (f.overrides), with
-// the reason for --dump=plan; off where the features are unknown.
-func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation) (bool, string) {
+// (--sizes, or the plan's defaults), the -D values (f.overrides) and the
+// resident-block floor minBlocks (--min-blocks; 0: the plan's), with the
+// reason for --dump=plan; off where the features are unknown.
+func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation, minBlocks int) (bool, string) {
 	feat, err := f.modelFeatures(c)
 	if err != nil || feat == nil || feat.Dims < 2 || feat.Dims > 3 {
 		return false, "off (auto: the grid's size is unknown)"
@@ -150,7 +155,7 @@ func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation) (bool, string) {
 		sizes = gpuplan.DefaultSweepSizes(feat.Dims, max(1, feat.Stmts), rad, int64(feat.ElemBytes), feat.Extent)
 	}
 	g, _ := gpumodel.GPUFor(f.modelArch)
-	on, why := gpumodel.SweepEdge(feat, g, sizes, 0)
+	on, why := gpumodel.SweepEdge(feat, g, sizes, minBlocks)
 	return on, "auto, " + why
 }
 

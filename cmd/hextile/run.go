@@ -119,7 +119,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		return usageFail(stderr, "run", ghostBlockRefusal(pf.tile))
 	}
 	pf.enableModel(fs, *device != "cpu", *arch)
-	pf.edgeAuto = sf.edge == "auto"
+	pf.edgeAuto, pf.edgeFloor = sf.edge == "auto", int(sf.minBlocks)
 	sf.setSmemArch(*arch)
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {

@@ -687,10 +687,11 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	}
 	if sf.edge == "auto" && cfg.Tile == string(schedule.Sweep) {
 		// --sweep-edge=auto as compile --tuning decides it for these
-		// flags at the timing sizes (model.go's sweepEdgeRule)
+		// flags (the --min-blocks knob's floor too) at the timing sizes
+		// (model.go's sweepEdgeRule)
 		pf := tb.pf
 		pf.overrides = tb.timeVals
-		sf.edgeAuto, _ = pf.sweepEdgeRule(c)
+		sf.edgeAuto, _ = pf.sweepEdgeRule(c, int(sf.minBlocks))
 	}
 	opt := sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent, FastMath: tb.pf.fastMath})
 	var scops []*frontend.Scop

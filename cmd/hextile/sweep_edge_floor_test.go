@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSweepEdgeAutoFloor: --sweep-edge=auto counts the resident blocks
+// under the floor the kernel gets, --min-blocks included, and --dump=plan
+// and the kernel agree: laplacian2d 3072^2 at 15,64,482 (336 boxes) is
+// 1.3 waves of 2 resident per SM at the plan's floor (on), 2.5 waves of 1
+// with --min-blocks=1 (off: many waves).
+func TestSweepEdgeAutoFloor(t *testing.T) {
+	src := "../../bench/inputs/laplacian2d.c"
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		flags []string
+		want  string
+		edge  bool
+	}{
+		{nil, "edge steady (auto, on: 336 boxes, 1.3 waves of 2 resident per SM", true},
+		{[]string{"--min-blocks=1"}, "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 336 boxes, 2.5 waves of 1 resident per SM", false},
+	} {
+		args := append([]string{"compile", src, "--target=cuda", "--tile=sweep", "--sizes=15,64,482", "-D", "N=3074"}, tc.flags...)
+		out, errs, code := runCmd(t, "", append(args, "--dump=plan")...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d (%s), want %q in the plan:\n%s", tc.flags, code, errs, tc.want, out)
+		}
+		o := filepath.Join(dir, string(rune('a'+i)))
+		if _, errs, code := runCmd(t, "", append(args, "-o", o)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.flags, code, errs)
+		}
+		k, err := os.ReadFile(filepath.Join(o, "laplacian2d_kernel.cu"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(k), "an edge box"); got != tc.edge {
+			t.Errorf("%v: the kernel has the edge branch: %v, want %v (as the plan says)", tc.flags, got, tc.edge)
+		}
+	}
+}
