@@ -140,11 +140,12 @@ func (f *pipelineFlags) autoEdge(c *codegen.Compilation) {
 // sweepEdgeRule is gpumodel.SweepEdge for the sweep of c at its sizes
 // (--sizes, or the plan's defaults), the -D values (f.overrides) and the
 // resident-block floor minBlocks (--min-blocks; 0: the plan's), with the
-// reason for --dump=plan; off where the features are unknown.
+// reason for --dump=plan; off where the model has no features (and,
+// gpumodel.SweepEdge, where the grid's size is unknown).
 func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation, minBlocks int) (bool, string) {
 	feat, err := f.modelFeatures(c)
 	if err != nil || feat == nil || feat.Dims < 2 || feat.Dims > 3 {
-		return false, "off (auto: the grid's size is unknown)"
+		return false, "off (auto: the cost model does not apply to this program)"
 	}
 	sizes := c.Req.Sizes
 	if len(sizes) != feat.Dims+1 {

@@ -41,3 +41,37 @@ func TestSweepEdgeAutoFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepEdgeAutoUnknownGrid: without a value for the extents' parameter
+// (AN5D's star3d1r takes dimsize at run time) --sweep-edge=auto is off, in
+// the plan and the kernel, rather than decided at the cost model's
+// assumed 256^3 (where it would be on); -D dimsize=258 gives that grid.
+func TestSweepEdgeAutoUnknownGrid(t *testing.T) {
+	src := "../../bench/inputs/an5d_star3d1r.c"
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		flags []string
+		want  string
+		edge  bool
+	}{
+		{nil, "edge steady: auto, off: the grid's size is unknown", false},
+		{[]string{"-D", "dimsize=258"}, "edge steady (auto, on: 400 boxes, 1.5 waves of 2 resident per SM, 68% at the domain's edge)", true},
+	} {
+		args := append([]string{"compile", src, "--target=cuda", "--tile=sweep"}, tc.flags...)
+		out, errs, code := runCmd(t, "", append(args, "--dump=plan")...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d (%s), want %q in the plan:\n%s", tc.flags, code, errs, tc.want, out)
+		}
+		o := filepath.Join(dir, string(rune('a'+i)))
+		if _, errs, code := runCmd(t, "", append(args, "-o", o)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.flags, code, errs)
+		}
+		k, err := os.ReadFile(filepath.Join(o, "an5d_star3d1r_kernel.cu"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(k), "an edge box"); got != tc.edge {
+			t.Errorf("%v: the kernel has the edge branch: %v, want %v (as the plan says)", tc.flags, got, tc.edge)
+		}
+	}
+}

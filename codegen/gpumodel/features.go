@@ -34,8 +34,11 @@ type Features struct {
 	Stmts         int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
 	Extent        []int64 // iterations per space dimension (interior cells), outermost first
 	Steps         int64   // time steps
-	// Assumed lists what was assumed for want of parameter values.
-	Assumed []string
+	// Assumed lists what was assumed for want of parameter values;
+	// ExtentAssumed says whether a space extent is among them (the grid's
+	// size is unknown: the code takes it at run time).
+	Assumed       []string
+	ExtentAssumed bool
 	// FastMath is the build's --fast-math (not the stencil's: the caller
 	// sets it): divisions and square roots are approximate, a few
 	// instructions each (Calibration.InstSpecialFast) instead of the IEEE
@@ -253,6 +256,7 @@ func (f *Features) sizes(st *frontend.Stmt, params map[string]int64) error {
 			} else {
 				v = assumedExtent(f.Dims)
 				f.Assumed = append(f.Assumed, fmt.Sprintf("extent %d in dimension %s", v, st.Iters[k]))
+				f.ExtentAssumed = true
 			}
 		}
 		if k == 0 {

@@ -27,8 +27,15 @@ import "fmt"
 // pipeline's lag; gpuplan's InLo and InHi with the ramp), and its face
 // with the ghost zones, [bl - r h, bl + w - 1 + r h], lie in the domain; the count ignores the bands' skew (a box's offset
 // moves by the skew per band: the count stays within a row of boxes).
-// The second result says why, for --dump=plan.
+// Where the grid's size is unknown (f.ExtentAssumed: no value for a
+// parameter of the extents; the code takes them at run time) it is off:
+// the counts would be those of the model's assumed extents (256^3 in 3-D,
+// where they say on), not the run's. The second result says why, for
+// --dump=plan.
 func SweepEdge(f *Features, g *GPU, sizes []int64, minBlocks int) (bool, string) {
+	if f.ExtentAssumed {
+		return false, "off: the grid's size is unknown (no value for a parameter of the extents: -D gives it)"
+	}
 	geo, ok := sweepGeometry(f, g, sizes, minBlocks)
 	if !ok {
 		return false, "off: not a sweep the model can estimate"

@@ -37,3 +37,21 @@ func TestSweepEdgeInteriorCount(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepEdgeUnknownGrid: off where an extent is the model's assumption
+// (no value for its parameter), on at the same grid given.
+func TestSweepEdgeUnknownGrid(t *testing.T) {
+	g := GPUs["sm_90"]
+	known := featuresOfFile(t, "../bench/inputs/an5d_star3d1r.c", map[string]int64{"dimsize": 258})
+	unknown := featuresOfFile(t, "../bench/inputs/an5d_star3d1r.c", nil)
+	if !unknown.ExtentAssumed || known.ExtentAssumed {
+		t.Fatalf("ExtentAssumed: %v without dimsize, %v with it", unknown.ExtentAssumed, known.ExtentAssumed)
+	}
+	sizes := []int64{3, 64, 26, 26}
+	if on, why := SweepEdge(known, g, sizes, 0); !on {
+		t.Errorf("dimsize=258: off (%s), want on", why)
+	}
+	if on, why := SweepEdge(unknown, g, sizes, 0); on || !strings.Contains(why, "the grid's size is unknown") {
+		t.Errorf("no dimsize: %v (%s), want off: the grid's size is unknown", on, why)
+	}
+}
