@@ -1,6 +1,9 @@
 package main
 
-import "hextile/codegen/gpumodel"
+import (
+	"hextile/codegen"
+	"hextile/codegen/gpumodel"
+)
 
 // setSmemArch sets the target GPU's opt-in shared memory per block
 // (CUDAOptions.SmemOptIn: the sweep kernel's buffers may take that much,
@@ -23,4 +26,14 @@ func (f *steadyFlags) adoptModel(pf *pipelineFlags) {
 		f.minBlocks = minBlocksValue(pf.modelFloor)
 	}
 	f.edgeAuto = pf.modelEdge // --sweep-edge=auto's decision (model.go's autoEdge)
+}
+
+// resolveEdge is f with --sweep-edge=auto decided by rule (model.go's
+// sweepEdgeRule) for the sweep of c under f's --min-blocks; f unchanged
+// where the value is on or off, or without a rule.
+func (f steadyFlags) resolveEdge(rule func(*codegen.Compilation, int) (bool, string), c *codegen.Compilation) steadyFlags {
+	if f.edge == "auto" && rule != nil {
+		f.edgeAuto, _ = rule(c, int(f.minBlocks))
+	}
+	return f
 }

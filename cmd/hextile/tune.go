@@ -256,6 +256,10 @@ type tuneSpace struct {
 	steady     steadyFlags
 	fixedKnobs map[string]bool
 	knobs      []tuneConfig
+	// edgeRule decides --sweep-edge=auto as the candidates' builds do
+	// (model.go's sweepEdgeRule with tune's flags: the timing sizes), so
+	// that a knob variant is compared with the base's real code.
+	edgeRule func(*codegen.Compilation, int) (bool, string)
 }
 
 // tuneSpaceOf reads the program (scop and dependence stages) and asks the
@@ -275,7 +279,7 @@ func tuneSpaceOf(req codegen.Request, pf *pipelineFlags, ds []define) (*tuneSpac
 	if len(c.Scops) == 0 {
 		return nil, c, fmt.Errorf("%s:1:1: no scop to tune (mark the stencil's loops with #pragma scop)", req.File)
 	}
-	sp := &tuneSpace{defaults: map[string][]int64{}, persistent: pf.persistent, steady: defaultSteadyFlags()}
+	sp := &tuneSpace{defaults: map[string][]int64{}, persistent: pf.persistent, steady: defaultSteadyFlags(), edgeRule: pf.sweepEdgeRule}
 	for _, sc := range c.Scops {
 		sp.ns = max(sp.ns, spaceDims(sc.Scop))
 	}
@@ -421,15 +425,17 @@ func tuneAxes(kind string, def []int64, ns int) [][]string {
 // sweep's 9,128,238 and 5,128,502, 16 7,128,242 --min-blocks=6, 17
 // overlapped, then after each pass two sizes and 32 7,128,242
 // --sweep-stage-input=on, 48 --steady-ramp=false and 62 --sweep-outline
-// (true); its --sweep-edge=false and 7,128,498's --min-blocks=1 and 3 (512
-// threads, floor 2), --sweep-stage-input=on, --steady-ramp=false,
-// --sweep-outline and --sweep-edge=false follow beyond 64. On
+// (true); its --sweep-edge=on (auto is off there) and 7,128,498's
+// --min-blocks=1 and 3 (512 threads, floor 2), --sweep-stage-input=on,
+// --steady-ramp=false, --sweep-outline and --sweep-edge=on follow beyond
+// 64. On
 // --device=emu (CUDA) the model's choice is the sweep's 7,128,242 itself,
 // so everything of the sweep comes one earlier (its --min-blocks=4 at 7),
 // and there are no --sweep-outline variants (61 is --sweep-edge=on). A 3-D
 // stencil (laplacian3d, 3,64,26,26: 1,024 threads, floor 2, staged) gets
 // --min-blocks=1, --sweep-stage-input=off, --steady-ramp=false,
-// --sweep-outline and --sweep-edge=false for each of its two sizes.
+// --sweep-outline and the edge state auto did not take (256^3: off at
+// 3,64,26,26, on at 1,16,30,30) for each of its two sizes.
 func tuneCandidates(sp *tuneSpace, limit int) []tuneConfig {
 	type kindAxes struct {
 		kind string
@@ -685,13 +691,13 @@ func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	if err != nil {
 		return nil, &tuneRefusal{err}
 	}
-	if sf.edge == "auto" && cfg.Tile == string(schedule.Sweep) {
+	if cfg.Tile == string(schedule.Sweep) {
 		// --sweep-edge=auto as compile --tuning decides it for these
 		// flags (the --min-blocks knob's floor too) at the timing sizes
 		// (model.go's sweepEdgeRule)
 		pf := tb.pf
 		pf.overrides = tb.timeVals
-		sf.edgeAuto, _ = pf.sweepEdgeRule(c, int(sf.minBlocks))
+		sf = sf.resolveEdge(pf.sweepEdgeRule, c)
 	}
 	opt := sf.opts(codegen.CUDAOptions{Block: cfg.Block, Shared: cfg.Shared, NoReuse: !cfg.Reuse, Persistent: cfg.Persistent, FastMath: tb.pf.fastMath})
 	var scops []*frontend.Scop

@@ -278,6 +278,7 @@ func (sp *tuneSpace) sweepKnobCandidates(c *codegen.Compilation, vals map[string
 			continue // the size is refused: its variants would be
 		}
 		code := func(f steadyFlags) (string, *knobPlan, error) {
+			f = f.resolveEdge(sp.edgeRule, g) // as build decides auto
 			return sweepCode(g, f.opts(codegen.CUDAOptions{Params: vals, FastMath: sp.fast}), vals, sp.target)
 		}
 		base, p, err := code(sp.steady)

@@ -16,7 +16,8 @@ const j2d5ptFile = "../../testdata/real/an5d_j2d5pt.c"
 // TestTuneKnobCandidates: the sweep's knob variants of a 2-D and a 3-D
 // stencil (the plan's floor minus and plus one where resident, the staged
 // input flipped, the ramp off, the box paths inline on the GPU, the edge
-// state on, the prefetch off where the plan has it; for the two best sizes, in that order; a
+// state flipped from auto's decision at the timing sizes, the prefetch off
+// where the plan has it; for the two best sizes, in that order; a
 // knob given to tune is not varied), on both back ends; in the candidate
 // list they come after the sweep's default sizes, in their order, one a
 // sweep turn, and the sweep's sizes keep their places.
@@ -37,8 +38,10 @@ func TestTuneKnobCandidates(t *testing.T) {
 			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"),
 		}, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
-			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged
-			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=on"),
+			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged;
+			// --sweep-edge=auto is on at 3,64,26,26 (400 boxes, 1.5 waves, 68% at
+			// the edge: the variant is off), off at 1,16,30,30 (the variant on)
+			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=off"),
 			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=on"),
 		}, [2]int{8, 8}},
 		{"box2d1r 2-D, prefetched", "../../testdata/real/an5d_box2d1r.c", []string{"dimsize=16386", "timestep=1000"}, nil, []string{
