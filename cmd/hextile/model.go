@@ -28,9 +28,10 @@ var modelExplicit = []string{"tile", "sizes", "block", "shared", "tuning", "stre
 
 // enableModel decides whether the model picks the configuration: a GPU
 // target, --model on and none of modelExplicit given; arch names the GPU
-// ("": the model's default, sm_90).
+// ("": the model's default, sm_90), for the model and, the model chosen or
+// not, --sweep-edge=auto's rule (autoEdge).
 func (f *pipelineFlags) enableModel(fs *pflag.FlagSet, gpu bool, arch string) {
-	f.useModel = false
+	f.useModel, f.modelArch = false, arch
 	if !gpu || !f.model {
 		return
 	}
@@ -39,7 +40,7 @@ func (f *pipelineFlags) enableModel(fs *pflag.FlagSet, gpu bool, arch string) {
 			return
 		}
 	}
-	f.useModel, f.modelArch = true, arch
+	f.useModel = true
 }
 
 // applyModel sets the configuration of c (and f's flags) from the model's

@@ -75,3 +75,19 @@ func TestSweepEdgeAutoUnknownGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepEdgeAutoArch: with an explicit --tile=sweep (no model choice)
+// the rule still counts the waves on --arch's GPU: laplacian2d 2048^2's
+// 576 boxes of 4 per SM are 1.1 waves on an H100's 132 SMs, 1.3 on an
+// A100's 108.
+func TestSweepEdgeAutoArch(t *testing.T) {
+	for arch, want := range map[string]string{
+		"sm_90": "edge steady (auto, on: 576 boxes, 1.1 waves of 4 resident per SM",
+		"sm_80": "edge steady (auto, on: 576 boxes, 1.3 waves of 4 resident per SM",
+	} {
+		out, errs, code := runCmd(t, "", "compile", "../../bench/inputs/laplacian2d.c", "--target=cuda", "--tile=sweep", "--arch="+arch, "--dump=plan")
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--arch=%s: exit %d (%s), want %q in the plan:\n%s", arch, code, errs, want, out)
+		}
+	}
+}

@@ -998,6 +998,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	for _, k := range tuneKnobs {
 		sp.fixedKnobs[k.flag] = fs.Changed(k.flag)
 	}
+	pf.modelArch = *arch // the model's GPU (sp.finish), for --sweep-edge=auto's rule too
 	if !sp.finish(c0, timeVals, *arch, wantKinds, stderr) {
 		for _, n := range sp.notes {
 			fmt.Fprintf(stderr, "tune: note: %s\n", n)
