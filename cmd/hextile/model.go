@@ -7,7 +7,6 @@ import (
 
 	"hextile/codegen"
 	"hextile/codegen/gpumodel"
-	"hextile/codegen/gpuplan"
 	"hextile/schedule"
 )
 
@@ -150,11 +149,7 @@ func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation, minBlocks int) (bo
 	}
 	sizes := c.Req.Sizes
 	if len(sizes) != feat.Dims+1 {
-		rad := make([]int64, feat.Dims)
-		for d := range rad {
-			rad[d] = int64(feat.Radius[d])
-		}
-		sizes = gpuplan.DefaultSweepSizes(feat.Dims, max(1, feat.Stmts), rad, int64(feat.ElemBytes), feat.Extent)
+		sizes = gpumodel.SweepDefaultSizes(feat)
 	}
 	g, _ := gpumodel.GPUFor(f.modelArch)
 	on, why := gpumodel.SweepEdge(feat, g, sizes, minBlocks)

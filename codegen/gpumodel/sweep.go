@@ -88,11 +88,8 @@ func (sweepEstimator) Candidates(f *Features, g *GPU) []Candidate {
 		return nil
 	}
 	k := int64(max(1, f.Stmts))
-	rad := make([]int64, f.Dims)
-	for d := range rad {
-		rad[d] = int64(f.Radius[d])
-	}
-	def := gpuplan.DefaultSweepSizes(f.Dims, int(k), rad, int64(f.ElemBytes), f.Extent)
+	rad := sweepRadius(f)
+	def := SweepDefaultSizes(f)
 	out := []Candidate{{Kind: schedule.Sweep, Sizes: def}}
 	add := func(s []int64) {
 		for d := 1; d < len(s); d++ {
@@ -159,6 +156,22 @@ func an5dSweepCandidates(f *Features, g *GPU, k int64, rad []int64) []Candidate 
 	return out
 }
 
+// SweepDefaultSizes are the sweep plan's default sizes for the stencil of
+// f (gpuplan.DefaultSweepSizes from its statements per step, radius,
+// element size and extents): the sweep kernel's sizes without --sizes.
+func SweepDefaultSizes(f *Features) []int64 {
+	return gpuplan.DefaultSweepSizes(f.Dims, max(1, f.Stmts), sweepRadius(f), int64(f.ElemBytes), f.Extent)
+}
+
+// sweepRadius is f's radius per space dimension as int64.
+func sweepRadius(f *Features) []int64 {
+	rad := make([]int64, f.Dims)
+	for d := range rad {
+		rad[d] = int64(f.Radius[d])
+	}
+	return rad
+}
+
 // sweepRegs is the registers per thread the model gives a sweep of h+1
 // levels at radius r0 along s0: 32 + (2 r0 + 2)(h + 1), every level's
 // column registers and a few more (64 at h = 7, radius 1, as ptxas
@@ -183,10 +196,7 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 		return sweepGeom{}, false
 	}
 	h, w0 := sizes[0], sizes[1]
-	r := make([]int64, f.Dims)
-	for d := range r {
-		r[d] = int64(f.Radius[d])
-	}
+	r := sweepRadius(f)
 	g := sweepGeom{h: h, steps: w0 + (2*r[0]+1)*h, face: 1, owned: float64(w0), blocks: ceilDiv(f.Extent[0], w0)}
 	for d := 1; d < f.Dims; d++ {
 		g.face *= sizes[1+d] + 2*r[d]*h
