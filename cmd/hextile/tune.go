@@ -667,6 +667,32 @@ type tuneBuilder struct {
 	cacheErr             map[string]error
 }
 
+// pinEdge is the winner r with --sweep-edge=auto's decision written into
+// its knobs ("sweep-edge": "on" or "off", as build made it at the timing
+// sizes), so that compile --tuning reproduces the measured code whatever
+// its -D values (auto decides from them, off where they are missing); r
+// unchanged where it is not a sweep, the knob is set or tune's value is
+// not auto.
+func (tb *tuneBuilder) pinEdge(r tuneResult) tuneResult {
+	if r.Tile != string(schedule.Sweep) || tb.sf.edge != "auto" || r.Knobs["sweep-edge"] != "" {
+		return r
+	}
+	b, err := tb.build("winner", r.tuneConfig)
+	if err != nil {
+		return r
+	}
+	knobs := map[string]string{"sweep-edge": "on"}
+	if b.opt.NoSweepEdge {
+		knobs["sweep-edge"] = "off"
+	}
+	for k, v := range r.Knobs {
+		knobs[k] = v
+	}
+	r.Knobs = knobs
+	r.Flags = r.tuneConfig.flags()
+	return r
+}
+
 func (tb *tuneBuilder) build(id string, cfg tuneConfig) (*tuneBuilt, error) {
 	key := cfg.Tile + " " + joinInts(cfg.Sizes)
 	c, err := tb.cache[key], tb.cacheErr[key]
@@ -1094,6 +1120,7 @@ func runTune(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 		tf.Rejected = []tuneResult{}
 	}
 	if len(res.ranked) > 0 {
+		res.ranked[0] = tb.pinEdge(res.ranked[0])
 		w := res.ranked[0]
 		tf.Winner = &w
 	}

@@ -320,11 +320,14 @@ func TestTuneEmuKnob(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := got.Winner
-	if w == nil || w.Tile != "sweep" || w.Verify != "ok" || !cmp.Equal(w.Knobs, map[string]string{"sweep-stage-input": "on"}) ||
-		!strings.HasSuffix(w.Flags, " --sweep-stage-input=on") || w.Model != 0 {
+	// the winner's --sweep-edge=auto pinned to the decision it was timed
+	// with (tuneBuilder.pinEdge; off here: j2d5pt's IEEE division)
+	if w == nil || w.Tile != "sweep" || w.Verify != "ok" || !cmp.Equal(w.Knobs, map[string]string{"sweep-stage-input": "on", "sweep-edge": "off"}) ||
+		!strings.HasSuffix(w.Flags, " --sweep-stage-input=on --sweep-edge=off") || w.Model != 0 {
 		t.Fatalf("winner %+v, want the sweep's staged-input variant\n%s", w, errs)
 	}
-	if !strings.Contains(errs, "[3/") || !strings.Contains(errs, w.Flags+" (8 levels a launch") {
+	timed := strings.TrimSuffix(w.Flags, " --sweep-edge=off")
+	if !strings.Contains(errs, "[3/") || !strings.Contains(errs, timed+" (8 levels a launch") {
 		t.Errorf("no line for the variant:\n%s", errs)
 	}
 	dump, errs, code := runCmd(t, "", append([]string{"compile", j2d5ptFile, "--target=cuda", "--dump=plan", "--tuning", tf}, defs...)...)

@@ -140,7 +140,7 @@ func TestSweepEdgeRule(t *testing.T) {
 	}{
 		{"2048^2 fast, one wave", star(2, 2046, true), true, []int64{7, 32, 242}, true, "25% at the domain's edge"},
 		{"2048^2 bit-exact division", star(2, 2046, true), false, []int64{7, 32, 242}, false, "IEEE division"},
-		{"16384^2 fast, many waves", star(2, 16384, true), true, []int64{7, 128, 242}, false, "few boundary boxes"},
+		{"16384^2 fast, few boundary boxes", star(2, 16384, true), true, []int64{7, 128, 242}, false, "few boundary boxes"},
 		{"512^3, 12 waves", star(3, 510, false), false, []int64{3, 64, 26, 26}, false, "many waves"},
 		{"256^3, 1.5 waves", star(3, 254, false), false, []int64{3, 64, 26, 26}, true, "68% at the domain's edge"},
 	} {

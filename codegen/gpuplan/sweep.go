@@ -193,8 +193,8 @@ const MaxSweepSmem = 48 * 1024
 // step, the stencil's radius per dimension, the written element size and
 // the extents of the domain per dimension (0: unknown):
 //
-//   - 2-D: h+1 = 8 levels (4 for a radius above 1; rounded up to a
-//     multiple of k), a face of 256
+//   - 2-D: h+1 = 8 levels (4 for a radius above 1 along s0; rounded up
+//     to a multiple of k), a face of 256
 //     threads (w1 = 256 - 2*ghost), boxes of w0 = 128 planes along s0,
 //     fewer (down to 32) where the grid would give fewer than 528 blocks
 //     (4 of 256 threads per SM of an H100), and a face of 128 threads if
@@ -231,8 +231,8 @@ func DefaultSweepSizes(ns, k int, radius []int64, elemSize int64, extent []int64
 	}
 	if ns == 2 {
 		levels := 8
-		if radius[0] > 1 || radius[1] > 1 {
-			levels = 4
+		if radius[0] > 1 {
+			levels = 4 // the column registers grow with the radius along s0
 		}
 		h := int64(k*((levels+k-1)/k) - 1)
 		g := radius[1] * h
