@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,39 +29,20 @@ func TestSweepEdgeFlag(t *testing.T) {
 			t.Errorf("%s: exit %d (%s), want %q in the plan:\n%s", tc.flag, code, errs, tc.want, out)
 		}
 	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--tile=sweep"}, "edge steady (auto, on: 576 boxes, 1.1 waves of 4 resident per SM, 25% at the domain's edge):"},
-		{[]string{"--tile=sweep", "-D", "N=16384"}, "edge steady: auto, off: few boundary boxes; "},
-		{[]string{"--tile=sweep", "-D", "N=512", "../../bench/inputs/laplacian3d.c"}, "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 3200 boxes, 12.1 waves of 2 resident per SM, 39% at the domain's edge"},
+	lap2, lap3 := "../../bench/inputs/laplacian2d.c", "../../bench/inputs/laplacian3d.c"
+	for _, ec := range []edgeCase{
+		{src: lap2, args: []string{"--tile=sweep"}, want: "edge steady (auto, on: 576 boxes, 1.1 waves of 4 resident per SM, 25% at the domain's edge):"},
+		{src: lap2, args: []string{"--tile=sweep", "-D", "N=16384"}, want: "edge steady: auto, off: few boundary boxes; "},
+		{src: lap3, args: []string{"--tile=sweep", "-D", "N=512"}, want: "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 3200 boxes, 12.1 waves of 2 resident per SM, 39% at the domain's edge"},
 	} {
-		src := "../../bench/inputs/laplacian2d.c"
-		if n := len(tc.args); strings.HasSuffix(tc.args[n-1], ".c") {
-			src, tc.args = tc.args[n-1], tc.args[:n-1]
-		}
-		out, errs, code := runCmd(t, "", append([]string{"compile", src, "--target=cuda", "--dump=plan"}, tc.args...)...)
-		if code != 0 || !strings.Contains(out, tc.want) {
-			t.Errorf("laplacian2d %v: exit %d (%s), want %q in the plan:\n%s", tc.args, code, errs, tc.want, out)
-		}
+		ec.check(t, "")
 	}
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		flag string
 		edge bool
 	}{{"--sweep-edge=true", true}, {"--sweep-edge=false", false}} {
-		out := dir + "/k" + tc.flag[len("--sweep-edge="):]
-		if _, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "-o", out, tc.flag); code != 0 {
-			t.Fatalf("%s: exit %d: %s", tc.flag, code, errs)
-		}
-		k, err := os.ReadFile(filepath.Join(out, "an5d_j2d5pt_kernel.cu"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(string(k), "an edge box"); got != tc.edge {
-			t.Errorf("%s: the kernel has the edge branch: %v, want %v", tc.flag, got, tc.edge)
-		}
+		edgeCase{src: src, kernel: "an5d_j2d5pt_kernel.cu", args: []string{"--tile=sweep", tc.flag}, edge: tc.edge}.check(t, dir)
 	}
 	_, errs, code := runCmd(t, "", "compile", src, "--target=cuda", "--tile=sweep", "--dump=plan", "--sweep-edge=maybe")
 	if want := `invalid argument "maybe" for "--sweep-edge" flag: want auto, on or off`; code != 2 || !strings.Contains(errs, want) {

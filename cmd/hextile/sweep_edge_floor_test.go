@@ -3,9 +3,50 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// edgeCase is one compile of src --target=cuda with args: its --dump=plan
+// holds want (not checked when empty), and the CUDA kernel it writes (the
+// file kernel of the output directory; not checked when empty) has the
+// edge steady state's branch exactly when edge.
+type edgeCase struct {
+	src, kernel string
+	args        []string
+	want        string
+	edge        bool
+}
+
+// check runs ec, the kernel written under dir.
+func (ec edgeCase) check(t *testing.T, dir string) {
+	t.Helper()
+	args := slices.Concat([]string{"compile", ec.src, "--target=cuda"}, ec.args)
+	if ec.want != "" {
+		out, errs, code := runCmd(t, "", append(slices.Clone(args), "--dump=plan")...)
+		if code != 0 || !strings.Contains(out, ec.want) {
+			t.Errorf("%s %v: exit %d (%s), want %q in the plan:\n%s", ec.src, ec.args, code, errs, ec.want, out)
+		}
+	}
+	if ec.kernel == "" {
+		return
+	}
+	o, err := os.MkdirTemp(dir, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd(t, "", append(slices.Clone(args), "-o", o)...); code != 0 {
+		t.Fatalf("%s %v: exit %d: %s", ec.src, ec.args, code, errs)
+	}
+	k, err := os.ReadFile(filepath.Join(o, ec.kernel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Contains(string(k), "an edge box"); got != ec.edge {
+		t.Errorf("%s %v: the kernel has the edge branch: %v, want %v (as the plan says)", ec.src, ec.args, got, ec.edge)
+	}
+}
 
 // TestSweepEdgeAutoFloor: --sweep-edge=auto counts the resident blocks
 // under the floor the kernel gets, --min-blocks included, and --dump=plan
@@ -13,9 +54,8 @@ import (
 // 1.3 waves of 2 resident per SM at the plan's floor (on), 2.5 waves of 1
 // with --min-blocks=1 (off: many waves).
 func TestSweepEdgeAutoFloor(t *testing.T) {
-	src := "../../bench/inputs/laplacian2d.c"
 	dir := t.TempDir()
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		flags []string
 		want  string
 		edge  bool
@@ -23,22 +63,8 @@ func TestSweepEdgeAutoFloor(t *testing.T) {
 		{nil, "edge steady (auto, on: 336 boxes, 1.3 waves of 2 resident per SM", true},
 		{[]string{"--min-blocks=1"}, "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 336 boxes, 2.5 waves of 1 resident per SM", false},
 	} {
-		args := append([]string{"compile", src, "--target=cuda", "--tile=sweep", "--sizes=15,64,482", "-D", "N=3074"}, tc.flags...)
-		out, errs, code := runCmd(t, "", append(args, "--dump=plan")...)
-		if code != 0 || !strings.Contains(out, tc.want) {
-			t.Errorf("%v: exit %d (%s), want %q in the plan:\n%s", tc.flags, code, errs, tc.want, out)
-		}
-		o := filepath.Join(dir, string(rune('a'+i)))
-		if _, errs, code := runCmd(t, "", append(args, "-o", o)...); code != 0 {
-			t.Fatalf("%v: exit %d: %s", tc.flags, code, errs)
-		}
-		k, err := os.ReadFile(filepath.Join(o, "laplacian2d_kernel.cu"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(string(k), "an edge box"); got != tc.edge {
-			t.Errorf("%v: the kernel has the edge branch: %v, want %v (as the plan says)", tc.flags, got, tc.edge)
-		}
+		edgeCase{"../../bench/inputs/laplacian2d.c", "laplacian2d_kernel.cu",
+			slices.Concat([]string{"--tile=sweep", "--sizes=15,64,482", "-D", "N=3074"}, tc.flags), tc.want, tc.edge}.check(t, dir)
 	}
 }
 
@@ -47,9 +73,8 @@ func TestSweepEdgeAutoFloor(t *testing.T) {
 // the plan and the kernel, rather than decided at the cost model's
 // assumed 256^3 (where it would be on); -D dimsize=258 gives that grid.
 func TestSweepEdgeAutoUnknownGrid(t *testing.T) {
-	src := "../../bench/inputs/an5d_star3d1r.c"
 	dir := t.TempDir()
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		flags []string
 		want  string
 		edge  bool
@@ -57,22 +82,8 @@ func TestSweepEdgeAutoUnknownGrid(t *testing.T) {
 		{nil, "edge steady: auto, off: the grid's size is unknown", false},
 		{[]string{"-D", "dimsize=258"}, "edge steady (auto, on: 400 boxes, 1.5 waves of 2 resident per SM, 68% at the domain's edge)", true},
 	} {
-		args := append([]string{"compile", src, "--target=cuda", "--tile=sweep"}, tc.flags...)
-		out, errs, code := runCmd(t, "", append(args, "--dump=plan")...)
-		if code != 0 || !strings.Contains(out, tc.want) {
-			t.Errorf("%v: exit %d (%s), want %q in the plan:\n%s", tc.flags, code, errs, tc.want, out)
-		}
-		o := filepath.Join(dir, string(rune('a'+i)))
-		if _, errs, code := runCmd(t, "", append(args, "-o", o)...); code != 0 {
-			t.Fatalf("%v: exit %d: %s", tc.flags, code, errs)
-		}
-		k, err := os.ReadFile(filepath.Join(o, "an5d_star3d1r_kernel.cu"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(string(k), "an edge box"); got != tc.edge {
-			t.Errorf("%v: the kernel has the edge branch: %v, want %v (as the plan says)", tc.flags, got, tc.edge)
-		}
+		edgeCase{"../../bench/inputs/an5d_star3d1r.c", "an5d_star3d1r_kernel.cu",
+			slices.Concat([]string{"--tile=sweep"}, tc.flags), tc.want, tc.edge}.check(t, dir)
 	}
 }
 
@@ -85,9 +96,6 @@ func TestSweepEdgeAutoArch(t *testing.T) {
 		"sm_90": "edge steady (auto, on: 576 boxes, 1.1 waves of 4 resident per SM",
 		"sm_80": "edge steady (auto, on: 576 boxes, 1.3 waves of 4 resident per SM",
 	} {
-		out, errs, code := runCmd(t, "", "compile", "../../bench/inputs/laplacian2d.c", "--target=cuda", "--tile=sweep", "--arch="+arch, "--dump=plan")
-		if code != 0 || !strings.Contains(out, want) {
-			t.Errorf("--arch=%s: exit %d (%s), want %q in the plan:\n%s", arch, code, errs, want, out)
-		}
+		edgeCase{src: "../../bench/inputs/laplacian2d.c", args: []string{"--tile=sweep", "--arch=" + arch}, want: want}.check(t, "")
 	}
 }

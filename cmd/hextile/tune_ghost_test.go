@@ -93,13 +93,11 @@ func TestTuneCandidatesGhost(t *testing.T) {
 	}
 }
 
-// TestTuneEmuSweep: tune --device=emu builds sweep candidates the way
-// compile --target=cuda does, verifies them in the CUDA emulator (the
-// timer is fake and favours the sweep), the sweep wins, and compile
-// --tuning reads the winner back: the same CUDA as compile with the
-// winner's flags, the sweep kernel. Three candidates (the model's choice,
-// the untiled default, the sweep default), about a second.
-func TestTuneEmuSweep(t *testing.T) {
+// withFavouredEmu makes tune measure in the CUDA emulator with a fake
+// timer, fakeGCells plus 1000 GCells/s for the candidates favour picks
+// (tuneHooks restored at the test's end); the test is skipped without cc.
+func withFavouredEmu(t *testing.T, favour func(tuneConfig) bool) {
+	t.Helper()
 	if _, err := exec.LookPath("cc"); err != nil {
 		t.Skip("no cc")
 	}
@@ -107,12 +105,22 @@ func TestTuneEmuSweep(t *testing.T) {
 	t.Cleanup(func() { tuneHooks = old })
 	em := &emuMeasurer{timer: func(b *tuneBuilt) (tuneTiming, error) {
 		g := fakeGCells(b.cfg)
-		if b.cfg.Tile == "sweep" {
+		if favour(b.cfg) {
 			g += 1000
 		}
 		return tuneTiming{GCells: g}, nil
 	}}
 	tuneHooks.measurer = func(string) tuneMeasurer { return em }
+}
+
+// TestTuneEmuSweep: tune --device=emu builds sweep candidates the way
+// compile --target=cuda does, verifies them in the CUDA emulator (the
+// timer is fake and favours the sweep), the sweep wins, and compile
+// --tuning reads the winner back: the same CUDA as compile with the
+// winner's flags, the sweep kernel. Three candidates (the model's choice,
+// the untiled default, the sweep default), about a second.
+func TestTuneEmuSweep(t *testing.T) {
+	withFavouredEmu(t, func(c tuneConfig) bool { return c.Tile == "sweep" })
 	dir := t.TempDir()
 	tf := filepath.Join(dir, "t.json")
 	src := "../../testdata/real/an5d_j2d5pt.c"

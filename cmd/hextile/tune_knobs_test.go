@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -294,19 +293,7 @@ func TestTuneKnobsTuningFile(t *testing.T) {
 // wins, the tuning file records its knob and compile --tuning builds it
 // (the plan dump shows the staged input).
 func TestTuneEmuKnob(t *testing.T) {
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("no cc")
-	}
-	old := tuneHooks
-	t.Cleanup(func() { tuneHooks = old })
-	em := &emuMeasurer{timer: func(b *tuneBuilt) (tuneTiming, error) {
-		g := fakeGCells(b.cfg)
-		if len(b.cfg.Knobs) > 0 {
-			g += 1000
-		}
-		return tuneTiming{GCells: g}, nil
-	}}
-	tuneHooks.measurer = func(string) tuneMeasurer { return em }
+	withFavouredEmu(t, func(c tuneConfig) bool { return len(c.Knobs) > 0 })
 	tuneHooks.noModel = true // the sweep's own list first
 	dir := t.TempDir()
 	tf := filepath.Join(dir, "t.json")

@@ -11,6 +11,18 @@ import (
 // and its ramp, off with --sweep-edge=false, without the ramp or the
 // steady state and with the ring (each with its reason), its loads a step
 // ahead with --sweep-edge-prefetch, and the dump prints one line about it.
+// planToEdge runs the sweep plan's stages up to the edge steady state in
+// planSweep's order (steady, ramp, the staged input off, prefetch,
+// tail, edge) with the switches the edge and outline tests vary.
+func (sp *SweepPlan) planToEdge(noSteady, noRamp, ring, noEdge, edgePf bool) {
+	sp.planSteady(noSteady, false)
+	sp.planRamp(noRamp)
+	sp.planStage(-1)
+	sp.planPrefetch(false, ring, false, true)
+	sp.planTail()
+	sp.planEdge(noEdge, edgePf)
+}
+
 func TestSweepEdgePlan(t *testing.T) {
 	type edge struct {
 		Edge, Pf bool
@@ -47,12 +59,7 @@ func TestSweepEdgePlan(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		sp := cs.Sweep
-		sp.planSteady(tc.noSteady, false)
-		sp.planRamp(tc.noRamp)
-		sp.planStage(-1)
-		sp.planPrefetch(false, tc.ring, false, true)
-		sp.planTail()
-		sp.planEdge(tc.noEdge, tc.edgePf)
+		sp.planToEdge(tc.noSteady, tc.noRamp, tc.ring, tc.noEdge, tc.edgePf)
 		if d := cmp.Diff(tc.want, edge{sp.Edge, sp.EdgePf, sp.EdgeWhy, sp.EdgeLoads()}); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, d)
 		}

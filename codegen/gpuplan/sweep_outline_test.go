@@ -35,12 +35,7 @@ func TestSweepOutlinePlan(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		sp := cs.Sweep
-		sp.planSteady(tc.noSteady, false)
-		sp.planRamp(tc.noRamp)
-		sp.planStage(-1)
-		sp.planPrefetch(false, false, false, true)
-		sp.planTail()
-		sp.planEdge(tc.noEdge, false)
+		sp.planToEdge(tc.noSteady, tc.noRamp, false, tc.noEdge, false)
 		sp.planOutline(tc.noOutl)
 		if d := cmp.Diff(tc.want, outline{sp.Outline, sp.OutlineWhy}); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, d)
