@@ -48,10 +48,13 @@ import (
 // Every loop counter is an SSA phi: the AST binds variables once (Let) or
 // as loop counters, so no memory is needed for them.
 
-// NVPTXTriple and NVPTXDataLayout describe the 64-bit NVPTX target.
+// NVPTXTriple and NVPTXDataLayout describe the 64-bit NVPTX target with
+// 32-bit pointers into shared, constant and local memory (address spaces
+// 3, 4 and 5: llc -nvptx-short-ptr, LLCFlags), as nvcc has them: a shared
+// address is one 32-bit register instead of a 64-bit pair.
 const (
 	NVPTXTriple     = "nvptx64-nvidia-cuda"
-	NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+	NVPTXDataLayout = "e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 )
 
 // ModuleFor builds the LLVM IR module with the kernels of the planned

@@ -107,7 +107,18 @@ func LLVMToPTXFlags(ll, llc, arch string, extra []string) (string, error) {
 }
 
 // LLCFlags are the code generator options of LLVMToPTX after -O3:
-// without loop strength reduction. LSR rewrites the addresses of a loop
+// 32-bit pointers into shared, constant and local memory
+// (-nvptx-short-ptr, matching NVPTXDataLayout; llc replaces a module's
+// data layout by its target's, so the flag decides), and no loop strength
+// reduction.
+//
+// Short pointers: with 64-bit ones every shared-memory address the sweep
+// kernel keeps live takes a register pair. AN5D's j2d5pt, --tile=sweep
+// 7,128,242 at the plan's 48 registers (ptxas, sm_90): 308 bytes of spill
+// stores from llc's PTX, 20 from nvcc's (bench/results/
+// ptx_short_ptr_h200_2026-11-28.md).
+//
+// No loop strength reduction. LSR rewrites the addresses of a loop
 // into one induction variable per distinct base (a pointer or an offset
 // register per access group, at every loop level), which on the GPU costs
 // more registers than it saves instructions: a 64-bit pointer increment is
@@ -116,7 +127,7 @@ func LLVMToPTXFlags(ll, llc, arch string, extra []string) (string, error) {
 // immediate offsets. On the bench kernels the PTX's peak live virtual
 // registers drop from 49-93 to 32-49 (laplacian2d/3d, gradient2d/3d;
 // .hxcmp/var/README.txt has the figures).
-var LLCFlags = []string{"-disable-lsr"}
+var LLCFlags = []string{"-nvptx-short-ptr", "-disable-lsr"}
 
 func firstLineOf(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")

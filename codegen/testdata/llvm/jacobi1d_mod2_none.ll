@@ -1,4 +1,4 @@
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 define void @hx_kernel0_0(i32 %T, i32 %N, float addrspace(1)* noalias %A, i32 %c0) {
