@@ -20,9 +20,11 @@ import (
 //	steps   S = w0 + (2 r0 + 1) h        (w0 planes, the s0 ghost zones r0 h each side, the pipeline fill h)
 //	active  U = S x F x H                (the steady ramp, gpuplan's sweep_ramp.go: an interior box
 //	                                      runs every level on every column of its face at every step)
-//	own       = A x (InstBase + points + flops + 1) + SweepDiv x float divisions
-//	            + SweepDivD x double ones   (sweepInstPerUpdate;
-//	            A = SweepA in 2-D, SweepA3 in 3-D)
+//	own       = A x (InstBase + points + flops - FMAs + 1) + SweepA x FMAs (bit-exact only: unfused)
+//	            + SweepDiv x float divisions + SweepDivD x double ones   (sweepInstPerUpdate;
+//	            A = SweepA in 2-D, SweepA3 in 3-D: the unfused multiplies weigh SweepA there too,
+//	            as measured: star3d2r's sweep 1.07x faster with fast math, not the 1.3x that
+//	            SweepA3 per flop predicted, which put its bit-exact default on the untiled kernel)
 //	inst      = U x own + S x F x SweepStep   (per block and band)
 //	issue     = per round of resident blocks: hypot(blocks x inst / (128 x clock), S x SweepStepLat / clock)
 //	mem       = one read of the band-start box ((w0 + 2 r0 h) x F cells) and one write of the owned
@@ -297,13 +299,16 @@ func sweepInstPerUpdate(f *Features) float64 {
 	if f.Dims == 3 {
 		a = cal.SweepA3
 	}
-	flops := f.Flops
+	// The multiply-adds that fast math fuses cost SweepA each unfused, in
+	// 3-D too: SweepA3's excess over SweepA is level 0's global loads and
+	// their index arithmetic (per point), not arithmetic.
+	unfused := cal.SweepA * float64(f.FMAs)
 	special := cal.SweepDiv
 	if f.FastMath {
-		flops -= f.FMAs
+		unfused = 0
 		special = a * cal.InstSpecialFast
 	}
-	return a*(cal.InstBase+float64(f.Points)+float64(flops)+1) + special*float64(f.Special-f.SpecialDouble) + cal.SweepDivD*float64(f.SpecialDouble)
+	return a*(cal.InstBase+float64(f.Points)+float64(f.Flops-f.FMAs)+1) + unfused + special*float64(f.Special-f.SpecialDouble) + cal.SweepDivD*float64(f.SpecialDouble)
 }
 
 // sweepIssue is the time of the busiest SM's blocks, each of inst thread
