@@ -142,6 +142,7 @@ func EmitLLVM(c *Compilation, opt CUDAOptions) (string, error) {
 // LLVMModule builds the module of EmitLLVM: without programmatic
 // dependent launch, which needs PTX for sm_90 (EmitLLVMFor).
 func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
+	opt.LLVM = true
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return nil, err
@@ -153,6 +154,7 @@ func LLVMModule(c *Compilation, opt CUDAOptions) (*ir.Module, error) {
 // dependent launch (opt.NoPDL off) when arch is sm_90 or newer, every
 // kernel first waits for the previous one (griddepcontrol.wait).
 func EmitLLVMFor(c *Compilation, opt CUDAOptions, arch string) (string, error) {
+	opt.LLVM = true
 	css, err := cudaScops(c, opt)
 	if err != nil {
 		return "", err

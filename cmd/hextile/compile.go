@@ -275,7 +275,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	pf.edgeAuto, pf.edgeFloor = sf.edge == "auto", int(sf.minBlocks)
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
-		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides})
+		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides, LLVM: *target == "llvm" || *target == "ptx"})
 		req.GPU = &gpu
 	}
 	c, err := pf.compileProgram(req, ds, dump, stdout, stderr)

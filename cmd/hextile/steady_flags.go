@@ -21,8 +21,11 @@ import (
 type steadyFlags struct {
 	steady, unroll bool
 	ramp           bool
-	prefetch, ring bool
-	prefetchLate   bool
+	ring         bool
+	prefetchLate bool
+	// prefetch is --sweep-prefetch (gpuplan's sweep_prefetch.go): auto
+	// (the plan's rules), on or off.
+	prefetch autoSwitch
 	// edge is --sweep-edge (gpuplan's sweep_edge.go): auto (the cost
 	// model's rule, gpumodel.SweepEdge: edgeAuto), on or off; edgePf
 	// --sweep-edge-prefetch.
@@ -58,7 +61,9 @@ func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
 
 func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.steady, "steady", true, "--tile=sweep on the GPU targets: interior boxes run their middle sweep steps without the generic code's guards (every level computes every column; --dump=plan shows the decision); --steady=false keeps the generic steps everywhere")
-	fs.BoolVar(&f.prefetch, "sweep-prefetch", true, "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers; --dump=plan shows the decision)")
+	f.prefetch = "auto"
+	fs.Var(&f.prefetch, "sweep-prefetch", "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers); auto (the default): on except where level 0 has an IEEE division or math call (without --fast-math) or reads more than 1 plane away along s0 (as measured: the prefetched registers spill); on, off; --dump=plan shows the decision")
+	fs.Lookup("sweep-prefetch").NoOptDefVal = "on"
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")
 	f.stage = "auto"
@@ -77,7 +82,8 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 // opts is o with the steady-state switches.
 func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSteady, o.NoSteadyUnroll, o.NoSteadyRamp = !f.steady, !f.unroll, !f.ramp
-	o.NoPrefetch, o.SweepRing, o.SweepPrefetchLate = !f.prefetch, f.ring, f.prefetchLate
+	o.NoPrefetch, o.SweepPrefetch = f.prefetch == "off", f.prefetch == "on"
+	o.SweepRing, o.SweepPrefetchLate = f.ring, f.prefetchLate
 	o.HexStream, o.HexStreamGroups, o.HexStreamStoreAll = f.stream, f.groups, f.all
 	o.HexStreamChunk = int64(f.chunk)
 	o.MinBlocks = int(f.minBlocks)
@@ -161,7 +167,8 @@ func (c *chunkFlag) Set(v string) error {
 
 func (c *chunkFlag) Type() string { return "off|auto|C" }
 
-// autoSwitch is the value of --sweep-stage-input and --sweep-edge: auto,
+// autoSwitch is the value of --sweep-stage-input, --sweep-edge and
+// --sweep-prefetch: auto,
 // on (true, or the flag alone) or off (false).
 type autoSwitch string
 

@@ -29,9 +29,9 @@ import (
 //	                     rule, gpumodel.SweepEdge; off where tune does not resolve it): on
 //	                     2048^2 +44%, box2d1r -6%, star3d1r 512^3 -7%, AN5D's 16384^2 rows
 //	                     -19% to -32%
-//	--sweep-prefetch     level 0's loads a step ahead (sweep_prefetch.go), on: its registers
-//	                     spill at radius 2 (AN5D's j2d9pt 3,128,244 with fast math: 551.8
-//	                     with it, 678.3 without, one H200)
+//	--sweep-prefetch     level 0's loads a step ahead (sweep_prefetch.go), auto: off for an
+//	                     IEEE division and at radius 2, where its registers spill (AN5D's
+//	                     star2d2r 3,128,244 with fast math: 542.7 with it, 702.7 without)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
@@ -60,7 +60,7 @@ import (
 //     emulator's print keeps the paths inline either way).
 //   - sweep-edge: on and off beside auto (the one that is the base's code
 //     is left out).
-//   - sweep-prefetch: false (the opposite; where the plan prefetches).
+//   - sweep-prefetch: on and off beside auto (as sweep-edge).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the
@@ -86,8 +86,8 @@ var tuneKnobs = []tuneKnob{
 	{"sweep-stage-input", stageVariants},
 	{"steady-ramp", flipBool},
 	{"sweep-outline", outlineVariants},
-	{"sweep-edge", edgeVariants},
-	{"sweep-prefetch", flipBool},
+	{"sweep-edge", switchVariants},
+	{"sweep-prefetch", switchVariants},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob
@@ -135,9 +135,10 @@ func stageVariants(_ string, p knobPlan) []string {
 	return []string{"on"}
 }
 
-// edgeVariants are --sweep-edge's other values (auto: on and off; the
-// one whose code is the base's is left out).
-func edgeVariants(cur string, _ knobPlan) []string {
+// switchVariants are an auto|on|off switch's other values (auto: on and
+// off; the one whose code is the base's is left out): --sweep-edge and
+// --sweep-prefetch.
+func switchVariants(cur string, _ knobPlan) []string {
 	switch cur {
 	case "on":
 		return []string{"off"}
@@ -309,6 +310,7 @@ func (sp *tuneSpace) sweepKnobCandidates(c *codegen.Compilation, vals map[string
 // target (CUDA: its files in name order; LLVM: the module), and the
 // first scop's sweep plan as a knobPlan (nil: not a sweep).
 func sweepCode(g *codegen.Compilation, opt codegen.CUDAOptions, vals map[string]int64, target string) (string, *knobPlan, error) {
+	opt.LLVM = target == "llvm" // the plan EmitLLVM makes
 	var in []gpuplan.Input
 	for _, s := range g.Scops {
 		in = append(in, gpuplan.Input{Code: s.Code, Sched: s.Sched, Deps: s.Deps})

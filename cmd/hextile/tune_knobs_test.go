@@ -27,37 +27,49 @@ func TestTuneKnobCandidates(t *testing.T) {
 		defines    []string
 		fixed      []string // knobs given to tune
 		want       []string // the variants, in order (--device=emu: without --sweep-outline's)
+		wantGPU    []string // --device=gpu's where they differ (nil: want)
 		firstAt    [2]int   // the first variant's place in the list (1-based): --device=gpu, emu
 	}{
 		{"j2d5pt 2-D", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"),
+			// the IEEE division: auto does not prefetch, the variant does
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"),
-		}, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"),
+		}, nil, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
 			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged;
 			// --sweep-edge=auto is on at 3,64,26,26 (400 boxes, 1.5 waves, 68% at
 			// the edge: the variant is off), off at 1,16,30,30 (the variant on)
 			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=off"),
 			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=on"),
-		}, [2]int{8, 8}},
+		}, nil, [2]int{8, 8}},
 		{"box2d1r 2-D, prefetched", "../../testdata/real/an5d_box2d1r.c", []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// no division: level 0's loads prefetched, the variant without;
 			// 11,128,234's staged buffers do not fit
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=false"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"),
 			sw2("11,128,234 --min-blocks=3"), sw2("11,128,234 --min-blocks=5"),
-			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=false"),
+			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=off"),
+		}, []string{
+			// the LLVM back end does not prefetch by default (the variant
+			// does), and 11,128,234's floor is then 5 (6 cannot be resident)
+			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"),
+			sw2("11,128,234 --min-blocks=4"),
+			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=on"),
 		}, [2]int{7, 7}}, // the model's choice is the sweep's default sizes on both back ends (no IEEE division)
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"),
-		}, [2]int{8, 7}},
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"),
+		}, nil, [2]int{8, 7}},
 	} {
 		for _, device := range []string{"gpu", "emu"} {
 			tc := tc
+			if device == "gpu" && tc.wantGPU != nil {
+				tc.want = tc.wantGPU
+			}
 			if device == "emu" { // the emulator's print keeps the box paths inline either way
 				var want []string
 				for _, w := range tc.want {

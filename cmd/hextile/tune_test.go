@@ -484,7 +484,7 @@ func TestGPUMeasurerNoGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	vals := paramValues(c0, overrides)
-	tb := &tuneBuilder{pf: pf, sf: steadyFlags{steady: true, unroll: true, prefetch: true}, req: req, ds: ds, verifyVals: vals, timeVals: vals, cache: map[string]*codegen.Compilation{}, cacheErr: map[string]error{}}
+	tb := &tuneBuilder{pf: pf, sf: steadyFlags{steady: true, unroll: true, prefetch: "auto"}, req: req, ds: ds, verifyVals: vals, timeVals: vals, cache: map[string]*codegen.Compilation{}, cacheErr: map[string]error{}}
 	b, err := tb.build("c001", tuneConfig{Tile: "none", Reuse: true})
 	if err != nil {
 		t.Fatal(err)

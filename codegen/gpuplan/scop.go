@@ -45,8 +45,17 @@ type CUDAOptions struct {
 	// level 0's own-column reads in a register ring there (--sweep-ring:
 	// one own-column load per step and field). SweepPrefetchLate issues the
 	// prefetch after the last level instead of after level 0
-	// (--sweep-prefetch-late).
+	// (--sweep-prefetch-late). SweepPrefetch prefetches wherever the
+	// kernel can (--sweep-prefetch=on), past the plan's rules that turn it
+	// off (an IEEE division; a radius above 1 along s0); neither it nor
+	// NoPrefetch: the plan's choice (--sweep-prefetch=auto).
 	NoPrefetch, SweepRing, SweepPrefetchLate bool
+	SweepPrefetch                            bool
+	// LLVM says the plan is for the LLVM back end (llvmprint: --target=
+	// llvm|ptx; codegen's EmitLLVM and LLVMModule set it), whose kernels
+	// ptxas allocates apart from nvcc's: the sweep's prefetch is off there
+	// by default (planPrefetch).
+	LLVM bool
 	// SweepStageInput stages level 0's band-start reads of the sweep
 	// kernel's steady state in shared memory and column registers, one
 	// global load per field and step (--sweep-stage-input; see
@@ -322,7 +331,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch, opt.SmemOptIn)
+		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepPrefetch, opt.LLVM, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch, opt.SmemOptIn)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

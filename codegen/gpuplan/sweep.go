@@ -415,7 +415,8 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 // (planSteady, planRamp).
 //
 // noPrefetch turns off the prefetch of level 0's band-start reads in the
-// steady state, ring turns on its own-column ring, late issues it after
+// steady state, forcePrefetch keeps it past the plan's rules (llvm: the
+// plan is for the LLVM back end), ring turns on its own-column ring, late issues it after
 // the last level (planPrefetch); stage stages level 0's band-start reads
 // in shared memory and column registers there (planStage); noEdge turns
 // off the edge steady state, edgePf prefetches its out-of-domain loads
@@ -423,7 +424,7 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 //
 // smemMax is the shared memory a block may take (the target's opt-in
 // limit; 0: MaxSweepSmem, sweep_dynamic.go).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, ring, late, fastMath bool, stage int, noEdge, edgePf bool, smemMax int64) (*SweepPlan, error) {
+func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, forcePrefetch, llvm, ring, late, fastMath bool, stage int, noEdge, edgePf bool, smemMax int64) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
@@ -490,7 +491,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	sp.planSteady(noSteady, noUnroll)
 	sp.planRamp(noRamp)
 	sp.planStage(stage)
-	sp.planPrefetch(noPrefetch, ring, late, fastMath)
+	sp.planPrefetch(noPrefetch, forcePrefetch, llvm, ring, late, fastMath)
 	for _, lv := range sp.Levels {
 		sp.IEEESpecial = sp.IEEESpecial || (!fastMath && hasSpecial(lv.Stmt.Stmt.Body.RHS))
 	}

@@ -18,7 +18,7 @@ func (sp *SweepPlan) planToEdge(noSteady, noRamp, ring, noEdge, edgePf bool) {
 	sp.planSteady(noSteady, false)
 	sp.planRamp(noRamp)
 	sp.planStage(-1)
-	sp.planPrefetch(false, ring, false, true)
+	sp.planPrefetch(false, false, false, ring, false, true)
 	sp.planTail()
 	sp.planEdge(noEdge, edgePf)
 }

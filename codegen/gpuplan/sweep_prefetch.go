@@ -83,8 +83,11 @@ type SweepPf struct {
 // planPrefetch decides the prefetch and the ring (see above) after
 // planSteady: on unless noPrefetch or without the steady state, after
 // level 0 or (late) the last level; the ring only with ring and the
-// prefetch.
-func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late, fastMath bool) {
+// prefetch. Unless force, measured rules turn it off too: on the LLVM
+// back end (llvm), an IEEE division or math call in level 0's statement
+// (without fastMath), and a radius above 1 along s0 in level 0's global
+// reads (prefetchRadius).
+func (sp *SweepPlan) planPrefetch(noPrefetch, force, llvm, ring, late, fastMath bool) {
 	sp.Prefetch, sp.Ring, sp.PrefetchWhy, sp.RingWhy, sp.Pf = false, false, "", "", nil
 	for a := range sp.Levels {
 		for k := range sp.Levels[a].Reads {
@@ -112,7 +115,17 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late, fastMath bool) {
 		return
 	}
 	st := lv0.Stmt
-	if hasSpecial(st.Stmt.Body.RHS) && !fastMath {
+	if llvm && !force {
+		// Measured on one H200, AN5D's files at 16384^2 x 1000, --tile=sweep
+		// 7,128,242 (bench/results/ptx_prefetch_h200_2026-11-28.md): llc's
+		// PTX with the prefetch spills 332 to 436 bytes at the plan's 48
+		// registers (ptxas), nvcc's not; PTX box2d1r 494.8 GCells/s with it
+		// and 722.7 without (CUDA 731.1 with it), j2d5pt with fast math
+		// 736.0 and 1145.8 (CUDA 1170.6).
+		sp.PrefetchWhy = "off: the LLVM back end (llc's PTX spills the prefetched registers: measured slower; --sweep-prefetch=on keeps it)"
+		return
+	}
+	if hasSpecial(st.Stmt.Body.RHS) && !fastMath && !force {
 		// Measured on the H100 (bench/results/sidebyside_h100_2026-11-28c.md):
 		// AN5D's j2d5pt, a division by 118 per update, 274 GCells/s without
 		// the prefetch and 211 with it (the IEEE division's sequence and the
@@ -133,6 +146,10 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, ring, late, fastMath bool) {
 		if sp.Stage {
 			sp.PrefetchWhy = "off: level 0's band-start reads are staged (--sweep-stage-input)"
 		}
+		return
+	}
+	if r := prefetchRadius(st.Reads, globals); r > prefetchMaxRadius && !force {
+		sp.PrefetchWhy = fmt.Sprintf("off: level 0 reads %d planes away along s0 (above %d, the prefetched registers spill: measured slower; --sweep-prefetch=on keeps it)", r, prefetchMaxRadius)
 		return
 	}
 	sp.Prefetch, sp.SteadyHi, sp.PfAfter = true, hi, 0
@@ -206,6 +223,31 @@ func (sp *SweepPlan) PfLoads() int {
 		}
 	}
 	return n
+}
+
+// prefetchMaxRadius is the largest radius along s0 of level 0's global
+// reads at which the plan prefetches. Measured on one H200, AN5D's files at
+// 16384^2 x 1000, the default sweep sizes, side by side in one run
+// (bench/results/sidebyside_h200_2026-11-28g.md):
+//
+//	stencil (radius)            with the prefetch   without   (GCells/s)
+//	star2d2r (2) exact / fast   547.1 / 542.7       622.2 / 702.7
+//	j2d9pt (2) fast             547.1               669.9
+//	j2d5pt (1) fast             1150.6              1159.2
+//
+// ptxas: star2d2r's kernel (3,128,244) with the prefetch spills 100 bytes
+// at the plan's 48 registers; at radius 1 the prefetch was measured to pay
+// (box2d1r 547 -> 651, sidebyside_h100_2026-11-28c.md).
+const prefetchMaxRadius = 1
+
+// prefetchRadius is the largest |offset| along s0 of the reads ks of
+// level 0 (its global reads).
+func prefetchRadius(reads []FieldRef, ks []int) int64 {
+	var r int64
+	for _, k := range ks {
+		r = max(r, reads[k].Off[0], -reads[k].Off[0])
+	}
+	return r
 }
 
 // hasSpecial reports whether e divides (a floating-point or integer

@@ -56,7 +56,7 @@ func TestSweepRampPlan(t *testing.T) {
 		sp := cs.Sweep
 		sp.planSteady(false, tc.noUnroll)
 		sp.planRamp(tc.noRamp)
-		sp.planPrefetch(tc.noPf, false, false, tc.fastMath)
+		sp.planPrefetch(tc.noPf, false, false, false, false, tc.fastMath)
 		sp.planTail()
 		if d := cmp.Diff(tc.want, of(sp)); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, d)

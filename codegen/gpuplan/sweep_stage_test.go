@@ -62,7 +62,7 @@ func TestSweepStagePlan(t *testing.T) {
 		sp.planSteady(false, false)
 		sp.planRamp(tc.noRamp)
 		sp.planStage(tc.stage)
-		sp.planPrefetch(false, false, false, false)
+		sp.planPrefetch(false, false, false, false, false, false)
 		got := of(sp)
 		if tc.want.StReg == nil {
 			got.StReg = nil
