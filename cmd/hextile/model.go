@@ -167,24 +167,26 @@ func modelApplies(c *codegen.Compilation, feat *gpumodel.Features) func(gpumodel
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
-		return cand.Kind != schedule.Sweep || (sweep && modelSweepTarget(c.Req.Target, len(cand.Sizes)-1, feat.IEEESpecial()))
+		return cand.Kind != schedule.Sweep || (sweep && modelSweepTarget(c.Req.Target, feat.IEEESpecial()))
 	}
 }
 
-// modelSweepTarget reports whether the model may choose --tile=sweep of
-// dims space dimensions for target: where the sweep kernel has a code
-// generator; on the LLVM and PTX targets only in 2-D, where the PTX sweep
-// kernel measured 0.86 of the CUDA one and 1.6x the PTX target's untiled
-// default (box2d1r 16384^2: 622 against 395 GCells/s), not in 3-D (0.45 of
-// CUDA, below the untiled kernel: bench/results/profile_2026-11-28.md),
-// and not for a stencil with an IEEE division or math call (ieee: j2d5pt
-// bit-exact, 111.8 against CUDA's 299 to 326 GCells/s and the PTX untiled
-// kernel's 250: bench/results/outline_h200_2026-11-28.md).
-func modelSweepTarget(target string, dims int, ieee bool) bool {
+// modelSweepTarget reports whether the model may choose --tile=sweep for
+// target: where the sweep kernel has a code
+// generator; on the LLVM and PTX targets not for a stencil with an IEEE
+// division or math call (ieee). Measured on one H200
+// (bench/results/ptx_prefetch_h200_2026-11-28.md), the PTX sweep against
+// the CUDA one: box2d1r 16384^2 722.7 against 731.1 GCells/s (without the
+// prefetch, the LLVM plan's default), star2d2r 563.4 against 627.6,
+// star3d1r 512^3 317.9 against 337.1, star3d2r 202.8 against
+// 222.5; AN5D's j2d5pt bit-exact (the IEEE division) 148.4 at the default
+// 8 levels (ptxas spills 336 bytes of llc's PTX, 20 of nvcc's) and 285.2
+// at 4, against CUDA's 333.3 and the PTX untiled kernel's 263.5.
+func modelSweepTarget(target string, ieee bool) bool {
 	if noCodegen(string(schedule.Sweep), target) {
 		return false
 	}
-	return (target != "llvm" && target != "ptx") || (dims == 2 && !ieee)
+	return (target != "llvm" && target != "ptx") || !ieee
 }
 
 // setCandidate sets the flags to cand's configuration.

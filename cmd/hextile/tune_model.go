@@ -43,7 +43,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 	// The candidates of the kinds searched; the sweep's where compile's
 	// default may be the sweep (modelSweepTarget).
 	applies := func(cand gpumodel.Candidate) bool {
-		if cand.Kind == schedule.Sweep && !modelSweepTarget(sp.target, len(cand.Sizes)-1, sp.feat.IEEESpecial()) {
+		if cand.Kind == schedule.Sweep && !modelSweepTarget(sp.target, sp.feat.IEEESpecial()) {
 			return false
 		}
 		return slices.Contains(sp.kinds, string(cand.Kind))

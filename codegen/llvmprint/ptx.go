@@ -113,10 +113,8 @@ func LLVMToPTXFlags(ll, llc, arch string, extra []string) (string, error) {
 // reduction.
 //
 // Short pointers: with 64-bit ones every shared-memory address the sweep
-// kernel keeps live takes a register pair. AN5D's j2d5pt, --tile=sweep
-// 7,128,242 at the plan's 48 registers (ptxas, sm_90): 308 bytes of spill
-// stores from llc's PTX, 20 from nvcc's (bench/results/
-// ptx_short_ptr_h200_2026-11-28.md).
+// kernel keeps live takes a register pair (bench/results/
+// ptx_prefetch_h200_2026-11-28.md has the measurements).
 //
 // No loop strength reduction. LSR rewrites the addresses of a loop
 // into one induction variable per distinct base (a pointer or an offset
