@@ -18,12 +18,7 @@ func TestStripSystemHeaders(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "m.c")
 	loc := filepath.Join(dir, "loc.h")
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(path, text string) { writeTestFile(t, path, text) }
 	write(main, "#include <stdio.h>\n#  include \"loc.h\"\n#include <sys/time.h>\nint x;\n")
 	write(loc, "#include <math.h>\n#define N 20\n")
 	q := func(s string) string { return `"` + s + `"` }

@@ -167,6 +167,9 @@ func preprocess(path string, opts Options) ([]byte, map[string]cType, error) {
 		}
 		return nil, nil, fmt.Errorf("%s: error: preprocessor failed%s (%s %v): %v\n%s", path, hint, cc, args, err, errb.String())
 	}
+	if err := cppRedefined(errb.String(), opts.Defines); err != nil {
+		return nil, nil, err
+	}
 	src, sys := stripSystemHeaders(out.Bytes())
 	return src, systemTypedefs(sys), nil
 }

@@ -45,7 +45,7 @@ func TestCppSystemHeadersCLI(t *testing.T) {
 			ccAccepts(t, t.TempDir(), out)
 		})
 	}
-	out, errs, code := runCmd(t, "", "run", dir+"/polybench_jacobi2d.c", "--cpp", "-I", dir, "--device=cpu", "-D", "TSTEPS=4")
+	out, errs, code := runCmd(t, "", "run", dir+"/polybench_jacobi2d.c", "--cpp", "-I", dir, "--device=cpu", "-D", "TSTEPS=4", "-D", "N=30")
 	if code != 0 || !strings.Contains(out, "verify: ok") {
 		t.Errorf("run --cpp: exit %d\n%s%s", code, out, errs)
 	}

@@ -8,13 +8,15 @@
 #if !defined(MINI_DATASET) && !defined(SMALL_DATASET)
 # define MINI_DATASET
 #endif
-#ifdef MINI_DATASET
-# define TSTEPS 20
-# define N 30
-#endif
-#ifdef SMALL_DATASET
-# define TSTEPS 40
-# define N 90
+#if !defined(TSTEPS) && !defined(N)
+# ifdef MINI_DATASET
+#  define TSTEPS 20
+#  define N 30
+# endif
+# ifdef SMALL_DATASET
+#  define TSTEPS 40
+#  define N 90
+# endif
 #endif
 #define _PB_TSTEPS POLYBENCH_LOOP_BOUND(TSTEPS,tsteps)
 #define _PB_N POLYBENCH_LOOP_BOUND(N,n)

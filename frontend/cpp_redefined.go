@@ -1,0 +1,60 @@
+package frontend
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// redefinedLine matches the preprocessor's warning that a file #defines
+// again a macro defined before it, as gcc prints it (`f.c:12: warning:
+// "N" redefined`) and clang (`f.c:12:9: warning: 'N' macro redefined`).
+var redefinedLine = regexp.MustCompile(`(?m)^(.+?):(\d+):(?:(\d+):)? warning: ["'‘]([A-Za-z_][A-Za-z0-9_]*)["'’] (?:macro )?redefined`)
+
+// cppRedefined reports the first -D definition of defines that the
+// preprocessed file (or a header it includes) #defines again, going by the
+// preprocessor's warnings in stderr: cc -D N=1000 on a file with its own
+// #define N 30 compiles with N = 30 (the later definition wins), so the
+// user's -D would silently have no effect. Without --cpp hextile's own
+// macro handling lets -D win; with it the error says where the file
+// replaces the value and how to keep the -D (PolyBench guards its dataset
+// sizes with #if !defined(N), so -D N=... works there).
+func cppRedefined(stderr string, defines map[string]string) error {
+	for _, m := range redefinedLine.FindAllStringSubmatch(stderr, -1) {
+		name := m[4]
+		v, ok := defines[name]
+		if !ok {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		if col == 0 {
+			col = defineColumn(m[1], line, name)
+		}
+		d := "-D " + name
+		if v != "" {
+			d += "=" + v
+		}
+		return ErrorList{{Pos: Pos{File: m[1], Line: line, Col: col}, Msg: fmt.Sprintf("%s has no effect: this #define of %s replaces it after the preprocessor's command line (the later definition wins), so %s would keep the file's value; guard the #define with #ifndef %s (as PolyBench's dataset sizes are), or leave out -D %s", d, name, name, name, name)}}
+	}
+	return nil
+}
+
+// defineColumn is the column of name on line of file (gcc's warning gives
+// the line only), or 1 where the file cannot be read.
+func defineColumn(file string, line int, name string) int {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 1
+	}
+	lines := strings.Split(string(b), "\n")
+	if line < 1 || line > len(lines) {
+		return 1
+	}
+	if i := strings.Index(lines[line-1], name); i >= 0 {
+		return i + 1
+	}
+	return 1
+}
