@@ -130,11 +130,14 @@ var puncts3 = []string{"<<=", ">>=", "..."}
 var puncts2 = []string{"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
 	"+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "##"}
 
+// run scans lx.src into lx.toks, which always end with the EOF token
+// (a directive's sub-lexer drops it), also where it stops early.
 func (lx *lexer) run() {
 	src := lx.src
+scan:
 	for lx.off < len(src) {
 		if lx.errs.full() {
-			return // ErrorList.Err reports "too many errors"
+			break // ErrorList.Err reports "too many errors"
 		}
 		c := src[lx.off]
 		switch {
@@ -240,7 +243,7 @@ func (lx *lexer) run() {
 		if lx.live() {
 			if len(lx.toks) >= MaxTokens {
 				lx.errs.add(p, "the file has more than %d tokens: too large for a stencil program", MaxTokens)
-				return
+				break scan
 			}
 			lx.toks = append(lx.toks, tok)
 		}
