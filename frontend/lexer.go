@@ -131,12 +131,16 @@ var puncts2 = []string{"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&
 	"+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "##"}
 
 // run scans lx.src into lx.toks, which always end with the EOF token
-// (a directive's sub-lexer drops it), also where it stops early.
+// (a directive's sub-lexer drops it), also where it stops early (too
+// many errors or tokens: then without "missing #endif" for an open #if,
+// whose #endif may lie in the part not scanned).
 func (lx *lexer) run() {
 	src := lx.src
+	stopped := false // early: the rest of the file (its #endif too) is not scanned
 scan:
 	for lx.off < len(src) {
 		if lx.errs.full() {
+			stopped = true
 			break // ErrorList.Err reports "too many errors"
 		}
 		c := src[lx.off]
@@ -243,12 +247,13 @@ scan:
 		if lx.live() {
 			if len(lx.toks) >= MaxTokens {
 				lx.errs.add(p, "the file has more than %d tokens: too large for a stencil program", MaxTokens)
+				stopped = true
 				break scan
 			}
 			lx.toks = append(lx.toks, tok)
 		}
 	}
-	if len(lx.cond) > 0 {
+	if len(lx.cond) > 0 && !stopped {
 		lx.errs.add(lx.pos(lx.off), "missing #endif")
 	}
 	lx.toks = append(lx.toks, token{Kind: tEOF, Pos: lx.pos(lx.off), End: lx.off})
