@@ -42,8 +42,10 @@ func cppRedefined(stderr string, defines map[string]string) error {
 	return nil
 }
 
-// defineColumn is the column of name on line of file (gcc's warning gives
-// the line only), or 1 where the file cannot be read.
+// defineColumn is the column of name after the #define on line of file
+// (gcc's warning gives the line only): `#  define n 30` -> 11, not the n
+// of "define"; 1 where the file cannot be read or the line #defines
+// something else.
 func defineColumn(file string, line int, name string) int {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -53,8 +55,9 @@ func defineColumn(file string, line int, name string) int {
 	if line < 1 || line > len(lines) {
 		return 1
 	}
-	if i := strings.Index(lines[line-1], name); i >= 0 {
-		return i + 1
+	re := regexp.MustCompile(`^\s*#\s*define\s+(` + regexp.QuoteMeta(name) + `)\b`)
+	if m := re.FindStringSubmatchIndex(lines[line-1]); m != nil {
+		return m[2] + 1
 	}
 	return 1
 }
