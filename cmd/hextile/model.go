@@ -103,6 +103,7 @@ func (f *pipelineFlags) modelFeatures(c *codegen.Compilation) (*gpumodel.Feature
 			return nil, fmt.Errorf("scop %s: %v: the fixed defaults (--tile=%s)", posOf(sc.Scop.Pos), err, f.tile)
 		}
 		ft.FastMath = f.fastMath
+		ft.LLVM = c.Req.Target == "llvm" || c.Req.Target == "ptx" // the plan's CUDAOptions.LLVM
 		if dims >= 0 && ft.Dims != dims {
 			return nil, fmt.Errorf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile)
 		}

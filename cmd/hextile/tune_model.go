@@ -28,6 +28,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 			return
 		}
 		ft.FastMath = sp.fast
+		ft.LLVM = sp.target == "llvm" // the plan sweepCode and EmitLLVM make
 		if sp.feat == nil || ft.Updates() > sp.feat.Updates() {
 			sp.feat = ft
 		}

@@ -44,6 +44,11 @@ type Features struct {
 	// instructions each (Calibration.InstSpecialFast) instead of the IEEE
 	// sequences (InstSpecial).
 	FastMath bool
+	// LLVM says the code is for the LLVM back end (--target=llvm|ptx,
+	// --device=gpu --backend=ptx; the caller sets it), whose sweep plan
+	// does not prefetch (gpuplan's CUDAOptions.LLVM): the sweep's register
+	// estimate leaves the prefetched loads out there.
+	LLVM bool
 }
 
 // Cells is the number of cells updated per time step.

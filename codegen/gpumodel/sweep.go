@@ -191,6 +191,7 @@ type sweepGeom struct {
 	loaded     float64 // cells of the band-start state a block reads
 	blocks     int64
 	smem, regs int64
+	floor      int // the resident-block floor the registers are capped by (0, 1: none)
 }
 
 func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, bool) {
@@ -212,12 +213,13 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 	g.regs = min(255, 32+4*(h+1))
 	// the plan's register estimate (gpuplan.SweepRegisterNeed): h buffered
 	// levels of 2 r0 + 1 column registers, and level 0's loads prefetched
-	// (2-D without an IEEE division) or staged (3-D: the staged column's
-	// registers, the current plane's and a halo register)
+	// (2-D where the plan prefetches: no IEEE division, radius 1 along s0,
+	// the CUDA back end) or staged (3-D: the staged column's registers,
+	// the current plane's and a halo register)
 	ieee := f.IEEESpecial()
 	pf, stage := f.Points, 0
-	if ieee {
-		pf = 0 // no prefetch with the IEEE sequence (gpuplan's sweep_prefetch.go)
+	if ieee || f.LLVM || r[0] > gpuplan.PrefetchMaxRadius {
+		pf = 0 // planPrefetch's rules (gpuplan's sweep_prefetch.go)
 	}
 	if f.Dims == 3 {
 		pf, stage = 0, int(2*r[0]+2)
@@ -227,6 +229,7 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 	if floor == 0 {
 		mb = gpuplan.DefaultMinBlocksOn(int(g.face), g.smem, need, int64(gpu.SharedBlock))
 	}
+	g.floor = mb
 	if mb > 1 {
 		// the plan's launch bounds cap the registers (gpuplan's min_blocks.go)
 		g.regs = min(g.regs, int64(65536/(int(g.face)*mb)))

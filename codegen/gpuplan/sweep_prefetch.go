@@ -148,8 +148,8 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, force, llvm, ring, late, fastMath 
 		}
 		return
 	}
-	if r := prefetchRadius(st.Reads, globals); r > prefetchMaxRadius && !force {
-		sp.PrefetchWhy = fmt.Sprintf("off: level 0 reads %d planes away along s0 (above %d, the prefetched registers spill: measured slower; --sweep-prefetch=on keeps it)", r, prefetchMaxRadius)
+	if r := prefetchRadius(st.Reads, globals); r > PrefetchMaxRadius && !force {
+		sp.PrefetchWhy = fmt.Sprintf("off: level 0 reads %d planes away along s0 (above %d, the prefetched registers spill: measured slower; --sweep-prefetch=on keeps it)", r, PrefetchMaxRadius)
 		return
 	}
 	sp.Prefetch, sp.SteadyHi, sp.PfAfter = true, hi, 0
@@ -225,8 +225,9 @@ func (sp *SweepPlan) PfLoads() int {
 	return n
 }
 
-// prefetchMaxRadius is the largest radius along s0 of level 0's global
-// reads at which the plan prefetches. Measured on one H200, AN5D's files at
+// PrefetchMaxRadius is the largest radius along s0 of level 0's global
+// reads at which the plan prefetches (the cost model's register estimate
+// follows it: gpumodel's sweepGeometry). Measured on one H200, AN5D's files at
 // 16384^2 x 1000, the default sweep sizes, side by side in one run
 // (bench/results/sidebyside_h200_2026-11-28g.md):
 //
@@ -238,7 +239,7 @@ func (sp *SweepPlan) PfLoads() int {
 // ptxas: star2d2r's kernel (3,128,244) with the prefetch spills 100 bytes
 // at the plan's 48 registers; at radius 1 the prefetch was measured to pay
 // (box2d1r 547 -> 651, sidebyside_h100_2026-11-28c.md).
-const prefetchMaxRadius = 1
+const PrefetchMaxRadius = 1
 
 // prefetchRadius is the largest |offset| along s0 of the reads ks of
 // level 0 (its global reads).
