@@ -14,15 +14,15 @@ import (
 
 // steadyFlags are the sweep kernel's steady-state switches (gpuplan's
 // sweep_steady.go) of compile, run and tune: --steady, --steady-unroll,
-// --steady-ramp (sweep_ramp.go), --sweep-prefetch, --sweep-edge (sweep_edge.go) and --sweep-outline
-// (sweep_outline.go), on by default, and --sweep-ring and
+// --steady-ramp (sweep_ramp.go) and --sweep-outline (sweep_outline.go), on by
+// default, --sweep-prefetch and --sweep-edge (sweep_edge.go), auto by default, and --sweep-ring and
 // --sweep-prefetch-late, off by default (sweep_prefetch.go), so that one build of each can be measured against
 // the other.
 type steadyFlags struct {
 	steady, unroll bool
 	ramp           bool
-	ring         bool
-	prefetchLate bool
+	ring           bool
+	prefetchLate   bool
 	// prefetch is --sweep-prefetch (gpuplan's sweep_prefetch.go): auto
 	// (the plan's rules), on or off.
 	prefetch autoSwitch
@@ -62,7 +62,7 @@ func (f *steadyFlags) registerStream(fs *pflag.FlagSet) {
 func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.steady, "steady", true, "--tile=sweep on the GPU targets: interior boxes run their middle sweep steps without the generic code's guards (every level computes every column; --dump=plan shows the decision); --steady=false keeps the generic steps everywhere")
 	f.prefetch = "auto"
-	fs.Var(&f.prefetch, "sweep-prefetch", "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers); auto (the default): on except where level 0 has an IEEE division or math call (without --fast-math) or reads more than 1 plane away along s0 (as measured: the prefetched registers spill); on, off; --dump=plan shows the decision")
+	fs.Var(&f.prefetch, "sweep-prefetch", "--tile=sweep with --steady: load level 0's band-start inputs of the next sweep step before the step's barrier (prefetch registers); auto (the default): on except on the LLVM/PTX targets (llc's PTX spills the prefetched registers), where level 0 has an IEEE division or math call (without --fast-math) or reads more than 1 plane away along s0 (as measured: the prefetched registers spill); on, off; --dump=plan shows the decision")
 	fs.Lookup("sweep-prefetch").NoOptDefVal = "on"
 	fs.BoolVar(&f.prefetchLate, "sweep-prefetch-late", false, "--tile=sweep with --sweep-prefetch: issue the prefetch after the last level, just before the barrier (fewer live registers, less overlap), instead of right after level 0")
 	fs.BoolVar(&f.ring, "sweep-ring", false, "--tile=sweep with --steady and --sweep-prefetch: keep level 0's own-column band-start inputs in a register ring (one own-column load per step instead of one per read)")

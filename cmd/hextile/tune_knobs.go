@@ -30,8 +30,9 @@ import (
 //	                     2048^2 +44%, box2d1r -6%, star3d1r 512^3 -7%, AN5D's 16384^2 rows
 //	                     -19% to -32%
 //	--sweep-prefetch     level 0's loads a step ahead (sweep_prefetch.go), auto: off for an
-//	                     IEEE division and at radius 2, where its registers spill (AN5D's
-//	                     star2d2r 3,128,244 with fast math: 542.7 with it, 702.7 without)
+//	                     IEEE division, at radius 2 and on the LLVM back end, where its
+//	                     registers spill (AN5D's star2d2r 3,128,244 with fast math: 542.7
+//	                     with it, 702.7 without; PTX box2d1r 494.8 and 722.7)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value

@@ -65,7 +65,8 @@ var Calibration = struct {
 	// sweep kernel with its steady state over every step of interior
 	// boxes (the ramp) and the plan's resident-block floor. A level update
 	// costs SweepA (2-D) or SweepA3 (3-D) x (the update's own instructions
-	// + the store to its buffer) + SweepDiv per IEEE division or math call
+	// + the store to its buffer; a bit-exact update's unfused multiply-adds
+	// SweepA in 3-D too) + SweepDiv per IEEE division or math call
 	// (sweepInstPerUpdate); a thread pays SweepStep per sweep step (the
 	// barrier, the loop); a sweep step takes at least SweepStepLat cycles
 	// (sweepIssue: the barrier and the chain from a level's loads to the

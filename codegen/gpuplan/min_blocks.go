@@ -39,7 +39,8 @@ import "fmt"
 // spill stores, 321 GCells/s against 241 with one block per SM), a large
 // one spills in the steady loop (star2d2r, radius 2: 7 levels x 5 column
 // registers and 9 prefetched loads, about 62 against 48: 188 GCells/s, the
-// hybrid --shared kernel 301, same H200 run). want 1 turns the floor off
+// hybrid --shared kernel 301, same H200 run; the prefetch is now off there
+// by default, sweep_prefetch.go's PrefetchMaxRadius: 53). want 1 turns the floor off
 // (__launch_bounds__ with the thread count only); want > 1 is taken as
 // given (--min-blocks=N) where the shared memory holds that many blocks,
 // else lowered to what it holds.
@@ -134,8 +135,9 @@ func DefaultMinBlocksOn(nt int, smem int64, need int, smShared int64) int {
 // division or math call's sequence (ieee). E.g. j2d5pt 7,128,242 with
 // --fast-math: 18 + 7 x 3 + 5 = 44 (ptxas: 48 without spills under the
 // floor of 5 blocks); bit-exact (no prefetch with the division): 18 + 21 +
-// 8 = 47 (16 bytes of spill stores); star2d2r (radius 2): 18 + 7 x 5 + 9 =
-// 62; j2d9pt bit-exact 18 + 35 + 8 = 61.
+// 8 = 47 (16 bytes of spill stores); star2d2r (radius 2, not prefetched
+// by default): 18 + 7 x 5 = 53 (62 with --sweep-prefetch=on); j2d9pt
+// bit-exact 18 + 35 + 8 = 61.
 func SweepRegisterNeed(colRegs, pf, stage int, ieee bool) int {
 	n := 18 + colRegs + pf + stage
 	if ieee {

@@ -41,7 +41,7 @@ type CUDAOptions struct {
 	NoSteady, NoSteadyUnroll, NoSteadyRamp bool
 	// NoPrefetch turns off the sweep kernel's prefetch of level 0's
 	// band-start reads across the barrier in the steady state
-	// (--sweep-prefetch=false; see sweep_prefetch.go); SweepRing keeps
+	// (--sweep-prefetch=off; see sweep_prefetch.go); SweepRing keeps
 	// level 0's own-column reads in a register ring there (--sweep-ring:
 	// one own-column load per step and field). SweepPrefetchLate issues the
 	// prefetch after the last level instead of after level 0

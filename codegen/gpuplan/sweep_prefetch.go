@@ -8,7 +8,8 @@ import (
 
 // The sweep kernel's prefetch of level 0's band-start inputs across the
 // barrier (SweepPlan.Prefetch; CUDAOptions.NoPrefetch, --sweep-prefetch=
-// false, turns it off) and the own-column register ring (SweepPlan.Ring;
+// off, turns it off; planPrefetch's measured rules too, unless
+// CUDAOptions.SweepPrefetch, --sweep-prefetch=on) and the own-column register ring (SweepPlan.Ring;
 // CUDAOptions.SweepRing, --sweep-ring, turns it on), in the steady state
 // only (sweep_steady.go).
 //
@@ -105,7 +106,7 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, force, llvm, ring, late, fastMath 
 	}
 	switch {
 	case noPrefetch:
-		sp.PrefetchWhy = "off (--sweep-prefetch=false)"
+		sp.PrefetchWhy = "off (--sweep-prefetch=off)"
 		return
 	case !sp.Steady:
 		sp.PrefetchWhy = "off: no steady state"

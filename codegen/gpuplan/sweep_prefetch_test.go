@@ -59,7 +59,7 @@ func TestSweepPrefetchPlan(t *testing.T) {
 		{"llvm forced", "laplacian2d.c", []int64{3, 8, 26}, false, false, false, false, true, true,
 			plan{true, false, "", "off (--sweep-ring=false)", 2, 0, []SweepPf{lp(0), lp(1), lp(2), lp(3), lp(4)}, []int{0, 1, 2, 3, 4}}},
 		{"off", "laplacian2d.c", []int64{3, 8, 26}, false, true, true, false, false, false,
-			plan{false, false, "off (--sweep-prefetch=false)", "off: needs the prefetch", 3, 0, nil, []int{-1, -1, -1, -1, -1}}},
+			plan{false, false, "off (--sweep-prefetch=off)", "off: needs the prefetch", 3, 0, nil, []int{-1, -1, -1, -1, -1}}},
 		{"no steady state", "laplacian2d.c", []int64{3, 8, 26}, true, false, false, false, false, false,
 			plan{false, false, "off: no steady state", "off (--sweep-ring=false)", 3, 0, nil, []int{-1, -1, -1, -1, -1}}},
 		// w0 = 4: the steady steps [bl0+6, bl0+3+3] are one, and none
