@@ -1,7 +1,7 @@
 #!/bin/sh
 # Issue 7 acceptance: the seven paper benchmarks through both GPU paths of
 # hextile run --device=gpu, side by side:
-#   ptx   LLVM IR -> opt -O3 -> llc -disable-lsr (PTX) -> driver JIT, launched from Go
+#   ptx   LLVM IR -> opt -O3 -> llc -nvptx-short-ptr -disable-lsr (PTX) -> driver JIT, launched from Go
 #   cuda  the CUDA C of compile --target=cuda --harness -> nvcc -O3
 # Both time one warm-up and REPS runs (medians): kernel = events around all
 # launches, total = allocation + copies in + kernels + copies back + frees.
@@ -97,7 +97,7 @@ prepare)
         # The default module with contraction allowed (llc -fp-contract=fast).
         "$D/hextile" compile "bench/inputs/$b.c" --tile=$k $O --target=llvm --arch=sm_90 -o "$D/$t.ll" &&
           { if [ -n "$OPT" ]; then "$OPT" -O3 "$D/$t.ll" -o "$D/$t.bc"; else cp "$D/$t.ll" "$D/$t.bc"; fi; } &&
-          llc -march=nvptx64 -mcpu=$A -O3 -disable-lsr -fp-contract=fast "$D/$t.bc" -o "$D/${t}_fma.ptx" &&
+          llc -march=nvptx64 -mcpu=$A -O3 -nvptx-short-ptr -disable-lsr -fp-contract=fast "$D/$t.bc" -o "$D/${t}_fma.ptx" &&
           { [ "$A" = sm_90 ] || retarget "$D/${t}_fma.ptx"; } &&
           rm -f "$D/$t.bc" "$D/$t.ll" || echo "no FMA PTX for $t"
       fi

@@ -178,6 +178,10 @@ func cudaScops(c *Compilation, opt gpuplan.CUDAOptions) ([]*gpuplan.Scop, error)
 // LLVMToPTX compiles LLVM IR to PTX for arch with llc (llvmprint.LLVMToPTX).
 func LLVMToPTX(ll, llc, arch string) (string, error) { return llvmprint.LLVMToPTX(ll, llc, arch) }
 
+// LLCFlags are the code generator options LLVMToPTX gives llc
+// (llvmprint.LLCFlags).
+var LLCFlags = llvmprint.LLCFlags
+
 // LLVMToPTXFlags is LLVMToPTX with extra llc options (llvmprint.LLVMToPTXFlags).
 func LLVMToPTXFlags(ll, llc, arch string, extra []string) (string, error) {
 	return llvmprint.LLVMToPTXFlags(ll, llc, arch, extra)

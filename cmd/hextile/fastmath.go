@@ -194,8 +194,10 @@ func (f *fastFlags) checkCompile(target string, dist bool) error {
 }
 
 // llvmFastMathNote heads compile --target=llvm --fast-math: the IR is the
-// default one; fast math is a matter of llc's options.
-var llvmFastMathNote = "; hextile --fast-math: the IR is the default one; compile it with llc -march=nvptx64 -O3 " + strings.Join(llcFastMathFlags, " ") + "\n"
+// default one; fast math is a matter of llc's options (after the code
+// generator's options of --target=ptx, codegen.LLCFlags: the module's data
+// layout has 32-bit shared pointers, which llc takes from -nvptx-short-ptr).
+var llvmFastMathNote = "; hextile --fast-math: the IR is the default one; compile it with llc -march=nvptx64 -O3 " + strings.Join(codegen.LLCFlags, " ") + " " + strings.Join(llcFastMathFlags, " ") + "\n"
 
 // noteFastMathCUDA records --fast-math in the CUDA files of compile
 // --target=cuda (nvcc has no pragma for it): a comment with the build
