@@ -13,7 +13,8 @@ import (
 // with the prefetch (with and without the ring, unrolled and not, 64-bit)
 // and without it runs on the CPU bit-identical to the sequential program
 // on the prefetch emulator cases (the tight box first). The plain prefetch
-// runs in TestLLVMSweepSteadyRunsOnCPU (the default); by default here the
+// (forced: the LLVM back end leaves it off by default) runs in
+// TestLLVMSweepEdgeRunsOnCPU's j2d5pt_pf (the default); by default here the
 // ring on the tight box, the 2-D and the 3-D case and the prefetch off on
 // the 2-D one; all with HEXTILE_LONG=1.
 func TestLLVMSweepPrefetchRunsOnCPU(t *testing.T) {

@@ -81,7 +81,9 @@ func llvmCountRun(t *testing.T, llc, cc, dir, tag string, tc sweepCase, opt gpup
 	}
 	opt.NoReuse = tc.noRegs
 	ed := irEditsWithParams(c, tc.params, &opt)
-	cs, err := cudaScops(c, opt)
+	lo := opt
+	lo.LLVM = true // the plan EmitLLVM prints (the prefetch off unless forced)
+	cs, err := cudaScops(c, lo)
 	if err != nil {
 		t.Fatal(err)
 	}
