@@ -57,7 +57,7 @@ func (f *pipelineFlags) applyModel(c *codegen.Compilation) {
 		return
 	}
 	g, note := gpumodel.GPUFor(f.modelArch)
-	ch, err := gpumodel.Choose(feat, g, modelApplies(c, feat))
+	ch, err := gpumodel.Choose(feat, g, modelApplies(c, feat, f.persistent))
 	if err != nil {
 		c.ModelNote = append(c.ModelNote, err.Error())
 		return
@@ -160,15 +160,17 @@ func (f *pipelineFlags) sweepEdgeRule(c *codegen.Compilation, minBlocks int) (bo
 // modelApplies filters the model's candidates by what the compilation
 // can generate: --tile=sweep (gpumodel's sweep estimator) where the sweep
 // kernel's stencil-form analysis accepts every scop (codegen.SweepApplies)
-// and the target's sweep kernel was measured to pay (modelSweepTarget);
-// the scheduler's refusals are schedulable's.
-func modelApplies(c *codegen.Compilation, feat *gpumodel.Features) func(gpumodel.Candidate) bool {
+// and the target's sweep kernel was measured to pay (modelSweepTarget),
+// not with --persistent (persistent: the sweep has no persistent kernel,
+// and the plan would refuse the model's choice); the scheduler's refusals
+// are schedulable's.
+func modelApplies(c *codegen.Compilation, feat *gpumodel.Features, persistent bool) func(gpumodel.Candidate) bool {
 	sweep := true
 	for _, sc := range c.Scops {
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
-		return cand.Kind != schedule.Sweep || (sweep && modelSweepTarget(c.Req.Target, feat.IEEESpecial()))
+		return cand.Kind != schedule.Sweep || (sweep && !persistent && modelSweepTarget(c.Req.Target, feat.IEEESpecial()))
 	}
 }
 
