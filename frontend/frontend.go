@@ -158,6 +158,9 @@ func preprocess(path string, opts Options) ([]byte, map[string]cType, error) {
 	}
 	args = append(args, path)
 	cmd := exec.Command(cc, args...)
+	// Untranslated diagnostics: cppRedefined and the missing-header hint
+	// read cc's English messages.
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
