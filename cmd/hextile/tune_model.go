@@ -42,9 +42,10 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 		fmt.Fprintf(log, "tune: note: %s\n", note)
 	}
 	// The candidates of the kinds searched; the sweep's where compile's
-	// default may be the sweep (modelSweepTarget).
+	// default may be the sweep (modelSweepTarget), not with --persistent
+	// (the sweep has no persistent kernel: modelApplies).
 	applies := func(cand gpumodel.Candidate) bool {
-		if cand.Kind == schedule.Sweep && !modelSweepTarget(sp.target, sp.feat.IEEESpecial()) {
+		if cand.Kind == schedule.Sweep && (sp.persistent || !modelSweepTarget(sp.target, sp.feat.IEEESpecial())) {
 			return false
 		}
 		return slices.Contains(sp.kinds, string(cand.Kind))
