@@ -1,6 +1,8 @@
 package frontend
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -33,13 +35,17 @@ func cppRedefined(stderr string, defines map[string]string) error {
 		if col == 0 {
 			col = defineColumn(m[1], line, name)
 		}
-		d := "-D " + name
-		if v != "" {
-			d += "=" + v
-		}
-		return ErrorList{{Pos: Pos{File: m[1], Line: line, Col: col}, Msg: fmt.Sprintf("%s has no effect: this #define of %s replaces it after the preprocessor's command line (the later definition wins), so %s would keep the file's value; guard the #define with #ifndef %s (as PolyBench's dataset sizes are), or leave out -D %s", d, name, name, name, name)}}
+		return ErrorList{{Pos: Pos{File: m[1], Line: line, Col: col}, Msg: fmt.Sprintf("%s has no effect: this #define of %s replaces it after the preprocessor's command line (the later definition wins), so %s would keep the file's value; guard the #define with #ifndef %s (as PolyBench's dataset sizes are), or leave out -D %s", dFlag(name, v), name, name, name, name)}}
 	}
 	return nil
+}
+
+// dFlag is the -D option that defines name as v (v empty: -D name).
+func dFlag(name, v string) string {
+	if v == "" {
+		return "-D " + name
+	}
+	return "-D " + name + "=" + v
 }
 
 // defineColumn is the column of name after the #define on line of file
@@ -47,6 +53,12 @@ func cppRedefined(stderr string, defines map[string]string) error {
 // of "define"; 1 where the file cannot be read or the line #defines
 // something else.
 func defineColumn(file string, line int, name string) int {
+	return directiveNameColumn(file, line, "define", name)
+}
+
+// directiveNameColumn is the column of name after #directive on line of
+// file, or 1 where the file cannot be read or the line is not that.
+func directiveNameColumn(file string, line int, directive, name string) int {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return 1
@@ -55,9 +67,39 @@ func defineColumn(file string, line int, name string) int {
 	if line < 1 || line > len(lines) {
 		return 1
 	}
-	re := regexp.MustCompile(`^\s*#\s*define\s+(` + regexp.QuoteMeta(name) + `)\b`)
+	re := regexp.MustCompile(`^\s*#\s*` + directive + `\s+(` + regexp.QuoteMeta(name) + `)\b`)
 	if m := re.FindStringSubmatchIndex(lines[line-1]); m != nil {
 		return m[2] + 1
 	}
 	return 1
+}
+
+// lineMarker matches cc -E's line markers: # LINE "FILE" [FLAGS].
+var lineMarker = regexp.MustCompile(`^# (\d+) "((?:[^"\\]|\\.)*)"`)
+
+// cppUndefined reports the first -D definition of defines that the
+// preprocessed text out (cc -E -dD, which keeps #undef lines) #undefs in
+// the file or a header: cc gives no warning for #undef N followed by
+// #define N 30, and the -D would silently have no effect. The position
+// comes from the line markers.
+func cppUndefined(out []byte, defines map[string]string) error {
+	file, line := "", 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		text := sc.Text()
+		if m := lineMarker.FindStringSubmatch(text); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			file = m[2]
+			continue
+		}
+		if rest, ok := strings.CutPrefix(text, "#undef "); ok && !strings.HasPrefix(file, "<") {
+			name := strings.TrimSpace(rest)
+			if v, ok := defines[name]; ok {
+				return ErrorList{{Pos: Pos{File: file, Line: line, Col: directiveNameColumn(file, line, "undef", name)}, Msg: fmt.Sprintf("%s has no effect: this #undef of %s removes it after the preprocessor's command line, so %s would be whatever the file defines next; guard the #undef and #define with #ifndef %s, or leave out -D %s", dFlag(name, v), name, name, name, name)}}
+			}
+		}
+		line++
+	}
+	return nil
 }

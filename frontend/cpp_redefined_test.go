@@ -41,8 +41,9 @@ func TestCppRedefinedWarnings(t *testing.T) {
 }
 
 // TestCppRedefinedDefine: with --cpp, a -D that the file's own #define
-// replaces is refused at that #define (cc compiles the file's value); a
-// guarded #define (PolyBench's #if !defined(N)) takes the -D.
+// replaces is refused at that #define (cc compiles the file's value), as
+// is one the file #undefs; a guarded #define (PolyBench's
+// #if !defined(N)) takes the -D.
 func TestCppRedefinedDefine(t *testing.T) {
 	if _, err := exec.LookPath("cc"); err != nil {
 		t.Skip("no cc")
@@ -56,6 +57,11 @@ func TestCppRedefinedDefine(t *testing.T) {
 	_, err := ParseFile(plain, opts)
 	if want := plain + ":1:9: error: -D N=1000 has no effect"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("unguarded: %v, want %q...", err, want)
+	}
+	undef := filepath.Join(dir, "undef.c")
+	writeTestFile(t, undef, "#undef N\n#define N 30\n"+body)
+	if _, err := ParseFile(undef, opts); err == nil || !strings.HasPrefix(err.Error(), undef+":1:8: error: -D N=1000 has no effect: this #undef") {
+		t.Errorf("#undef: %v", err)
 	}
 	p, err := ParseFile(guarded, opts)
 	if err != nil {
@@ -71,5 +77,32 @@ func writeTestFile(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCppUndefined: an #undef of a -D name in cc -E -dD's text, outside
+// the command line and built-in sections, is an error at the #undef (the
+// line from the line markers); other #undefs are not.
+func TestCppUndefined(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "u.c")
+	writeTestFile(t, f, "/* c */\n\n#  undef N\n#define N 30\n")
+	text := "# 0 \"" + f + "\"\n# 0 \"<built-in>\"\n#undef N\n# 0 \"<command-line>\"\n#define N 1000\n#undef M\n# 1 \"" + f + "\"\n\n\n#undef N\n#define N 30\n"
+	for _, tc := range []struct {
+		name    string
+		defines map[string]string
+		want    string // "" no error
+	}{
+		{"the file's #undef", map[string]string{"N": "1000"}, f + ":3:10: error: -D N=1000 has no effect: this #undef of N removes it"},
+		{"a -D the file keeps", map[string]string{"M": "1"}, ""},
+		{"no -D", nil, ""},
+	} {
+		err := cppUndefined([]byte(text), tc.defines)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q...", tc.name, err, tc.want)
+		}
 	}
 }

@@ -173,6 +173,9 @@ func preprocess(path string, opts Options) ([]byte, map[string]cType, error) {
 	if err := cppRedefined(errb.String(), opts.Defines); err != nil {
 		return nil, nil, err
 	}
+	if err := cppUndefined(out.Bytes(), opts.Defines); err != nil {
+		return nil, nil, err
+	}
 	src, sys := stripSystemHeaders(out.Bytes())
 	return src, systemTypedefs(sys), nil
 }
