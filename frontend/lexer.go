@@ -60,6 +60,10 @@ type define struct {
 	BadParams bool     // a parameter list the frontend cannot read
 	Body      []token  // replacement tokens
 	Pos       Pos
+	// Err is the first error lexing its #define line (a stray character):
+	// reported where the macro is used (macro.go), as a C compiler reports
+	// a bad replacement only where it expands.
+	Err *Error
 }
 
 // lexer turns a whole C file into tokens, handling preprocessor lines: it
@@ -412,6 +416,9 @@ func (lx *lexer) directive() {
 			return
 		}
 		d := define{Name: args[0].Text, Pos: args[0].Pos}
+		if len(sub.errs) > 0 {
+			d.Err = sub.errs[0]
+		}
 		body := args[1:]
 		// Function-like when '(' follows the name without a space.
 		if len(body) > 0 && body[0].Text == "(" && body[0].Kind == tPunct && body[0].Pos.Offset == args[0].End {

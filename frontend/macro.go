@@ -17,8 +17,8 @@ const (
 
 // literalDefine reports whether d is a constant kept by name.
 func literalDefine(d *define) bool {
-	if d.FuncLike {
-		return false
+	if d.FuncLike || d.Err != nil {
+		return false // a bad body is expanded, to report its error (expand)
 	}
 	if _, ok := defineValue(d); ok {
 		return true
@@ -55,6 +55,9 @@ func (p *parser) expandHere(k int) {
 func (p *parser) expand(at int) {
 	call := p.toks[at]
 	d := p.defs[call.Text]
+	if d.Err != nil {
+		p.fail(d.Err.Pos, "%s (in the #define of %s, used at line %d)", d.Err.Msg, d.Name, call.Pos.Line)
+	}
 	p.expansions++
 	if call.Depth >= maxMacroDepth || p.expansions > maxExpansions {
 		p.fail(call.Pos, "macro %s expands recursively", call.Text)
