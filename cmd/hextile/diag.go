@@ -122,11 +122,13 @@ func checkEnum(flag, val string, valid ...string) error {
 // tileKinds are the valid values of --tile.
 var tileKinds = []string{"hybrid", "hexagonal", "classical", "overlapped", "sweep", "none"}
 
-// posPrefix matches the position a diagnostic line starts with.
-var posPrefix = regexp.MustCompile(`^([^\s:][^:]*:\d+:\d+): (.*)$`)
+// posPrefix matches the position a diagnostic line starts with: a file
+// name (which may hold a colon, as in dir:v2/x.c, but not a colon and a
+// space: "cc: x.c:1:2: ..." is no position), line and column.
+var posPrefix = regexp.MustCompile(`^([^\s:](?:[^:]|:\S)*?:\d+:\d+): (.*)$`)
 
 // fileDiag matches a diagnostic about a whole file ("x.c: error: ...").
-var fileDiag = regexp.MustCompile(`^[^\s:][^:]*: (error|warning|note|fatal error): `)
+var fileDiag = regexp.MustCompile(`^[^\s:](?:[^:]|:\S)*: (error|warning|note|fatal error): `)
 
 // diagText formats err in the input-error format: every line that starts
 // with a position gets "error: " after it when it has no severity; a
