@@ -3,6 +3,7 @@ package frontend
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // tokKind classifies a token.
@@ -469,6 +470,12 @@ func (lx *lexer) lineMarker(n token, rest []token) {
 	lx.line = v - 1 // the newline ending the marker line makes the next line v
 	if len(rest) > 0 && rest[0].Kind == tString {
 		if s, err := strconv.Unquote(rest[0].Text); err == nil {
+			if strings.ContainsFunc(s, unicode.IsControl) {
+				// "\n" in a marker's name: kept escaped, so that every
+				// diagnostic stays one file:line:col line
+				q := strconv.Quote(s)
+				s = q[1 : len(q)-1]
+			}
 			lx.file = s
 		}
 	}
