@@ -331,7 +331,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		return cs, nil
 	}
 	if sched.Kind == schedule.Sweep {
-		sp, err := planSweep(cs, sched, !opt.NoReuse, opt.NoSteady, opt.NoSteadyUnroll, opt.NoSteadyRamp, opt.NoPrefetch, opt.SweepPrefetch, opt.LLVM, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath, stageMode(opt), opt.NoSweepEdge, opt.SweepEdgePrefetch, opt.SmemOptIn)
+		sp, err := planSweep(cs, sched, opt)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "sweep", err)
 		}

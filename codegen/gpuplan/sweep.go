@@ -407,29 +407,25 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 	return sp, nil
 }
 
-// planSweep builds the sweep plan of cs.
+// planSweep builds the sweep plan of cs with the sweep switches of opt:
 //
-// With regs, reads in the thread's own column come from column registers
-// (SweepRead.Reg; CUDAOptions.NoReuse turns them off); noSteady, noUnroll
-// and noRamp turn off the steady state, its unrolling and its ramp steps
-// (planSteady, planRamp).
-//
-// noPrefetch turns off the prefetch of level 0's band-start reads in the
-// steady state, forcePrefetch keeps it past the plan's rules (llvm: the
-// plan is for the LLVM back end), ring turns on its own-column ring, late issues it after
-// the last level (planPrefetch); stage stages level 0's band-start reads
-// in shared memory and column registers there (planStage); noEdge turns
-// off the edge steady state, edgePf prefetches its out-of-domain loads
-// (planEdge).
-//
-// smemMax is the shared memory a block may take (the target's opt-in
-// limit; 0: MaxSweepSmem, sweep_dynamic.go).
-func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noRamp, noPrefetch, forcePrefetch, llvm, ring, late, fastMath bool, stage int, noEdge, edgePf bool, smemMax int64) (*SweepPlan, error) {
+//   - without NoReuse, reads in the thread's own column come from column
+//     registers (SweepRead.Reg);
+//   - NoSteady, NoSteadyUnroll and NoSteadyRamp turn off the steady state,
+//     its unrolling and its ramp steps (planSteady, planRamp);
+//   - NoPrefetch, SweepPrefetch, LLVM, SweepRing and SweepPrefetchLate
+//     decide the prefetch of level 0's band-start reads in the steady state
+//     and its own-column ring (planPrefetch), FastMath with them;
+//   - SweepStageInput and NoSweepStageInput the staged input (planStage);
+//   - NoSweepEdge and SweepEdgePrefetch the edge steady state (planEdge);
+//   - SmemOptIn is the shared memory a block may take (the target's opt-in
+//     limit; 0: MaxSweepSmem, sweep_dynamic.go).
+func planSweep(cs *Scop, sched *schedule.Schedule, opt CUDAOptions) (*SweepPlan, error) {
 	bp, err := planBand(cs, sched, "sweep")
 	if err != nil {
 		return nil, err
 	}
-	sp := &SweepPlan{BandPlan: *bp, SmemMax: smemMax}
+	sp := &SweepPlan{BandPlan: *bp, SmemMax: opt.SmemOptIn}
 	ns := sp.Form.NS
 	if len(sched.Slopes) > 0 && sched.Slopes[0][1] != nil {
 		r := sched.Slopes[0][1]
@@ -452,7 +448,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 			if rd.Rel[0] > sp.Lag*da-1 {
 				return nil, fmt.Errorf("internal error: level %d reads plane %+d of level %d, beyond what the previous sweep steps computed (%d)", a, rd.Rel[0], b, sp.Lag*da-1)
 			}
-			if regs && zero(rd.Rel[1:]) {
+			if !opt.NoReuse && zero(rd.Rel[1:]) {
 				r := int(sp.Lag*da - rd.Rel[0] - 1)
 				sp.Levels[a].Reads[k].Reg = r
 				sp.Levels[b].Regs = max(sp.Levels[b].Regs, r+1)
@@ -488,15 +484,15 @@ func planSweep(cs *Scop, sched *schedule.Schedule, regs, noSteady, noUnroll, noR
 	if sp.Smem > sp.smemLimit() {
 		return nil, fmt.Errorf("the sweep buffers take %d bytes of shared memory per block (%d levels x %d planes x %d cells), more than %s: choose a smaller face or h", sp.Smem, sp.NBuf, sp.NB, face, sp.smemLimitText())
 	}
-	sp.planSteady(noSteady, noUnroll)
-	sp.planRamp(noRamp)
-	sp.planStage(stage)
-	sp.planPrefetch(noPrefetch, forcePrefetch, llvm, ring, late, fastMath)
+	sp.planSteady(opt.NoSteady, opt.NoSteadyUnroll)
+	sp.planRamp(opt.NoSteadyRamp)
+	sp.planStage(stageMode(opt))
+	sp.planPrefetch(opt.NoPrefetch, opt.SweepPrefetch, opt.LLVM, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath)
 	for _, lv := range sp.Levels {
-		sp.IEEESpecial = sp.IEEESpecial || (!fastMath && hasSpecial(lv.Stmt.Stmt.Body.RHS))
+		sp.IEEESpecial = sp.IEEESpecial || (!opt.FastMath && hasSpecial(lv.Stmt.Stmt.Body.RHS))
 	}
 	sp.planTail()
-	sp.planEdge(noEdge, edgePf)
+	sp.planEdge(opt.NoSweepEdge, opt.SweepEdgePrefetch)
 	sp.planDynamic()
 	return sp, nil
 }

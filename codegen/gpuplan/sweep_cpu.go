@@ -17,7 +17,7 @@ import (
 // limits. Refusals are positioned at the offending construct, else at the
 // scop.
 func PlanSweepC(sc *ast.ScopCode, sched *schedule.Schedule) (*SweepPlan, error) {
-	sp, err := planSweep(&Scop{Code: sc}, sched, false, true, true, true, true, false, false, false, false, false, -1, true, false, MaxSweepSmem)
+	sp, err := planSweep(&Scop{Code: sc}, sched, CUDAOptions{NoReuse: true, NoSteady: true, NoSteadyUnroll: true, NoSteadyRamp: true, NoPrefetch: true, NoSweepStageInput: true, NoSweepEdge: true, SmemOptIn: MaxSweepSmem})
 	if err != nil {
 		return nil, cRefusal(sc, "sweep", "C sweep code", err)
 	}
