@@ -210,7 +210,7 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 	g.smem = gpuplan.SweepSmemBytes(sizes, r, f.Box, int64(f.ElemBytes))
 	// 32 + 4 H, the count the constants were fitted with at radius 1
 	// (sweepRegs, radius-aware, decides which bands are candidates)
-	g.regs = min(255, 32+4*(h+1))
+	g.regs = min(255, sweepRegs(1, h))
 	// the plan's register estimate (gpuplan.SweepRegisterNeed): h buffered
 	// levels of 2 r0 + 1 column registers, and level 0's loads prefetched
 	// (2-D where the plan prefetches: no IEEE division, radius 1 along s0,

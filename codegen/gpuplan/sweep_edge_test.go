@@ -7,10 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestSweepEdgePlan: the edge steady state is on with the steady state
-// and its ramp, off with --sweep-edge=false, without the ramp or the
-// steady state and with the ring (each with its reason), its loads a step
-// ahead with --sweep-edge-prefetch, and the dump prints one line about it.
 // planToEdge runs the sweep plan's stages up to the edge steady state in
 // planSweep's order (steady, ramp, the staged input off, prefetch,
 // tail, edge) with the switches the edge and outline tests vary.
@@ -23,6 +19,10 @@ func (sp *SweepPlan) planToEdge(noSteady, noRamp, ring, noEdge, edgePf bool) {
 	sp.planEdge(noEdge, edgePf)
 }
 
+// TestSweepEdgePlan: the edge steady state is on with the steady state
+// and its ramp, off with --sweep-edge=false, without the ramp or the
+// steady state and with the ring (each with its reason), its loads a step
+// ahead with --sweep-edge-prefetch, and the dump prints one line about it.
 func TestSweepEdgePlan(t *testing.T) {
 	type edge struct {
 		Edge, Pf bool

@@ -47,7 +47,7 @@ func TestSweepPrefetchPlan(t *testing.T) {
 		// top read (1,0) at planes za-2, za-1, za; then the neighbours.
 		{"ring", "laplacian2d.c", []int64{3, 8, 26}, false, false, true, false, false, false,
 			plan{true, true, "", "", 2, 0, []SweepPf{{Read: 2, Back: 2, Take: 1}, {Read: 2, Back: 1, Take: 2}, {Read: 2, Take: -1}, lp(3), lp(4)}, []int{1, 0, 2, 3, 4}}},
-		// Radius 2: off by default (prefetchMaxRadius); forced on, a ring
+		// Radius 2: off by default (PrefetchMaxRadius); forced on, a ring
 		// of 5 planes.
 		{"radius 2", "star2d_radius2.c", []int64{2, 9, 5}, false, false, true, false, false, false,
 			plan{false, false, "off: level 0 reads 2 planes away along s0 (above 1, the prefetched registers spill: measured slower; --sweep-prefetch=on keeps it)", "off: needs the prefetch", 4, 0, nil, []int{-1, -1, -1, -1, -1, -1, -1, -1, -1}}},
