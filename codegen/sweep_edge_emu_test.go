@@ -40,12 +40,17 @@ var edgeCases = []steadyEmuCase{
 	{"star2d_radius2", sweepCase{file: "../testdata/star2d_radius2.c", sizes: []int64{2, 9, 5}, args: [][]string{{"N=29", "T=7"}}, long: true}, gpuplan.CUDAOptions{}},
 	{"heat3d_double", sweepCase{file: "../testdata/real/polybench_heat3d_inline.c", sizes: []int64{1, 3, 3, 3}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
 	{"star3d1r_64", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 14, "timestep": 5}, long: true}, gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}},
+	{"j2d5pt_nomid", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdgeMid: true}},
 	{"j2d5pt_noregs", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, noRegs: true, long: true}, gpuplan.CUDAOptions{}},
 }
 
 // edgeBoxesLine matches the emulator's counts of the boxes that ran the
 // edge steady state and of their steps.
 var edgeBoxesLine = regexp.MustCompile(`emu: (\d+) edge sweep box\(es\), (\d+) edge step\(s\)`)
+
+// edgeMidSteps matches the emulator's count of the edge steps that ran
+// the middle code (gpuplan's sweep_edge.go, EdgeMid).
+var edgeMidSteps = regexp.MustCompile(`emu: (\d+) edge middle step\(s\)`)
 
 // TestSweepEdgeEmu: with the edge steady state (the default) every box
 // with all levels that is not interior runs all its sweep steps with the
@@ -83,6 +88,9 @@ func checkEdgeSteps(t *testing.T, sp *gpuplan.SweepPlan, out string) {
 	}
 	if boxes == 0 || steps != boxes*sp.SteadySteps() {
 		t.Errorf("%d edge boxes ran %d edge steps, want some, %d each\n%s", boxes, steps, sp.SteadySteps(), out)
+	}
+	if mid := emuCount(edgeMidSteps, out); (mid > 0) != sp.EdgeMid || mid > steps {
+		t.Errorf("%d of the %d edge steps ran the middle code (plan: EdgeMid %v), want some with it, none without", mid, steps, sp.EdgeMid)
 	}
 	if sb, ss := emuCount(steadyBoxes, out), emuCount(steadySteps, out); ss != sb*sp.SteadySteps() {
 		t.Errorf("%d steady boxes ran %d steady steps, want %d each", sb, ss, sp.SteadySteps())

@@ -32,6 +32,8 @@ type steadyFlags struct {
 	edge     autoSwitch
 	edgeAuto bool
 	edgePf   bool
+	// edgeMid is --sweep-edge-mid (gpuplan's sweep_edge.go, EdgeMid).
+	edgeMid bool
 	// outline is --sweep-outline (gpuplan's sweep_outline.go).
 	outline bool
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
@@ -75,6 +77,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.edge, "sweep-edge", "--tile=sweep with --steady and --steady-ramp: boxes with all levels that are not interior (at the domain's edge) run the steady code too, guarded per cell (the domain test, band-start values outside the domain, predicated global loads); auto (the default): on where a fifth or more of the boxes are at the edge, they fill at most 2 waves and no IEEE division or math call is there (the cost model's rule from the -D sizes, as measured: the edge path's registers slow every box), else off; on, off (the generic steps); --dump=plan shows the decision")
 	fs.Lookup("sweep-edge").NoOptDefVal = "on"
 	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
+	fs.BoolVar(&f.edgeMid, "sweep-edge-mid", true, "--tile=sweep with --sweep-edge, the CUDA target and the emulator: an edge box's unrolled steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane) test only the thread's column, not the plane (--dump=plan: edge middle); --sweep-edge-mid=false tests the plane at every edge step")
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -91,6 +94,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.SweepStageInput, o.NoSweepStageInput = f.stage == "on", f.stage == "off"
 	o.NoSweepEdge = f.edge == "off" || (f.edge == "auto" && !f.edgeAuto)
 	o.SweepEdgePrefetch = f.edgePf
+	o.NoSweepEdgeMid = !f.edgeMid
 	o.SweepOutline = f.outline
 	return o
 }

@@ -34,6 +34,35 @@ import (
 // and the boxes and steps are counted in hx_emu_edge_boxes and
 // hx_emu_edge_steps.
 
+// edgeMidLoops prints, at depth d, an edge box's unrolled steady loop
+// (to hx_zb - back) in the plan's three parts (gpuplan's sweep_edge.go,
+// EdgeMid): guarded before hx_zm0, the middle (g.mid: the column tests
+// only) while the iteration's last step is at or before hx_zm1, guarded
+// after. Each part steps by NB from where the last stopped, so hx_z stays
+// congruent to hx_za and the slots constant.
+//
+//	const T hx_zm0 = hx_lo0 + 14, hx_zm1 = hx_hi0 - 1;
+//	for (; hx_z <= hx_zb - 3 && hx_z < hx_zm0; hx_z += 3) { guarded steps }
+//	for (; hx_z <= hx_zb - 3 && hx_z + 2 <= hx_zm1; hx_z += 3) { middle steps }
+//	for (; hx_z <= hx_zb - 3; hx_z += 3) { guarded steps }
+func (g *sweepGen) edgeMidLoops(d int, back int64) {
+	sp := g.sp
+	lo, hi := sp.EdgeMidBounds()
+	g.line(d, fmt.Sprintf("const %s hx_zm0 = hx_lo0 + %d, hx_zm1 = hx_hi0 - %d; /* the middle steps: every level's plane and the next in the domain along s0 */", g.it(), lo, hi))
+	g.line(d, fmt.Sprintf("for (; hx_z <= hx_zb - %d && hx_z < hx_zm0; hx_z += %d) {", back, sp.NB))
+	g.unrolledSteps(d+1, sp.NB, false)
+	g.line(d, "}")
+	g.line(d, "/* the middle: only the thread's column is tested */")
+	g.line(d, fmt.Sprintf("for (; hx_z <= hx_zb - %d && hx_z + %d <= hx_zm1; hx_z += %d) {", back, sp.NB-1, sp.NB))
+	g.mid = true
+	g.unrolledSteps(d+1, sp.NB, false)
+	g.mid = false
+	g.line(d, "}")
+	g.line(d, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", back, sp.NB))
+	g.unrolledSteps(d+1, sp.NB, false)
+	g.line(d, "}")
+}
+
 // edgeReg is level a's out-of-domain value of the edge step.
 func (g *sweepGen) edgeReg(a int) string {
 	return g.threadVar(fmt.Sprintf("hx_e%d", a))
@@ -71,6 +100,9 @@ func (g *sweepGen) edgeFlags(d int) {
 // edgeDom is the condition that the thread's cell (hx_p, hx_x1..) is in
 // the statement's domain (the generic step's test).
 func (g *sweepGen) edgeDom(c colConds) string {
+	if g.mid { // the plane is in the domain (edgeMidLoops)
+		return g.flag("hx_dc", c.domCol)
+	}
 	return c.domPlane + " && " + g.flag("hx_dc", c.domCol)
 }
 
@@ -129,7 +161,11 @@ func (g *sweepGen) edgeLoadsAt(d int, z string, only int, decl bool) {
 			g.column(d)
 		}
 		// every level's cell in the domain (planes [z - L*H, z]): none to load
-		g.line(d, fmt.Sprintf("if (!(%s - %d >= hx_lo0 && %s <= hx_hi0 && %s)) {", z, sp.Lag*int64(len(sp.Levels)-1), z, g.flag("hx_dc", c0.domCol)))
+		if g.mid { // every level's plane in the domain (edgeMidLoops)
+			g.line(d, fmt.Sprintf("if (!(%s)) {", g.flag("hx_dc", c0.domCol)))
+		} else {
+			g.line(d, fmt.Sprintf("if (!(%s - %d >= hx_lo0 && %s <= hx_hi0 && %s)) {", z, sp.Lag*int64(len(sp.Levels)-1), z, g.flag("hx_dc", c0.domCol)))
+		}
 		d++
 		for a, lv := range sp.Levels {
 			if !lv.Keeps() || (only >= 0 && a != only) {
@@ -138,6 +174,9 @@ func (g *sweepGen) edgeLoadsAt(d int, z string, only int, decl bool) {
 			fs := lv.Stmt
 			c := g.colConds(a)
 			cond := fmt.Sprintf("!(%s) && %s && %s", g.edgeDom(c), c.inArrPlane, g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol))
+			if g.mid { // the plane in the domain: the written element's plane in the array
+				cond = fmt.Sprintf("!(%s) && %s", g.edgeDom(c), g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol))
+			}
 			val := g.global(fs.Write.Array.Name, elemIdx(fs.Write.Ref, lv.Subst()), 0)
 			g.line(d, fmt.Sprintf("{ const %s hx_p = %s - %d; %s = %s ? %s : 0; }", it, z, sp.Lag*int64(a), g.edgeReg(a), cond, val))
 		}

@@ -63,6 +63,9 @@ type sweepGen struct {
 	// edge: the steady code being printed is the edge variant
 	// (sweep_edge.go).
 	edge bool
+	// mid: the edge steps being printed are the middle ones (every
+	// level's plane in the domain along s0: edgeMidLoops).
+	mid bool
 }
 
 // sweepKernelArgs lists the sweep kernel's arguments (decl: with types):

@@ -113,9 +113,13 @@ func (g *sweepGen) steadyBox(d int) {
 	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
 		g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, sp.SteadyQ0()))
-		g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1+tail, sp.NB))
-		g.unrolledSteps(dd+1, sp.NB, false)
-		g.line(dd, "}")
+		if g.edge && sp.EdgeMid {
+			g.edgeMidLoops(dd, sp.NB-1+tail)
+		} else {
+			g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1+tail, sp.NB))
+			g.unrolledSteps(dd+1, sp.NB, false)
+			g.line(dd, "}")
+		}
 		if tail > 0 {
 			pf := ""
 			if sp.Prefetch {
@@ -177,6 +181,9 @@ func (g *sweepGen) unrolledSteps(d int, n int64, lastNoPf bool) {
 func (g *sweepGen) steadyStep(d int, pf bool) {
 	if g.emu {
 		g.line(d, fmt.Sprintf("hx_emu_%s_steps++;", g.kind()))
+		if g.mid {
+			g.line(d, "hx_emu_edgemid_steps++;")
+		}
 	}
 	g.edgeLoads(d)
 	g.stagePublish(d)

@@ -264,6 +264,9 @@ static long hx_emu_steady_steps;
 /* boxes of the sweep kernel that ran the edge steady state (all levels, not
    interior: gpuplan's sweep_edge.go) and their steps */
 static long hx_emu_edge_boxes, hx_emu_edge_steps;
+/* the edge steps that ran the middle code (only the column tested:
+   gpuplan's sweep_edge.go, EdgeMid) */
+static long hx_emu_edgemid_steps;
 /* what the sweep kernel's ramp fills its shared buffers and registers with
    at its start (CUDA: 0; tests define NaN) */
 #ifndef HX_EMU_FILL
@@ -356,6 +359,7 @@ static int hx_emu_report(int failed)
   if (getenv("HX_EMU_COUNT")) printf("emu: accesses: global %ld reads, %ld writes; shared %ld reads, %ld writes\n", hx_emu_acc[0][0], hx_emu_acc[0][1], hx_emu_acc[1][0], hx_emu_acc[1][1]);
   if (hx_emu_steady_steps > 0) printf("emu: %ld steady sweep step(s)\n", hx_emu_steady_steps);
   if (hx_emu_edge_boxes > 0) printf("emu: %ld edge sweep box(es), %ld edge step(s)\n", hx_emu_edge_boxes, hx_emu_edge_steps);
+  if (hx_emu_edgemid_steps > 0) printf("emu: %ld edge middle step(s)\n", hx_emu_edgemid_steps);
   if (hx_emu_nerr == 0) {
     if (hx_emu_ngrid > 0) printf("emu: %u launches, %u grid barriers, no races, no out-of-bounds accesses\n", hx_emu_nlaunch, hx_emu_ngrid);
     else printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_nlaunch);

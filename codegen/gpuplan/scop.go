@@ -70,6 +70,9 @@ type CUDAOptions struct {
 	// out-of-domain loads a step ahead (--sweep-edge-prefetch).
 	NoSweepEdge, SweepEdgePrefetch bool
 	SweepEdgeWhy                   string
+	// NoSweepEdgeMid keeps an edge box's steady steps guarded along s0 at
+	// every step (--sweep-edge-mid=false; see sweep_edge.go, EdgeMid).
+	NoSweepEdgeMid bool
 	// SweepOutline puts the sweep kernel's edge and generic box paths in
 	// non-inlined device functions (--sweep-outline; see sweep_outline.go).
 	// Off by default: measured slower, the interior boxes too (one H200,

@@ -139,6 +139,11 @@ type SweepPlan struct {
 	// out-of-domain loads are issued a step ahead.
 	Edge, EdgePf bool
 	EdgeWhy      string
+	// EdgeMid (sweep_edge.go): an edge box's unrolled steady steps are
+	// split at the domain's bounds along s0, the middle steps (every
+	// level's plane and the prefetch's next plane in the domain) testing
+	// only the thread's column.
+	EdgeMid bool
 	// IEEESpecial: a level divides or calls a math function without
 	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
 	IEEESpecial bool
@@ -493,6 +498,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, opt CUDAOptions) (*SweepPlan,
 	}
 	sp.planTail()
 	sp.planEdge(opt.NoSweepEdge, opt.SweepEdgePrefetch)
+	sp.planEdgeMid(opt.NoSweepEdgeMid, opt.LLVM)
 	sp.planDynamic()
 	return sp, nil
 }

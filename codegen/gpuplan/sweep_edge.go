@@ -105,6 +105,48 @@ func (sp *SweepPlan) planEdge(noEdge, edgePf bool) {
 	}
 }
 
+// The middle of an edge box's sweep (EdgeMid; CUDAOptions.NoSweepEdgeMid,
+// --sweep-edge-mid=false, turns it off). An edge box touches the domain's
+// edge along s0 (the first or last box of a column), along a face
+// dimension, or both; its guards above test the plane (uniform, but one
+// test per level and step, on top of the band-start loads' tests) and the
+// thread's column. Measured on an H200 (laplacian2d 2048^2, 7,64,242):
+// the edge steady loop ran 933 instructions per 3 steps against the
+// interior loop's 315, and a launch lasts as long as its slowest box. At
+// the steps z with
+//
+//	hx_lo0 + L*H <= z   and   z + 1 <= hx_hi0   (hx_zm0 <= z <= hx_zm1)
+//
+// every level's plane z - L*a (a = 0..H) is in [lo0, hi0], so are the
+// prefetch's plane z+1 and the planes of EdgePf's loads for step z+1: the
+// plane parts of the domain test and of the in-array test of the element
+// a level writes (a cell in the domain writes an element of the
+// sequential program) hold, and the guards reduce to the column's
+// (hx_dc, hx_ia<a>), computed once per box. So the printers run the
+// unrolled steady loop in three parts, each starting at a step
+// congruent to hx_za modulo NB (the buffer slots stay constants):
+// guarded while z < hx_zm0, the middle while its last step z + NB - 1 <=
+// hx_zm1, guarded for the rest (and the tail). The staged input keeps its
+// guards. Example: j2d5pt at 2048^2 with 7,64,242 (L = 2, H = 7,
+// domain [1, 2046]): hx_zm0 = 15, hx_zm1 = 2045; the box bl0 = 0 sweeps z
+// in [-7, 77]: 24 guarded steps (8 iterations of NB = 3, z = -7..16),
+// then 20 middle iterations (z = 17..76) and the guarded tail step 77; a box inside along s0 at the face's edge runs
+// every unrolled step in the middle. Only the CUDA printer (and the
+// emulator, which prints it) has it: off on the LLVM back end.
+
+// planEdgeMid decides EdgeMid after planEdge: with the edge steady state
+// unrolled by NB, unless noMid or the LLVM back end.
+func (sp *SweepPlan) planEdgeMid(noMid, llvm bool) {
+	sp.EdgeMid = sp.Edge && sp.SteadyUnroll && !noMid && !llvm
+}
+
+// EdgeMidBounds are hx_zm0 - hx_lo0 and hx_hi0 - hx_zm1: the first step
+// whose levels' planes are all at or after lo0 is lo0 + L*H, and the last
+// whose prefetch plane z+1 is at or before hi0 is hi0 - 1.
+func (sp *SweepPlan) EdgeMidBounds() (lo, hi int64) {
+	return sp.Lag * int64(len(sp.Levels)-1), 1
+}
+
 // Keeps says whether level a keeps its value (a buffer or column
 // registers): an edge step loads its band-start value outside the domain.
 func (lv SweepLevel) Keeps() bool {
@@ -138,4 +180,10 @@ func (sp *SweepPlan) dumpEdge(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  edge steady: boxes with all %d levels that are not interior run their %d sweep steps with the steady code too, guarded per cell (the domain test per level; band-start loads outside the domain for %d level(s) %s, in the array only; every global read predicated)\n",
 		len(sp.Levels), sp.SteadySteps(), sp.EdgeLoads(), when)
+	lo, hi := sp.EdgeMidBounds()
+	if sp.EdgeMid {
+		fmt.Fprintf(w, "  edge middle: the unrolled steps z in [lo0 + %d, hi0 - %d] (every level's plane in the domain along s0) test only the thread's column\n", lo, hi)
+	} else {
+		fmt.Fprintf(w, "  edge middle: off (every edge step tests the plane; --sweep-edge-mid=false, the LLVM back end or --steady-unroll=false)\n")
+	}
 }
