@@ -107,8 +107,17 @@ var calibrationRows = []measured{
 	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 318.1, false},
 	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 1056.8, true},
 	{"j2d5pt 16384^2x1000", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, []int64{7, 64, 242}, nil, false), 1007.9, true},
-	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, nil, nil, false), 290.8, true},
-	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, []int64{7, 32, 242}, nil, false), 288.4, true},
+	// 2048^2 with the edge steady state's middle steps (gpuplan's sweep_edge.go, EdgeMid; one H200,
+	// bench/results/sidebyside_h200_2026-11-28h.md): the boundary boxes no longer hold the one wave back.
+	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, []int64{7, 32, 242}, nil, false), 500.4, true},
+	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, []int64{7, 24, 242}, nil, false), 481.5, true},
+	{"j2d5pt 2048^2x512", "real/an5d_j2d5pt.c", an5dJ2d2k, cand(schedule.Sweep, []int64{7, 16, 242}, nil, false), 468.4, true},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, []int64{7, 32, 242}, nil, false), 581.6, false},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, []int64{5, 32, 246}, nil, false), 581.7, false},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, []int64{7, 24, 242}, nil, false), 488.6, false},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, []int64{7, 16, 242}, nil, false), 500.2, false},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, []int64{7, 64, 242}, nil, false), 504.7, false},
+	{"laplacian2d 2048^2x512", "laplacian2d.c", lap2048, cand(schedule.Sweep, []int64{3, 32, 250}, nil, false), 453.6, false},
 	{"box2d1r 16384^2x1000", "real/an5d_box2d1r.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 722.2, false},
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 309.9, false},
 	{"star3d1r 512^3x200", "../bench/inputs/an5d_star3d1r.c", an5dStar3d, cand(schedule.Sweep, nil, nil, false), 326.1, true},
@@ -123,8 +132,9 @@ var calibrationRows = []measured{
 	{"gradient2d 16384^2x1000", "../codegen/gpumodel/testdata/an5d_gradient2d.c", an5dJ2d, cand(schedule.None, nil, nil, false), 267.6, false},
 	{"gradient2d 16384^2x1000", "../codegen/gpumodel/testdata/an5d_gradient2d.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 329.9, false},
 	{"gradient2d 16384^2x1000", "../codegen/gpumodel/testdata/an5d_gradient2d.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 323.7, true},
-	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Sweep, nil, nil, false), 189.4, false},
-	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Sweep, nil, nil, false), 257.8, true},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Sweep, []int64{7, 32, 242}, nil, false), 195.3, false},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.Sweep, []int64{7, 32, 242}, nil, false), 377.9, true},
+	{"gradient2d 2048^2x512", "gradient2d.c", lap2048, cand(schedule.None, []int64{3, 64, 64}, []int{64, 8}, false), 425.1, true},
 	{"laplacian3d 256^3x128", "laplacian3d.c", lap256, cand(schedule.Sweep, nil, nil, false), 236.2, false},
 	{"j2d9pt 16384^2x1000", "../codegen/gpumodel/testdata/an5d_j2d9pt.c", an5dJ2d9, cand(schedule.None, nil, nil, false), 213.2, false},
 	{"j2d9pt 16384^2x1000", "../codegen/gpumodel/testdata/an5d_j2d9pt.c", an5dJ2d9, cand(schedule.None, []int64{3, 32, 128}, []int{32, 8}, false), 204.8, false},
@@ -156,6 +166,10 @@ var calibrationRows = []measured{
 	{"j2d5pt 16384^2x1000 (AN5D's file)", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 333.3, false},
 	{"j2d5pt 16384^2x1000 (AN5D's file)", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, []int64{7, 256, 242}, nil, false), 1086.0, true},
 	{"j2d5pt 16384^2x1000 (AN5D's file)", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, []int64{9, 256, 238}, nil, false), 1033.4, true},
+	// Under the bound since the launch bounds' register cap is rounded to ptxas's unit (5 resident
+	// blocks at 48 registers, not 4); still the largest miss (0.65): the light 2-D sweep's latency
+	// floor SweepStepLat is too high for it.
+	{"j2d5pt 16384^2x1000 (AN5D's file)", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 1169.6, true},
 }
 
 // knownMisses are measurements the model misses by more than the bound,
@@ -165,8 +179,6 @@ var knownMisses = []struct {
 	m   measured
 	why string
 }{
-	{measured{"j2d5pt 16384^2x1000 (AN5D's file)", "real/an5d_j2d5pt.c", an5dJ2d, cand(schedule.Sweep, nil, nil, false), 1169.6, true},
-		"the light 2-D sweep at 5 resident blocks (48 registers, the edge state off): the latency floor SweepStepLat 2100 is too high for it (722 predicted); a refit (SweepA 0.9, SweepStepLat 1350, SweepDiv 35) fits every sweep row within 1.49 but moves the 2048^2 and 256^3 defaults to sweeps measured slower than the untiled kernel, and still ranks j2d9pt's 3,128,244 (677.8 fast, 192.7 bit-exact) below 7,128,228 (596, 161.8): the deeper bands' registers, which the model does not see"},
 	{measured{"j2d9pt 16384^2x1000", "../codegen/gpumodel/testdata/an5d_j2d9pt.c", an5dJ2d9, cand(schedule.Sweep, []int64{7, 128, 228}, nil, false), 161.5, false},
 		"IEEE division at radius 2, 3.7x slower than with fast math (j2d5pt 3.5x): SweepDiv 40 fits j2d5pt and gradient2d (60 or more breaks gradient2d 2048^2); the values decaying to denormals take div.rn's slow path, which the model does not see"},
 	{measured{"j2d9pt 16384^2x1000", "../codegen/gpumodel/testdata/an5d_j2d9pt.c", an5dJ2d9, cand(schedule.Sweep, []int64{3, 128, 244}, nil, false), 192.7, false},

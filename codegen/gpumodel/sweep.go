@@ -232,7 +232,10 @@ func sweepGeometry(f *Features, gpu *GPU, sizes []int64, floor int) (sweepGeom, 
 	g.floor = mb
 	if mb > 1 {
 		// the plan's launch bounds cap the registers (gpuplan's min_blocks.go)
-		g.regs = min(g.regs, int64(65536/(int(g.face)*mb)))
+		// at a multiple of 8, ptxas's allocation unit: (256, 5) caps 51.2,
+		// and ptxas allocates 48 (measured; 5 blocks resident, not the 4
+		// that 56 would leave)
+		g.regs = min(g.regs, int64(65536/(int(g.face)*mb))/8*8)
 	}
 	return g, g.face <= 1024 && g.smem <= int64(gpu.SharedBlock) && h >= 1
 }
@@ -310,6 +313,9 @@ func sweepInstPerUpdate(f *Features) float64 {
 	if f.FastMath {
 		unfused = 0
 		special = a * cal.InstSpecialFast
+		if f.Dims == 2 {
+			special = a * cal.SweepSpecialFast
+		}
 	}
 	return a*(cal.InstBase+float64(f.Points)+float64(f.Flops-f.FMAs)+1) + unfused + special*float64(f.Special-f.SpecialDouble) + cal.SweepDivD*float64(f.SpecialDouble)
 }

@@ -85,6 +85,17 @@ var Calibration = struct {
 	SweepDivD float64
 	// SweepA3 replaces SweepA in 3-D (see sweepInstPerUpdate).
 	SweepA3 float64
+	// SweepSpecialFast replaces InstSpecialFast in the sweep kernel: an
+	// approximate division or square root (MUFU, its result late in the
+	// level's chain) under --fast-math. Fitted at 2048^2 (one H200,
+	// bench/results/sidebyside_h200_2026-11-28h.md): gradient2d's two
+	// (1.0f / sqrtf) 377.9 GCells/s against j2d5pt's one 500.4 in the same
+	// sweep 7,32,242, where InstSpecialFast's 1 predicted 490 and 514
+	// (12: 389 and 463; the untiled kernel 380 and 389, measured 425 and
+	// 442). 2-D only: the 3-D sweep's updates are bound by level 0's loads
+	// (SweepA3), and 12 there would rank j3d27pt's untiled kernel (141.3
+	// measured with fast math) above its sweep (184.9).
+	SweepSpecialFast float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
 	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
@@ -93,6 +104,7 @@ var Calibration = struct {
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430, HexDiv: 30,
 	UntiledA3: 2,
 	SweepA:    0.6, SweepStep: 4, SweepDiv: 40, SweepStepLat: 2100, SweepA3: 1.9, SweepDivD: 25,
+	SweepSpecialFast: 12,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of
