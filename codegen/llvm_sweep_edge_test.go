@@ -63,3 +63,42 @@ func TestLLVMSweepEdgeRunsOnCPU(t *testing.T) {
 		})
 	}
 }
+
+// TestLLVMSweepEdgeMidIR: with the middle steps (gpuplan's EdgeMid, the
+// default) an edge box's unrolled loop is lowered in three parts (guarded,
+// middle, guarded: 3 NB edge step blocks and the tail's), with
+// --sweep-edge-mid=false in one (NB and the tail's). TestLLVMSweepEdgeRunsOnCPU
+// runs them (its grids' edge boxes have middle steps: TestSweepEdgeEmu
+// counts them on the same plans).
+func TestLLVMSweepEdgeMidIR(t *testing.T) {
+	c, err := ghostCompile("../testdata/real/an5d_j2d5pt.c", "sweep", []int64{3, 10, 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]int64{"dimsize": 30, "timestep": 9}
+	for _, noMid := range []bool{false, true} {
+		opt := CUDAOptions{Params: params, FastMath: true, SweepPrefetch: true, NoSweepEdgeMid: noMid}
+		lo := opt
+		lo.LLVM = true
+		cs, err := cudaScops(c, lo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := cs[0].Sweep
+		if !sp.Edge || sp.EdgeMid == noMid {
+			t.Fatalf("noMid %v: the plan has edge %v, middle %v", noMid, sp.Edge, sp.EdgeMid)
+		}
+		ll, err := EmitLLVM(c, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(edgeStepLabel.FindAllString(ll, -1))
+		want := sp.NB + sp.SteadyTail
+		if !noMid {
+			want = 3*sp.NB + sp.SteadyTail
+		}
+		if int64(n) != want {
+			t.Errorf("noMid %v: %d edge step blocks, want %d (NB %d, tail %d)", noMid, n, want, sp.NB, sp.SteadyTail)
+		}
+	}
+}

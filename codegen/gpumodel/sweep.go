@@ -289,10 +289,9 @@ func (sweepEstimator) Estimate(f *Features, g *GPU, c Candidate) (Estimate, bool
 	}
 	c.Edge, c.EdgeWhy = SweepEdge(f, g, sizes, c.MinBlocks)
 	if c.Edge && f.LLVM {
-		// the LLVM back end's edge boxes test their planes at every step
-		// (no middle steps: gpuplan's EdgeMid), and with the edge state on
-		// the launch lasts as long as an edge box
-		band *= Calibration.SweepEdgeNoMid
+		// llc's edge path spills, and with the edge state on the launch
+		// lasts as long as an edge box (SweepEdgeLLVM)
+		band *= Calibration.SweepEdgeLLVM
 	}
 	return finish(f, Estimate{Candidate: c, Seconds: band * bands, Launches: bands, Blocks: float64(geo.blocks), Resident: res, Bound: bound}), true
 }

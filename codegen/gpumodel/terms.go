@@ -96,12 +96,15 @@ var Calibration = struct {
 	// (SweepA3), and 12 there would rank j3d27pt's untiled kernel (141.3
 	// measured with fast math) above its sweep (184.9).
 	SweepSpecialFast float64
-	// SweepEdgeNoMid multiplies a sweep band's time where the edge steady
-	// state is on without its middle steps (the LLVM back end: gpuplan's
-	// EdgeMid): laplacian2d 2048^2 7,32,242 ran 316.3 GCells/s without
-	// them and 581.6 with (CUDA, one H200,
+	// SweepEdgeLLVM multiplies a sweep band's time on the LLVM back end
+	// where the edge steady state is on: llc's PTX of the kernel with the
+	// edge path spills under the floor's 48 registers (840 bytes of spill
+	// stores for laplacian2d 2048^2 7,32,242, nvcc's CUDA none), and with
+	// the edge state on the launch lasts as long as an edge box: the PTX
+	// sweep ran 277.9 GCells/s against the CUDA one's 581.6 and the
+	// untiled PTX kernel's 398.9 (one H200,
 	// bench/results/sidebyside_h200_2026-11-28h.md).
-	SweepEdgeNoMid float64
+	SweepEdgeLLVM float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
 	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
@@ -110,7 +113,7 @@ var Calibration = struct {
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430, HexDiv: 30,
 	UntiledA3: 2,
 	SweepA:    0.6, SweepStep: 4, SweepDiv: 40, SweepStepLat: 2100, SweepA3: 1.9, SweepDivD: 25,
-	SweepSpecialFast: 12, SweepEdgeNoMid: 1.84,
+	SweepSpecialFast: 12, SweepEdgeLLVM: 1.86,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of

@@ -498,7 +498,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, opt CUDAOptions) (*SweepPlan,
 	}
 	sp.planTail()
 	sp.planEdge(opt.NoSweepEdge, opt.SweepEdgePrefetch)
-	sp.planEdgeMid(opt.NoSweepEdgeMid, opt.LLVM)
+	sp.planEdgeMid(opt.NoSweepEdgeMid)
 	sp.planDynamic()
 	return sp, nil
 }

@@ -131,13 +131,13 @@ func (sp *SweepPlan) planEdge(noEdge, edgePf bool) {
 // domain [1, 2046]): hx_zm0 = 15, hx_zm1 = 2045; the box bl0 = 0 sweeps z
 // in [-7, 77]: 24 guarded steps (8 iterations of NB = 3, z = -7..16),
 // then 20 middle iterations (z = 17..76) and the guarded tail step 77; a box inside along s0 at the face's edge runs
-// every unrolled step in the middle. Only the CUDA printer (and the
-// emulator, which prints it) has it: off on the LLVM back end.
+// every unrolled step in the middle. The CUDA and LLVM printers (and the
+// emulator, which prints the CUDA) have it.
 
 // planEdgeMid decides EdgeMid after planEdge: with the edge steady state
-// unrolled by NB, unless noMid or the LLVM back end.
-func (sp *SweepPlan) planEdgeMid(noMid, llvm bool) {
-	sp.EdgeMid = sp.Edge && sp.SteadyUnroll && !noMid && !llvm
+// unrolled by NB, unless noMid.
+func (sp *SweepPlan) planEdgeMid(noMid bool) {
+	sp.EdgeMid = sp.Edge && sp.SteadyUnroll && !noMid
 }
 
 // EdgeMidBounds are hx_zm0 - hx_lo0 and hx_hi0 - hx_zm1: the first step
@@ -184,6 +184,6 @@ func (sp *SweepPlan) dumpEdge(w io.Writer) {
 	if sp.EdgeMid {
 		fmt.Fprintf(w, "  edge middle: the unrolled steps z in [lo0 + %d, hi0 - %d] (every level's plane in the domain along s0) test only the thread's column\n", lo, hi)
 	} else {
-		fmt.Fprintf(w, "  edge middle: off (every edge step tests the plane; --sweep-edge-mid=false, the LLVM back end or --steady-unroll=false)\n")
+		fmt.Fprintf(w, "  edge middle: off (every edge step tests the plane; --sweep-edge-mid=false or --steady-unroll=false)\n")
 	}
 }

@@ -342,9 +342,14 @@ func (g *bandIR) domain(x []value.Value) value.Value {
 // inArray is the condition that r's element at the iteration cell x (its
 // space subscripts x_i + r.Off[i]) is in the array.
 func (g *bandIR) inArray(r gpuplan.FieldRef, x []value.Value) value.Value {
+	return g.inArrayFrom(r, x, 0)
+}
+
+// inArrayFrom is inArray along the space dimensions from..ns-1 only.
+func (g *bandIR) inArrayFrom(r gpuplan.FieldRef, x []value.Value, from int) value.Value {
 	ns := len(x)
 	var in []value.Value
-	for i := 0; i < ns; i++ {
+	for i := from; i < ns; i++ {
 		ext, _ := g.llvmKernel.body(r.Array.Extents[len(r.Ref.Index)-ns+i])
 		xo, ext := g.sameInt(g.add(x[i], r.Off[i]), ext)
 		in = append(in, g.sge(xo, zeroOf(xo)), g.cur.NewICmp(enum.IPredSLT, xo, ext))

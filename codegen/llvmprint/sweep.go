@@ -98,6 +98,9 @@ type sweepIR struct {
 	// EdgePf (nil for a level that keeps no value).
 	edge  bool
 	eRegs []*ir.InstAlloca
+	// mid: the edge steps being lowered are the middle ones (every
+	// level's plane in the domain along s0: sweep_edge.go, edgeMidLoops).
+	mid bool
 	// edgeFn and genericFn are the outlined box functions
 	// (sweep_outline.go; nil: the paths inline).
 	edgeFn, genericFn *ir.Func

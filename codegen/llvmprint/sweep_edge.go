@@ -95,6 +95,9 @@ func (g *sweepIR) edgeLoadsAt(z value.Value, only int) []value.Value {
 	}
 	// every level's cell in the domain (planes [z - L*H, z]): none to load
 	allIn := g.and(g.domain(g.cellAt(z)), g.sge(g.add(z, -sp.Lag*int64(len(sp.Levels)-1)), g.lo[0]))
+	if g.mid { // every level's plane in the domain: the column decides
+		allIn = g.edgeDomain(g.cellAt(z))
+	}
 	return g.ifValues(g.cur.NewXor(allIn, constant.True), func() []value.Value {
 		out := make([]value.Value, len(sp.Levels))
 		for a, lv := range sp.Levels {
@@ -105,13 +108,62 @@ func (g *sweepIR) edgeLoadsAt(z value.Value, only int) []value.Value {
 			x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
 			unbind := g.bind(lv, x)
 			fs := lv.Stmt
-			out[a] = g.ifValue(g.and(g.cur.NewXor(g.domain(x), constant.True), g.inArray(fs.Write, x)), func() value.Value {
+			inArr := g.inArray(fs.Write, x)
+			if g.mid { // the plane in the domain: the written element's plane in the array
+				inArr = g.inArrayFrom(fs.Write, x, 1)
+			}
+			out[a] = g.ifValue(g.and(g.cur.NewXor(g.edgeDomain(x), constant.True), inArr), func() value.Value {
 				return g.cur.NewLoad(g.elem, g.flatPtrOf(fs.Write.Ref, fs.Write.Array.Name))
 			}, zeros[a])
 			unbind()
 		}
 		return out
 	}, zeros)
+}
+
+// edgeMidLoops lowers an edge box's unrolled steady loop up to end (its
+// last iteration's first step) in the plan's three parts (gpuplan's
+// sweep_edge.go, EdgeMid), as cudaprint's edgeMidLoops: guarded before
+// zm0 = lo0 + L*H, the middle (g.mid: the column tests only) while the
+// iteration's last step is at or before zm1 = hi0 - 1, guarded after;
+// each part continues from the step where the last stopped (congruent to
+// za modulo NB: constant slots). It returns the step after the loop (also
+// stored in g.z).
+func (g *sweepIR) edgeMidLoops(end value.Value) value.Value {
+	sp := g.sp
+	lo, hi := sp.EdgeMidBounds()
+	smin := func(a, b value.Value) value.Value { return g.cur.NewSelect(g.sle(a, b), a, b) }
+	zm0, zm1 := g.add(g.lo[0], lo), g.add(g.hi[0], -hi)
+	for _, part := range []struct {
+		end value.Value
+		mid bool
+	}{
+		{smin(end, g.add(zm0, -1)), false},
+		{smin(end, g.add(zm1, -(sp.NB-1))), true},
+		{end, false},
+	} {
+		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), part.end, g.ic(sp.NB))
+		z := g.env["hx_z"]
+		g.mid = part.mid
+		g.unrolledSteps(z, sp.NB, false)
+		g.mid = false
+		closeZ()
+		g.cur.NewStore(z, g.z)
+	}
+	return g.cur.NewLoad(g.it, g.z)
+}
+
+// edgeDomain is the domain test of an edge step's cell x: all of it, or
+// in the middle steps (g.mid) only its column (dimensions 1..).
+func (g *sweepIR) edgeDomain(x []value.Value) value.Value {
+	if !g.mid {
+		return g.domain(x)
+	}
+	var dom []value.Value
+	for i := 1; i < len(x); i++ {
+		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
+	}
+	return g.and(dom...)
 }
 
 // guard is the global load load of type t, in an edge step only where c()

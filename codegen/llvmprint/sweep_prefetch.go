@@ -55,7 +55,7 @@ func (g *sweepIR) pfLoad(zNext value.Value, fill bool) {
 		for _, r := range sp.Pf {
 			zeros = append(zeros, zeroElem(llvmType(lv.Stmt.Reads[r.Read].Array.Elem)))
 		}
-		vs := g.ifValues(g.domain(x), func() []value.Value {
+		vs := g.ifValues(g.edgeDomain(x), func() []value.Value {
 			var out []value.Value
 			for _, r := range sp.Pf {
 				ref := lv.Stmt.Reads[r.Read].Ref

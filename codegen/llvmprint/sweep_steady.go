@@ -130,11 +130,16 @@ func (g *sweepIR) steadyBox() {
 	}
 	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
-		closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1+tail)), g.ic(sp.NB))
-		z := g.env["hx_z"]
-		g.unrolledSteps(z, sp.NB, false)
-		closeZ()
-		g.cur.NewStore(z, g.z)
+		var z value.Value
+		if g.edge && sp.EdgeMid {
+			z = g.edgeMidLoops(g.add(zb, -(sp.NB - 1 + tail)))
+		} else {
+			closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1+tail)), g.ic(sp.NB))
+			z = g.env["hx_z"]
+			g.unrolledSteps(z, sp.NB, false)
+			closeZ()
+			g.cur.NewStore(z, g.z)
+		}
 		if tail > 0 { // the last steps, the last without the prefetch
 			g.unrolledSteps(z, tail, sp.Prefetch)
 			g.cur.NewStore(g.add(z, tail), g.z)
@@ -187,7 +192,7 @@ func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 		unbind := g.bind(lv, x)
 		var v, dom value.Value
 		if g.edge { // the statement in the domain, else the band-start value (sweep_edge.go)
-			dom = g.domain(x)
+			dom = g.edgeDomain(x)
 			v = g.ifValue(dom, func() value.Value { return g.value(a, g.levelRead(a)) }, e[a])
 		} else {
 			v = g.value(a, g.levelRead(a))
