@@ -29,7 +29,7 @@ func TestTuneStartsFromModel(t *testing.T) {
 	}
 	line := errs[i:]
 	line = line[:strings.Index(line, "\n")]
-	want := "--tile=sweep --sizes=7,32,242 (8 levels a launch, boxes of 32 x 242 cells) [the model's choice]:"
+	want := "--tile=none --sizes=3,64,64 --block=64,8 [the model's choice]:" // tune runs the LLVM back end (PTX): gpumodel's SweepEdgeLLVM keeps the untiled kernel at 2048^2
 	if !strings.Contains(line, want) || !strings.Contains(line, "(model: ") {
 		t.Errorf("first candidate %q, want the model's choice %q with its prediction", line, want)
 	}
@@ -44,7 +44,7 @@ func TestTuneStartsFromModel(t *testing.T) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	if f.Model == nil || f.Model.Flags != "--tile=sweep --sizes=7,32,242 --sweep-edge=on" || f.Model.Arch != "sm_90" || f.Model.GCells < 100 {
+	if f.Model == nil || f.Model.Flags != "--tile=none --sizes=3,64,64 --block=64,8" || f.Model.Arch != "sm_90" || f.Model.GCells < 100 {
 		t.Errorf("tuning file model = %+v", f.Model)
 	}
 	if len(f.Ranked) == 0 || f.Ranked[0].Model <= 0 {
