@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,28 @@ func TestNoteEdgeBoxes(t *testing.T) {
 		noteSteadyBoxes(&b, tc.out)
 		if b.String() != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.out, b.String(), tc.want)
+		}
+	}
+}
+
+// TestSweepEdgeMidFlag: --dump=plan shows the edge middle steps by default
+// where the edge steady state is on, and --sweep-edge-mid=false turns them
+// off (CUDA and LLVM alike).
+func TestSweepEdgeMidFlag(t *testing.T) {
+	lap := "../../bench/inputs/laplacian2d.c"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target=cuda"}, "edge middle: the unrolled steps z in [lo0 + 14, hi0 - 1]"},
+		{[]string{"--target=llvm"}, "edge middle: the unrolled steps z in [lo0 + 14, hi0 - 1]"},
+		{[]string{"--target=cuda", "--sweep-edge-mid=false"}, "edge middle: off"},
+		{[]string{"--target=cuda", "--steady-unroll=false"}, "edge middle: off"},
+	} {
+		args := append([]string{"compile", lap, "--tile=sweep", "--sizes=7,32,242", "--sweep-edge=on", "--dump=plan", "-o", filepath.Join(t.TempDir(), "out")}, tc.args...)
+		out, errs, code := runCmd(t, "", args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d (%s), want %q in the plan:\n%s", tc.args, code, errs, tc.want, head(out, 40))
 		}
 	}
 }
