@@ -90,7 +90,8 @@ func prodInts(v []int) int {
 // of widths w, each thread u consecutive rows (register reuse) of its
 // points.
 //
-//	step = hypot(cells x mem/update, cells x inst/update / issue rate) / latency x tail + launch
+//	step = max(hypot(cells x mem/update, cells x inst/update / issue rate) / latency x tail,
+//	           rows per thread x UntiledChain / clock (2-D)) + launch
 //	mem/update = bytes through L2 (reads x halo amplification + writes) / (L2 BW x L2Eff),
 //	             or through DRAM (halo re-reads missing L2 x HaloMiss) when the arrays exceed L2
 //	inst/update = InstBase + loads after reuse + flops + InstSpecial x divisions + InstThread / points per thread
@@ -198,7 +199,15 @@ func untiledStep(f *Features, g *GPU, c Candidate) (Estimate, bool) {
 	// Issue: waves of conc blocks on the busiest SM.
 	blockWork := cells / float64(blocks)
 	iss := float64(waves*conc) * blockWork * inst / smIssueRate(g) / latency(threads, int(conc), drain)
-	step := combine(mem, iss) + launchS(g)
+	step := combine(mem, iss)
+	// A thread's register-reuse rows form one chain of dependent loads
+	// (each row's values come from the previous row's registers): u rows
+	// take at least u x UntiledChain cycles, which binds where the steps
+	// are short (small grids). Measured and applied in 2-D only.
+	if f.Dims == 2 {
+		step = math.Max(step, u*Calibration.UntiledChain/(g.ClockGHz*1e9))
+	}
+	step += launchS(g)
 	bound := "issue"
 	if mem >= iss {
 		bound = "L2"

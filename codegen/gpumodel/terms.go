@@ -105,6 +105,16 @@ var Calibration = struct {
 	// untiled PTX kernel's 398.9 (one H200,
 	// bench/results/sidebyside_h200_2026-11-28h.md).
 	SweepEdgeLLVM float64
+	// UntiledChain: the cycles each register-reuse row adds to an untiled
+	// thread's chain of dependent loads (a row's values come from the
+	// previous row's registers), a floor on the step that binds where the
+	// steps are short: j2d5pt 1024^2 x 1000 with fast math ran 228.5
+	// GCells/s with 8 rows per thread (3,64,64 with 64x8 threads), 254.4
+	// with 4 (3,32,64, 32x8) and 270.2 to 280.4 with 2 (3,16,128 and
+	// 3,16,32, 32x8), where the memory and issue terms predict them equal
+	// (one H200, bench/results/sidebyside_h200_2026-11-28h.md call 11).
+	// 2-D only (not measured in 3-D).
+	UntiledChain float64
 }{
 	L2Eff: 0.72, HaloMiss: 0.5, L2Fit: 0.75,
 	InstBase: 8, InstThread: 60, InstSpecial: 15, InstSpecialFast: 1,
@@ -113,7 +123,7 @@ var Calibration = struct {
 	HexA:             1.5, HexB: 240, HexGlobalA: 1.9, HexGlobalB: 430, HexDiv: 30,
 	UntiledA3: 2,
 	SweepA:    0.6, SweepStep: 4, SweepDiv: 40, SweepStepLat: 2100, SweepA3: 1.9, SweepDivD: 25,
-	SweepSpecialFast: 12, SweepEdgeLLVM: 1.86,
+	SweepSpecialFast: 12, SweepEdgeLLVM: 1.86, UntiledChain: 700,
 }
 
 // occupancy is the number of blocks of threads threads, smem bytes of
