@@ -422,7 +422,8 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 //     decide the prefetch of level 0's band-start reads in the steady state
 //     and its own-column ring (planPrefetch), FastMath with them;
 //   - SweepStageInput and NoSweepStageInput the staged input (planStage);
-//   - NoSweepEdge and SweepEdgePrefetch the edge steady state (planEdge);
+//   - NoSweepEdge and SweepEdgePrefetch the edge steady state (planEdge),
+//     NoSweepEdgeMid its middle steps (planEdgeMid);
 //   - SmemOptIn is the shared memory a block may take (the target's opt-in
 //     limit; 0: MaxSweepSmem, sweep_dynamic.go).
 func planSweep(cs *Scop, sched *schedule.Schedule, opt CUDAOptions) (*SweepPlan, error) {
