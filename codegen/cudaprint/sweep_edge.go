@@ -161,11 +161,11 @@ func (g *sweepGen) edgeLoadsAt(d int, z string, only int, decl bool) {
 			g.column(d)
 		}
 		// every level's cell in the domain (planes [z - L*H, z]): none to load
-		if g.mid { // every level's plane in the domain (edgeMidLoops)
-			g.line(d, fmt.Sprintf("if (!(%s)) {", g.flag("hx_dc", c0.domCol)))
-		} else {
-			g.line(d, fmt.Sprintf("if (!(%s - %d >= hx_lo0 && %s <= hx_hi0 && %s)) {", z, sp.Lag*int64(len(sp.Levels)-1), z, g.flag("hx_dc", c0.domCol)))
+		planes := "" // in the middle steps every level's plane is in the domain (edgeMidLoops)
+		if !g.mid {
+			planes = fmt.Sprintf("%s - %d >= hx_lo0 && %s <= hx_hi0 && ", z, sp.Lag*int64(len(sp.Levels)-1), z)
 		}
+		g.line(d, fmt.Sprintf("if (!(%s%s)) {", planes, g.flag("hx_dc", c0.domCol)))
 		d++
 		for a, lv := range sp.Levels {
 			if !lv.Keeps() || (only >= 0 && a != only) {
@@ -173,10 +173,11 @@ func (g *sweepGen) edgeLoadsAt(d int, z string, only int, decl bool) {
 			}
 			fs := lv.Stmt
 			c := g.colConds(a)
-			cond := fmt.Sprintf("!(%s) && %s && %s", g.edgeDom(c), c.inArrPlane, g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol))
+			inArr := c.inArrPlane + " && "
 			if g.mid { // the plane in the domain: the written element's plane in the array
-				cond = fmt.Sprintf("!(%s) && %s", g.edgeDom(c), g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol))
+				inArr = ""
 			}
+			cond := fmt.Sprintf("!(%s) && %s%s", g.edgeDom(c), inArr, g.flag(fmt.Sprintf("hx_ia%d", a), c.inArrCol))
 			val := g.global(fs.Write.Array.Name, elemIdx(fs.Write.Ref, lv.Subst()), 0)
 			g.line(d, fmt.Sprintf("{ const %s hx_p = %s - %d; %s = %s ? %s : 0; }", it, z, sp.Lag*int64(a), g.edgeReg(a), cond, val))
 		}

@@ -332,8 +332,13 @@ func (g *bandIR) cell(a int, x []value.Value, read func(k int, rd gpuplan.SweepR
 // domain is the condition that the cell x is in the statements' domain
 // (one box for all of them).
 func (g *bandIR) domain(x []value.Value) value.Value {
+	return g.domainFrom(x, 0)
+}
+
+// domainFrom is domain along the space dimensions from..len(x)-1 only.
+func (g *bandIR) domainFrom(x []value.Value, from int) value.Value {
 	var dom []value.Value
-	for i := range x {
+	for i := from; i < len(x); i++ {
 		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
 	}
 	return g.and(dom...)

@@ -94,9 +94,10 @@ func (g *sweepIR) edgeLoadsAt(z value.Value, only int) []value.Value {
 		zeros[a] = zeroElem(g.elem)
 	}
 	// every level's cell in the domain (planes [z - L*H, z]): none to load
-	allIn := g.and(g.domain(g.cellAt(z)), g.sge(g.add(z, -sp.Lag*int64(len(sp.Levels)-1)), g.lo[0]))
-	if g.mid { // every level's plane in the domain: the column decides
-		allIn = g.edgeDomain(g.cellAt(z))
+	// (in the middle steps every level's plane is: the column decides)
+	allIn := g.edgeDomain(g.cellAt(z))
+	if !g.mid {
+		allIn = g.and(allIn, g.sge(g.add(z, -sp.Lag*int64(len(sp.Levels)-1)), g.lo[0]))
 	}
 	return g.ifValues(g.cur.NewXor(allIn, constant.True), func() []value.Value {
 		out := make([]value.Value, len(sp.Levels))
@@ -108,10 +109,11 @@ func (g *sweepIR) edgeLoadsAt(z value.Value, only int) []value.Value {
 			x := g.cellAt(g.add(z, -sp.Lag*int64(a)))
 			unbind := g.bind(lv, x)
 			fs := lv.Stmt
-			inArr := g.inArray(fs.Write, x)
+			from := 0
 			if g.mid { // the plane in the domain: the written element's plane in the array
-				inArr = g.inArrayFrom(fs.Write, x, 1)
+				from = 1
 			}
+			inArr := g.inArrayFrom(fs.Write, x, from)
 			out[a] = g.ifValue(g.and(g.cur.NewXor(g.edgeDomain(x), constant.True), inArr), func() value.Value {
 				return g.cur.NewLoad(g.elem, g.flatPtrOf(fs.Write.Ref, fs.Write.Array.Name))
 			}, zeros[a])
@@ -159,11 +161,7 @@ func (g *sweepIR) edgeDomain(x []value.Value) value.Value {
 	if !g.mid {
 		return g.domain(x)
 	}
-	var dom []value.Value
-	for i := 1; i < len(x); i++ {
-		dom = append(dom, g.sge(x[i], g.lo[i]), g.sle(x[i], g.hi[i]))
-	}
-	return g.and(dom...)
+	return g.domainFrom(x, 1)
 }
 
 // guard is the global load load of type t, in an edge step only where c()
