@@ -36,6 +36,8 @@ type steadyFlags struct {
 	edgeMid bool
 	// outline is --sweep-outline (gpuplan's sweep_outline.go).
 	outline bool
+	// s0Edge is --sweep-s0-edge (gpuplan's sweep_s0edge.go).
+	s0Edge bool
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
 	stage autoSwitch
@@ -78,6 +80,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("sweep-edge").NoOptDefVal = "on"
 	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
 	fs.BoolVar(&f.edgeMid, "sweep-edge-mid", true, "--tile=sweep with --sweep-edge (CUDA, LLVM and the emulator): an edge box's unrolled steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane) test only the thread's column, not the plane (--dump=plan: edge middle); --sweep-edge-mid=false tests the plane at every edge step")
+	fs.BoolVar(&f.s0Edge, "sweep-s0-edge", true, "--tile=sweep with --steady and --steady-ramp, without the edge steady state (CUDA, LLVM and the emulator): boxes at the domain's edge along s0 only (their face in the domain) run the unrolled steady steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane), the generic step before and after (--dump=plan: s0 edge boxes); --sweep-s0-edge=false: the generic step at all their steps")
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -96,6 +99,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.SweepEdgePrefetch = f.edgePf
 	o.NoSweepEdgeMid = !f.edgeMid
 	o.SweepOutline = f.outline
+	o.NoSweepS0Edge = !f.s0Edge
 	return o
 }
 
@@ -107,6 +111,9 @@ var (
 	// edgeBoxesLine: the boxes that ran the edge steady state (gpuplan's
 	// sweep_edge.go) and their steps.
 	edgeBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) edge sweep box\(es\), (\d+) edge step\(s\)$`)
+	// s0EdgeBoxesLine: the boxes at the domain's edge along s0 only that
+	// ran steady steps (gpuplan's sweep_s0edge.go) and those steps.
+	s0EdgeBoxesLine = regexp.MustCompile(`(?m)^emu: (\d+) s0-edge sweep box\(es\), (\d+) s0-edge steady step\(s\)$`)
 )
 
 // noteSteadyBoxes prints, after an emulator run, how many sweep boxes ran
@@ -122,6 +129,9 @@ func noteSteadyBoxes(w io.Writer, output string) {
 	}
 	if m := edgeBoxesLine.FindStringSubmatch(output); m != nil {
 		fmt.Fprintf(w, "edge: %s sweep box(es) at the domain's edge ran the edge steady state, %s edge step(s)\n", m[1], m[2])
+	}
+	if m := s0EdgeBoxesLine.FindStringSubmatch(output); m != nil {
+		fmt.Fprintf(w, "s0-edge: %s sweep box(es) at the domain's edge along s0 only ran %s steady step(s)\n", m[1], m[2])
 	}
 }
 

@@ -66,6 +66,9 @@ type sweepGen struct {
 	// mid: the edge steps being printed are the middle ones (every
 	// level's plane in the domain along s0: edgeMidLoops).
 	mid bool
+	// s0: the steady steps being printed are an s0-edge box's
+	// (s0EdgeBox).
+	s0 bool
 }
 
 // sweepKernelArgs lists the sweep kernel's arguments (decl: with types):

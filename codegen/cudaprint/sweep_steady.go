@@ -57,7 +57,80 @@ func (g *sweepGen) steady(d int) {
 		g.steadyBox(d)
 		g.edge = false
 	}
+	if sp.S0Edge {
+		g.s0EdgeBox(d)
+	}
 	g.line(d, "}")
+}
+
+// s0EdgeBox prints, at depth d, the branch of a box at the domain's edge
+// along s0 only (gpuplan's sweep_s0edge.go): the generic prologue, the
+// unrolled steady steps in [hx_za, hx_zb], and (after the branch) the
+// generic epilogue.
+func (g *sweepGen) s0EdgeBox(d int) {
+	sp, it := g.sp, g.it()
+	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels))}
+	conds = append(conds, g.faceConds()...)
+	g.line(d, "} else if ("+strings.Join(conds, " && ")+") { /* a box at the domain's edge along s0 only: steady between the domain's first and last planes (gpuplan's sweep_s0edge.go) */")
+	lo, hi := sp.EdgeMidBounds()
+	q0 := sp.SteadyQ0()
+	g.line(d+1, fmt.Sprintf("const %s hx_zm = hx_max(hx_zlo, hx_lo0 + %d) - hx_zlo - %d;", it, lo, q0))
+	g.line(d+1, fmt.Sprintf("const %s hx_za = hx_zlo + %d + (hx_zm > 0 ? (hx_zm + %d) / %d * %d : 0), hx_zb = hx_min(hx_zhi, hx_hi0 - %d);", it, q0, sp.NB-1, sp.NB, sp.NB, hi))
+	g.genericSteps(d+1, "hx_z < hx_za", "prologue: the planes before the domain's first along s0")
+	g.s0 = true
+	defer func() { g.s0 = false }()
+	if g.emu {
+		g.line(d+1, "hx_emu_s0edge_boxes++;")
+	}
+	g.line(d+1, "{")
+	dd := d + 2
+	if !g.emu {
+		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
+	}
+	g.steadyStart(dd)
+	if sp.Prefetch || sp.Stage {
+		defer func() { g.band = nil }()
+	}
+	g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, q0))
+	g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1, sp.NB))
+	g.unrolledSteps(dd+1, sp.NB, false)
+	g.line(dd, "}")
+	g.line(dd, fmt.Sprintf("hx_q = %d; /* (hx_z - hx_zlo) mod NB: unchanged by the unrolled steps */", q0))
+	g.line(d+1, "}")
+}
+
+// faceConds are the interior test's parts along s1..: the face with the
+// level-0 ghost zone in the domain.
+func (g *sweepGen) faceConds() []string {
+	sp := g.sp
+	var conds []string
+	for i := 1; i < sp.Form.NS; i++ {
+		conds = append(conds, fmt.Sprintf("hx_bl%d - %d >= hx_lo%d && hx_bl%d + %d <= hx_hi%d", i, sp.GL[0][i], i, i, sp.W[i]-1+sp.GR[0][i], i))
+	}
+	return conds
+}
+
+// steadyStart prints, at depth d, what the first steady step of a box
+// needs: the prefetch registers and the staged input of step hx_z, the
+// edge loads; and routes level 0's band-start reads to them (g.band, the
+// caller resets it).
+func (g *sweepGen) steadyStart(d int) {
+	sp := g.sp
+	g.edgeFlags(d)
+	if sp.Prefetch {
+		g.line(d, "/* the prefetch registers of the first steady step (hx_z == hx_za) */")
+		g.pfLoad(d, "hx_z", true)
+	}
+	g.stageFill(d)
+	g.edgePrefetch(d, "hx_z", -1)
+	if sp.Prefetch || sp.Stage {
+		g.band = func(a, k int) string {
+			if s := g.stageRead(a, k); s != "" {
+				return s
+			}
+			return g.pfRead(a, k)
+		}
+	}
 }
 
 // interiorIf opens, at depth d, the interior box's if: all levels, its
@@ -66,9 +139,7 @@ func (g *sweepGen) interiorIf(d int) {
 	sp := g.sp
 	conds := []string{fmt.Sprintf("hx_nlev == %d", len(sp.Levels)),
 		fmt.Sprintf("hx_bl0 - %d >= hx_lo0 && hx_bl0 + %d <= hx_hi0", sp.InLo, sp.W[0]-1+sp.InHi)}
-	for i := 1; i < sp.Form.NS; i++ {
-		conds = append(conds, fmt.Sprintf("hx_bl%d - %d >= hx_lo%d && hx_bl%d + %d <= hx_hi%d", i, sp.GL[0][i], i, i, sp.W[i]-1+sp.GR[0][i], i))
-	}
+	conds = append(conds, g.faceConds()...)
 	g.line(d, "/* an interior box (all levels, its planes with ghost zones and the face in the domain): the steady state */")
 	g.line(d, "if ("+strings.Join(conds, " && ")+") {")
 }
@@ -94,20 +165,8 @@ func (g *sweepGen) steadyBox(d int) {
 	if !g.emu {
 		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
 	}
-	g.edgeFlags(dd)
-	if sp.Prefetch {
-		g.line(dd, "/* the prefetch registers of the first steady step (hx_z == hx_za) */")
-		g.pfLoad(dd, "hx_z", true)
-	}
-	g.stageFill(dd)
-	g.edgePrefetch(dd, "hx_z", -1)
+	g.steadyStart(dd)
 	if sp.Prefetch || sp.Stage {
-		g.band = func(a, k int) string {
-			if s := g.stageRead(a, k); s != "" {
-				return s
-			}
-			return g.pfRead(a, k)
-		}
 		defer func() { g.band = nil }()
 	}
 	tail := sp.SteadyTail
@@ -156,6 +215,9 @@ func (g *sweepGen) steadyBox(d int) {
 func (g *sweepGen) kind() string {
 	if g.edge {
 		return "edge"
+	}
+	if g.s0 {
+		return "s0edge"
 	}
 	return "steady"
 }

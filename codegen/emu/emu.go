@@ -267,6 +267,9 @@ static long hx_emu_edge_boxes, hx_emu_edge_steps;
 /* the edge steps that ran the middle code (only the column tested:
    gpuplan's sweep_edge.go, EdgeMid) */
 static long hx_emu_edgemid_steps;
+/* boxes of the sweep kernel at the domain's edge along s0 only that ran
+   steady steps (gpuplan's sweep_s0edge.go) and those steps */
+static long hx_emu_s0edge_boxes, hx_emu_s0edge_steps;
 /* what the sweep kernel's ramp fills its shared buffers and registers with
    at its start (CUDA: 0; tests define NaN) */
 #ifndef HX_EMU_FILL
@@ -360,6 +363,7 @@ static int hx_emu_report(int failed)
   if (hx_emu_steady_steps > 0) printf("emu: %ld steady sweep step(s)\n", hx_emu_steady_steps);
   if (hx_emu_edge_boxes > 0) printf("emu: %ld edge sweep box(es), %ld edge step(s)\n", hx_emu_edge_boxes, hx_emu_edge_steps);
   if (hx_emu_edgemid_steps > 0) printf("emu: %ld edge middle step(s)\n", hx_emu_edgemid_steps);
+  if (hx_emu_s0edge_boxes > 0) printf("emu: %ld s0-edge sweep box(es), %ld s0-edge steady step(s)\n", hx_emu_s0edge_boxes, hx_emu_s0edge_steps);
   if (hx_emu_nerr == 0) {
     if (hx_emu_ngrid > 0) printf("emu: %u launches, %u grid barriers, no races, no out-of-bounds accesses\n", hx_emu_nlaunch, hx_emu_ngrid);
     else printf("emu: %u launches, no races, no out-of-bounds accesses\n", hx_emu_nlaunch);

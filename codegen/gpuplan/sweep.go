@@ -144,6 +144,12 @@ type SweepPlan struct {
 	// level's plane and the prefetch's next plane in the domain) testing
 	// only the thread's column.
 	EdgeMid bool
+	// S0Edge (sweep_s0edge.go): without Edge, boxes at the domain's edge
+	// along s0 only (the face in the domain) run the steady steps in the
+	// middle of their sweep, the generic step before and after
+	// (S0EdgeWhy why not).
+	S0Edge    bool
+	S0EdgeWhy string
 	// IEEESpecial: a level divides or calls a math function without
 	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
 	IEEESpecial bool

@@ -98,6 +98,9 @@ type sweepIR struct {
 	// EdgePf (nil for a level that keeps no value).
 	edge  bool
 	eRegs []*ir.InstAlloca
+	// s0: the steady steps being lowered are those of a box at the
+	// domain's edge along s0 only (sweep_steady.go, s0EdgeBox).
+	s0 bool
 	// mid: the edge steps being lowered are the middle ones (every
 	// level's plane in the domain along s0: sweep_edge.go, edgeMidLoops).
 	mid bool
@@ -126,7 +129,7 @@ func (g *sweepIR) body() {
 		g.cur.NewStore(i32(0), g.q)
 		g.cur.NewStore(zlo, g.z)
 		if sp.Steady {
-			g.steady()
+			g.steady(zhi)
 		}
 		g.genericSteps(zhi)
 		g.copyUnwritten(g.ownedColumns)

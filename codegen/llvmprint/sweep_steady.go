@@ -36,6 +36,10 @@ import (
 const (
 	SteadyBlock     = "hx_steady"
 	SteadyStepBlock = "hx_steady_step"
+	// S0EdgeBlock and S0EdgeStepBlock are those of the boxes at the
+	// domain's edge along s0 only (gpuplan's sweep_s0edge.go).
+	S0EdgeBlock     = "hx_s0edge"
+	S0EdgeStepBlock = "hx_s0edge_step"
 )
 
 // genericSteps lowers the generic sweep steps from the step in g.z while
@@ -62,21 +66,87 @@ func (g *sweepIR) nextQ() {
 
 // steady lowers an interior box's prologue and steady steps (the
 // epilogue is the generic loop after it) and, with the plan's Edge, an
-// edge box's steady steps (sweep_edge.go).
-func (g *sweepIR) steady() {
+// edge box's steady steps (sweep_edge.go), or with its S0Edge those of a
+// box at the domain's edge along s0 only (s0EdgeBox; zhi its last step).
+func (g *sweepIR) steady(zhi value.Value) {
 	sp := g.sp
 	all, in := g.interior()
-	var edge func()
-	if sp.Edge {
-		edge = func() {
+	var other func()
+	switch {
+	case sp.Edge:
+		other = func() {
 			closeAll := g.ifOpen(all)
 			g.edge = true
 			g.steadyBox()
 			g.edge = false
 			closeAll()
 		}
+	case sp.S0Edge:
+		other = func() {
+			closeF := g.ifOpen(g.and(append([]value.Value{all}, g.faceIn()...)...))
+			g.s0EdgeBox(zhi)
+			closeF()
+		}
 	}
-	g.ifElse(in, g.steadyBox, edge)
+	g.ifElse(in, g.steadyBox, other)
+}
+
+// faceIn are the interior test's parts along s1..: the face with the
+// level-0 ghost zone in the domain.
+func (g *sweepIR) faceIn() []value.Value {
+	sp := g.sp
+	var c []value.Value
+	for i := 1; i < sp.Form.NS; i++ {
+		c = append(c, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
+	}
+	return c
+}
+
+// s0EdgeBox lowers, as cudaprint's s0EdgeBox, a box at the domain's edge
+// along s0 only (gpuplan's sweep_s0edge.go): the generic prologue up to
+// za, the first step at or after max(zlo, lo0 + L*H) with slot SteadyQ0,
+// then the unrolled steady steps while the iteration's last step is at or
+// before zb = min(zhi, hi0 - 1); the generic epilogue follows the box's
+// branch.
+func (g *sweepIR) s0EdgeBox(zhi value.Value) {
+	sp := g.sp
+	lo, hi := sp.EdgeMidBounds()
+	q0 := sp.SteadyQ0()
+	zlo := g.cur.NewLoad(g.it, g.z)
+	smax := func(a, b value.Value) value.Value { return g.cur.NewSelect(g.sge(a, b), a, b) }
+	smin := func(a, b value.Value) value.Value { return g.cur.NewSelect(g.sle(a, b), a, b) }
+	zm := g.add(nsw(g.cur.NewSub(smax(zlo, g.add(g.lo[0], lo)), zlo)), -q0)
+	up := nsw(g.cur.NewMul(g.cur.NewSDiv(g.add(zm, sp.NB-1), g.ic(sp.NB)), g.ic(sp.NB)))
+	za := nsw(g.cur.NewAdd(g.add(zlo, q0), g.cur.NewSelect(g.cur.NewICmp(enum.IPredSGT, zm, g.ic(0)), up, g.ic(0))))
+	zb := smin(zhi, g.add(g.hi[0], -hi))
+	g.genericSteps(g.add(za, -1))
+	st := g.llvmKernel.f.NewBlock(S0EdgeBlock)
+	g.cur.NewBr(st)
+	g.cur = st
+	g.s0 = true
+	defer func() { g.s0 = false }()
+	if sp.Prefetch {
+		g.pfLoad(g.cur.NewLoad(g.it, g.z), true)
+	}
+	if sp.Stage {
+		g.st.za, g.st.zb = za, zb
+		g.stageFill(g.cur.NewLoad(g.it, g.z))
+	}
+	if sp.Prefetch || sp.Stage {
+		g.band = func(a, k int) value.Value {
+			if p := g.stageRead(a, k); p != nil {
+				return p
+			}
+			return g.pfRead(a, k)
+		}
+		defer func() { g.band = nil }()
+	}
+	closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1)), g.ic(sp.NB))
+	z := g.env["hx_z"]
+	g.unrolledSteps(z, sp.NB, false)
+	closeZ()
+	g.cur.NewStore(z, g.z)
+	g.cur.NewStore(i32(q0), g.q) // (z - zlo) mod NB
 }
 
 // interior is the test that the launch has all levels (all) and that of
@@ -177,8 +247,11 @@ func (g *sweepIR) unrolledSteps(z value.Value, n int64, lastNoPf bool) {
 func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 	sp := g.sp
 	name := SteadyStepBlock
-	if g.edge {
+	switch {
+	case g.edge:
 		name = EdgeStepBlock
+	case g.s0:
+		name = S0EdgeStepBlock
 	}
 	st := g.llvmKernel.f.NewBlock(fmt.Sprintf("%s.%d", name, g.nstep))
 	g.nstep++
