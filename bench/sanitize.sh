@@ -42,7 +42,7 @@ CONFIGS=(
   "sweep_j2d5pt_edge_mid_fast|$J|--tile=sweep --sizes=7,32,114 --sweep-edge=on --fast-math|dimsize=301 timestep=23"
   "sweep_star3d1r_edge_mid|$S3|--tile=sweep --sizes=3,16,10,26 --sweep-edge=on|dimsize=61 timestep=9"
   "sweep_star3d1r_s0edge|$S3|--tile=sweep --sizes=3,16,10,26 --sweep-edge=off|dimsize=61 timestep=9"
-  "sweep_star3d2r_s0edge|testdata/real/an5d_star3d2r.c|--tile=sweep --sizes=1,20,8,8 --sweep-edge=off|dimsize=47 timestep=9"
+  "sweep_star3d2r_s0edge|testdata/real/an5d_star3d2r.c|--cpp -I testdata/real --tile=sweep --sizes=1,20,8,8 --sweep-edge=off|dimsize=47 timestep=9"
   "sweep_j2d5pt_s0edge_fast|$J|--tile=sweep --sizes=7,32,114 --sweep-edge=off --fast-math|dimsize=301 timestep=23"
   "chunk_j2d5pt_c16_h3_w25|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=16 --sizes=3,25,64|dimsize=101 timestep=19"
   "chunk_j2d5pt_c40_h7_w49|testdata/real/an5d_j2d5pt.c|--tile=hybrid --stream --stream-chunk=40 --sizes=7,49,64|dimsize=203 timestep=21"

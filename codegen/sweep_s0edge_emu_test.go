@@ -175,7 +175,8 @@ func s0EdgeHookIR(ll string) (string, bool) {
 }
 
 // TestLLVMSweepS0EdgeRunsOnCPU: the LLVM sweep kernel on the s0-edge cases
-// (TestSweepS0EdgeEmu's, with the s0-edge boxes on) runs on the CPU
+// (TestSweepS0EdgeEmu's, with the s0-edge boxes forced on: the plan's
+// default leaves them off on the LLVM target) runs on the CPU
 // bit-identical to the sequential program, and its threads enter the
 // s0-edge steady steps and run them as often as the plan's bounds give.
 // By default the 3-D case with the staged input and the 2-D one with the
@@ -195,7 +196,9 @@ func TestLLVMSweepS0EdgeRunsOnCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lo := rc.opt
+			opt := rc.opt
+			opt.SweepS0Edge = true // off by default on the LLVM target
+			lo := opt
 			lo.LLVM, lo.Params = true, rc.tc.params
 			cs, err := cudaScops(c, lo)
 			if err != nil {
@@ -208,7 +211,7 @@ func TestLLVMSweepS0EdgeRunsOnCPU(t *testing.T) {
 			threads := int64(sp.Block[0] * sp.Block[1] * sp.Block[2])
 			boxes, steps := s0EdgeSteps(sp, rc.lo, rc.hi, rc.t)
 			hook := fmt.Sprintf(s0EdgeHookC, boxes*threads, steps*threads, boxes*threads, steps*threads)
-			llvmCountRun(t, llc, cc, dir, "s0edge_ir_"+rc.name, rc.tc, rc.opt, s0EdgeHookIR, hook)
+			llvmCountRun(t, llc, cc, dir, "s0edge_ir_"+rc.name, rc.tc, opt, s0EdgeHookIR, hook)
 		})
 	}
 }

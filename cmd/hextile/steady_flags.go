@@ -36,8 +36,9 @@ type steadyFlags struct {
 	edgeMid bool
 	// outline is --sweep-outline (gpuplan's sweep_outline.go).
 	outline bool
-	// s0Edge is --sweep-s0-edge (gpuplan's sweep_s0edge.go).
-	s0Edge bool
+	// s0Edge is --sweep-s0-edge (gpuplan's sweep_s0edge.go): auto, on or
+	// off.
+	s0Edge autoSwitch
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
 	stage autoSwitch
@@ -80,7 +81,9 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("sweep-edge").NoOptDefVal = "on"
 	fs.BoolVar(&f.edgePf, "sweep-edge-prefetch", false, "--tile=sweep with --sweep-edge: load the edge steps' band-start values outside the domain a step ahead (one more register per level, live across the barrier) instead of at the step's top")
 	fs.BoolVar(&f.edgeMid, "sweep-edge-mid", true, "--tile=sweep with --sweep-edge (CUDA, LLVM and the emulator): an edge box's unrolled steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane) test only the thread's column, not the plane (--dump=plan: edge middle); --sweep-edge-mid=false tests the plane at every edge step")
-	fs.BoolVar(&f.s0Edge, "sweep-s0-edge", true, "--tile=sweep with --steady and --steady-ramp, without the edge steady state (CUDA, LLVM and the emulator): boxes at the domain's edge along s0 only (their face in the domain) run the unrolled steady steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane), the generic step before and after (--dump=plan: s0 edge boxes); --sweep-s0-edge=false: the generic step at all their steps")
+	f.s0Edge = "auto"
+	fs.Var(&f.s0Edge, "sweep-s0-edge", "--tile=sweep with --steady and --steady-ramp, without the edge steady state (CUDA, LLVM and the emulator): boxes at the domain's edge along s0 only (their face in the domain) run the unrolled steady steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane), the generic step before and after; auto (the default): on except on the LLVM/PTX targets (as measured: llc's code spills); on, off (the generic step at all their steps); --dump=plan: s0 edge boxes")
+	fs.Lookup("sweep-s0-edge").NoOptDefVal = "on"
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -99,7 +102,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.SweepEdgePrefetch = f.edgePf
 	o.NoSweepEdgeMid = !f.edgeMid
 	o.SweepOutline = f.outline
-	o.NoSweepS0Edge = !f.s0Edge
+	o.SweepS0Edge, o.NoSweepS0Edge = f.s0Edge == "on", f.s0Edge == "off"
 	return o
 }
 

@@ -74,9 +74,11 @@ type CUDAOptions struct {
 	// every step (--sweep-edge-mid=false; see sweep_edge.go, EdgeMid).
 	NoSweepEdgeMid bool
 	// NoSweepS0Edge keeps the generic step at every sweep step of the
-	// boxes at the domain's edge along s0 only (--sweep-s0-edge=false; see
-	// sweep_s0edge.go, S0Edge).
-	NoSweepS0Edge bool
+	// boxes at the domain's edge along s0 only (--sweep-s0-edge=off; see
+	// sweep_s0edge.go, S0Edge); SweepS0Edge forces their steady steps on
+	// the LLVM target too (--sweep-s0-edge=on). Neither: the plan's choice
+	// (on except on the LLVM target).
+	SweepS0Edge, NoSweepS0Edge bool
 	// SweepOutline puts the sweep kernel's edge and generic box paths in
 	// non-inlined device functions (--sweep-outline; see sweep_outline.go).
 	// Off by default: measured slower, the interior boxes too (one H200,
@@ -346,7 +348,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 			sp.EdgeWhy = opt.SweepEdgeWhy // auto's reason (on, or off by it)
 		}
 		sp.planOutline(!opt.SweepOutline)
-		sp.planS0Edge(opt.NoSweepS0Edge)
+		sp.planS0Edge(opt.SweepS0Edge, opt.NoSweepS0Edge, opt.LLVM)
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}

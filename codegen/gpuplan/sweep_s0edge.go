@@ -6,7 +6,8 @@ import (
 )
 
 // The s0-edge boxes' steady middle (SweepPlan.S0Edge; CUDAOptions.
-// NoSweepS0Edge, --sweep-s0-edge=false, turns it off). Without the edge
+// NoSweepS0Edge, --sweep-s0-edge=off, turns it off; on the LLVM target
+// it is off unless forced, SweepS0Edge, --sweep-s0-edge=on). Without the edge
 // steady state (sweep_edge.go: off where boxes fill many waves, as its
 // registers slow every box) a box that is not interior runs the generic
 // step at all of its sweep steps. Most such boxes touch the domain's edge
@@ -57,25 +58,30 @@ import (
 // 184.8 -> 180.2 / 189.1 (bench/results/sidebyside_h200_2026-11-28i.md).
 //
 // The CUDA and LLVM printers (and the emulator, which prints the CUDA) have
-// it.
+// it; the plan leaves it off on the LLVM target unless forced (planS0Edge).
 
 // planS0Edge decides S0Edge after planEdge: on with the steady state
 // unrolled and its ramp, unless noS0Edge, the edge steady state (the edge
-// boxes take it) or the ring. (With the outlined box
-// paths, --sweep-outline, the CUDA printer sends these boxes to the
-// generic box function, as before: the emulator, which prints no outlined
-// paths, runs them steady.)
-func (sp *SweepPlan) planS0Edge(noS0Edge bool) {
+// boxes take it) or the ring, and on the LLVM target only when forced (as
+// measured on an H200: llc's code of the kernel with the s0-edge path
+// spills, star3d1r 512^3 with 3,64,26,26 648 bytes of spill stores at 32
+// registers and 317.7 -> 180.1 GCells/s, though star3d2r with 1,64,28,28
+// gains 202.8 -> 214.3). (With the outlined box paths, --sweep-outline,
+// the CUDA printer sends these boxes to the generic box function, as
+// before: the emulator, which prints no outlined paths, runs them steady.)
+func (sp *SweepPlan) planS0Edge(force, noS0Edge, llvm bool) {
 	sp.S0Edge, sp.S0EdgeWhy = false, ""
 	switch {
 	case noS0Edge:
-		sp.S0EdgeWhy = "off (--sweep-s0-edge=false)"
+		sp.S0EdgeWhy = "off (--sweep-s0-edge=off)"
 	case !sp.Steady || !sp.SteadyRamp || !sp.SteadyUnroll:
 		sp.S0EdgeWhy = "off: needs the steady state unrolled, with its ramp"
 	case sp.Edge:
 		sp.S0EdgeWhy = "off: the edge steady state runs every box at the domain's edge"
 	case sp.Ring:
 		sp.S0EdgeWhy = "off with --sweep-ring"
+	case llvm && !force:
+		sp.S0EdgeWhy = "auto, off on the LLVM target (llc's code of the kernel with the s0-edge path spills: star3d1r 512^3 3,64,26,26 ran 317.7 -> 180.1 GCells/s; --sweep-s0-edge=on forces it)"
 	default:
 		sp.S0Edge = true
 	}
