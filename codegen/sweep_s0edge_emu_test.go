@@ -23,8 +23,8 @@ type s0EdgeCase struct {
 // s0EdgeCases: the edge steady state off (as the model decides on large
 // grids), AN5D-form inputs in 2-D (the prefetch under --fast-math, the
 // global reads without) and 3-D (the staged input, on and off), radius 1
-// and 2, partial boxes at the far end, a short last band, with the
-// buffers and registers NaN at the kernel's start.
+// and 2, partial boxes at the far end, a short last band, 64-bit loops,
+// with the buffers and registers NaN at the kernel's start.
 var s0EdgeCases = []s0EdgeCase{
 	{steadyEmuCase{"star3d1r", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 12, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 45, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 43, 9},
 	{steadyEmuCase{"j2d5pt_pf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{1, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true, FastMath: true, SweepPrefetch: true}}, 1, 59, 9},
@@ -32,6 +32,7 @@ var s0EdgeCases = []s0EdgeCase{
 	{steadyEmuCase{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 59, 9},
 	{steadyEmuCase{"star3d1r_nostage", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 20, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 50, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, NoSweepStageInput: true}}, 1, 48, 9},
 	{steadyEmuCase{"j2d5pt_h7", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 32, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 90, "timestep": 19}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 88, 19},
+	{steadyEmuCase{"star3d1r_64", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 12, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 45, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, ForceWide: true, ForceWideIndex: true}}, 1, 43, 9},
 	{steadyEmuCase{"j2d5pt_off", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{1, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, NoSweepS0Edge: true}}, 1, 59, 9},
 }
 
@@ -213,5 +214,42 @@ func TestLLVMSweepS0EdgeRunsOnCPU(t *testing.T) {
 			hook := fmt.Sprintf(s0EdgeHookC, boxes*threads, steps*threads, boxes*threads, steps*threads)
 			llvmCountRun(t, llc, cc, dir, "s0edge_ir_"+rc.name, rc.tc, opt, s0EdgeHookIR, hook)
 		})
+	}
+}
+
+// TestSweepS0EdgeCUDA: the CUDA print of the s0-edge boxes' branch (the
+// device code, not the emulator's) compiles as C++ with the CUDA built-ins
+// stubbed, in 2-D with the prefetch and in 3-D with the staged input; the
+// kernel has the branch with the plan's S0Edge, not without it, and not
+// with the outlined box paths (those boxes call the generic function).
+func TestSweepS0EdgeCUDA(t *testing.T) {
+	chk := newCUDASyntax(t)
+	for _, tc := range []struct {
+		file   string
+		sizes  []int64
+		opt    CUDAOptions
+		branch bool
+	}{
+		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 32, 114}, CUDAOptions{NoPDL: true, NoSweepEdge: true, FastMath: true, SweepPrefetch: true}, true},
+		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 16, 10, 26}, CUDAOptions{NoPDL: true, NoSweepEdge: true}, true},
+		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 16, 10, 26}, CUDAOptions{NoPDL: true, NoSweepEdge: true, NoSweepS0Edge: true}, false},
+		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 16, 10, 26}, CUDAOptions{NoPDL: true, NoSweepEdge: true, SweepOutline: true}, false},
+	} {
+		c, err := sweepCompile(tc.file, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chk.checkCompiled(c, tc.file, tc.opt)
+		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for _, f := range res.Files {
+			all.WriteString(f)
+		}
+		if got := strings.Contains(all.String(), "a box at the domain's edge along s0 only"); got != tc.branch {
+			t.Errorf("%s %+v: the s0-edge branch printed %v, want %v", tc.file, tc.opt, got, tc.branch)
+		}
 	}
 }
