@@ -79,18 +79,8 @@ func (g *sweepGen) s0EdgeBox(d int) {
 	g.genericSteps(d+1, "hx_z < hx_za", "prologue: the planes before the domain's first along s0")
 	g.s0 = true
 	defer func() { g.s0 = false }()
-	if g.emu {
-		g.line(d+1, "hx_emu_s0edge_boxes++;")
-	}
-	g.line(d+1, "{")
-	dd := d + 2
-	if !g.emu {
-		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
-	}
-	g.steadyStart(dd)
-	if sp.Prefetch || sp.Stage {
-		defer func() { g.band = nil }()
-	}
+	dd, reset := g.steadyOpen(d + 1)
+	defer reset()
 	g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, q0))
 	g.line(dd, fmt.Sprintf("for (; hx_z <= hx_zb - %d; hx_z += %d) {", sp.NB-1, sp.NB))
 	g.unrolledSteps(dd+1, sp.NB, false)
@@ -110,10 +100,26 @@ func (g *sweepGen) faceConds() []string {
 	return conds
 }
 
+// steadyOpen prints, at depth d, the emulator's box counter and opens the
+// scope of a box's steady steps (at depth d+1, returned) with what the
+// first steady step needs (steadyStart); reset ends the routing of level
+// 0's reads (the caller defers it).
+func (g *sweepGen) steadyOpen(d int) (dd int, reset func()) {
+	if g.emu {
+		g.line(d, fmt.Sprintf("hx_emu_%s_boxes++;", g.kind()))
+	}
+	g.line(d, "{")
+	dd = d + 1
+	if !g.emu {
+		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
+	}
+	g.steadyStart(dd)
+	return dd, func() { g.band = nil }
+}
+
 // steadyStart prints, at depth d, what the first steady step of a box
 // needs: the prefetch registers and the staged input of step hx_z, the
-// edge loads; and routes level 0's band-start reads to them (g.band, the
-// caller resets it).
+// edge loads; and routes level 0's band-start reads to them (g.band).
 func (g *sweepGen) steadyStart(d int) {
 	sp := g.sp
 	g.edgeFlags(d)
@@ -157,18 +163,8 @@ func (g *sweepGen) steadyBox(d int) {
 	if !sp.SteadyRamp { // with the ramp hx_za is hx_zlo (sweep_ramp.go)
 		g.genericSteps(d+1, "hx_z < hx_za", "prologue: the pipeline fills")
 	}
-	if g.emu {
-		g.line(d+1, fmt.Sprintf("hx_emu_%s_boxes++;", g.kind()))
-	}
-	g.line(d+1, "{")
-	dd := d + 2
-	if !g.emu {
-		g.line(dd, fmt.Sprintf("const bool hx_oc = %s;", g.colConds(0).ownCol))
-	}
-	g.steadyStart(dd)
-	if sp.Prefetch || sp.Stage {
-		defer func() { g.band = nil }()
-	}
+	dd, reset := g.steadyOpen(d + 1)
+	defer reset()
 	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
 		g.line(dd, fmt.Sprintf("/* the steady steps, unrolled by NB = %d: hx_q is %d at hx_za (constant buffer slots) */", sp.NB, sp.SteadyQ0()))

@@ -132,15 +132,7 @@ func (g *sweepIR) s0EdgeBox(zhi value.Value) {
 		g.st.za, g.st.zb = za, zb
 		g.stageFill(g.cur.NewLoad(g.it, g.z))
 	}
-	if sp.Prefetch || sp.Stage {
-		g.band = func(a, k int) value.Value {
-			if p := g.stageRead(a, k); p != nil {
-				return p
-			}
-			return g.pfRead(a, k)
-		}
-		defer func() { g.band = nil }()
-	}
+	defer g.routeBand()()
 	closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1)), g.ic(sp.NB))
 	z := g.env["hx_z"]
 	g.unrolledSteps(z, sp.NB, false)
@@ -189,15 +181,7 @@ func (g *sweepIR) steadyBox() {
 	if g.edge && sp.EdgePf { // an edge box's first step's out-of-domain values
 		g.edgePrefetch(g.cur.NewLoad(g.it, g.z), -1)
 	}
-	if sp.Prefetch || sp.Stage {
-		g.band = func(a, k int) value.Value {
-			if p := g.stageRead(a, k); p != nil {
-				return p
-			}
-			return g.pfRead(a, k)
-		}
-		defer func() { g.band = nil }()
-	}
+	defer g.routeBand()()
 	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
 		var z value.Value
@@ -228,6 +212,22 @@ func (g *sweepIR) steadyBox() {
 			g.cur.NewStore(g.add(z, 1), g.z)
 		}
 	}
+}
+
+// routeBand routes level 0's band-start reads in the steady steps to the
+// staged input and the prefetch registers (where the plan has them) and
+// returns the function that ends it.
+func (g *sweepIR) routeBand() func() {
+	if !g.sp.Prefetch && !g.sp.Stage {
+		return func() {}
+	}
+	g.band = func(a, k int) value.Value {
+		if p := g.stageRead(a, k); p != nil {
+			return p
+		}
+		return g.pfRead(a, k)
+	}
+	return func() { g.band = nil }
 }
 
 // unrolledSteps lowers n steady steps z+j (j < n) with constant slots (q
