@@ -33,6 +33,9 @@ import (
 //	                     IEEE division, at radius 2 and on the LLVM back end, where its
 //	                     registers spill (AN5D's star2d2r 3,128,244 with fast math: 542.7
 //	                     with it, 702.7 without; PTX box2d1r 494.8 and 722.7)
+//	--sweep-s0-edge      the s0-edge boxes' steady middle (sweep_s0edge.go), auto: off on
+//	                     the LLVM back end (PTX star3d1r 512^3 317.7 without, 180.1 with;
+//	                     star3d2r 202.8 and 214.3), on elsewhere (CUDA +4% to +6% at 512^3)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
@@ -62,6 +65,7 @@ import (
 //   - sweep-edge: on and off beside auto (the one that is the base's code
 //     is left out).
 //   - sweep-prefetch: on and off beside auto (as sweep-edge).
+//   - sweep-s0-edge: on and off beside auto (as sweep-edge).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the
@@ -89,6 +93,7 @@ var tuneKnobs = []tuneKnob{
 	{"sweep-outline", outlineVariants},
 	{"sweep-edge", switchVariants},
 	{"sweep-prefetch", switchVariants},
+	{"sweep-s0-edge", switchVariants},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob

@@ -34,37 +34,37 @@ func TestTuneKnobCandidates(t *testing.T) {
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
 			// the IEEE division: auto does not prefetch, the variant does
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"), sw2("7,128,242 --sweep-s0-edge=X"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"), sw2("7,128,498 --sweep-s0-edge=X"),
 		}, nil, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
 			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged;
 			// --sweep-edge=auto is on at 3,64,26,26 (400 boxes, 1.5 waves, 68% at
 			// the edge: the variant is off), off at 1,16,30,30 (the variant on)
 			sw2("3,64,26,26 --min-blocks=1"), sw2("3,64,26,26 --sweep-stage-input=off"), sw2("3,64,26,26 --steady-ramp=false"), sw2("3,64,26,26 --sweep-outline=true"), sw2("3,64,26,26 --sweep-edge=off"),
-			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=on"),
+			sw2("1,16,30,30 --min-blocks=1"), sw2("1,16,30,30 --sweep-stage-input=off"), sw2("1,16,30,30 --steady-ramp=false"), sw2("1,16,30,30 --sweep-outline=true"), sw2("1,16,30,30 --sweep-edge=on"), sw2("1,16,30,30 --sweep-s0-edge=X"),
 		}, nil, [2]int{8, 8}},
 		{"box2d1r 2-D, prefetched", "../../testdata/real/an5d_box2d1r.c", []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// no division: level 0's loads prefetched, the variant without;
 			// the model's second sweep is 9,128,238 (floor 5 at 48 registers)
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"), sw2("7,128,242 --sweep-s0-edge=X"),
 			sw2("9,128,238 --min-blocks=4"), sw2("9,128,238 --min-blocks=6"),
-			sw2("9,128,238 --sweep-stage-input=on"), sw2("9,128,238 --steady-ramp=false"), sw2("9,128,238 --sweep-outline=true"), sw2("9,128,238 --sweep-edge=on"), sw2("9,128,238 --sweep-prefetch=off"),
+			sw2("9,128,238 --sweep-stage-input=on"), sw2("9,128,238 --steady-ramp=false"), sw2("9,128,238 --sweep-outline=true"), sw2("9,128,238 --sweep-edge=on"), sw2("9,128,238 --sweep-prefetch=off"), sw2("9,128,238 --sweep-s0-edge=X"),
 		}, []string{
 			// the LLVM back end does not prefetch by default (the variant
 			// does), and its second sweep stays 11,128,234 (the model's
 			// registers without the prefetch), whose floor is then 5 (6
 			// cannot be resident)
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"), sw2("7,128,242 --sweep-s0-edge=X"),
 			sw2("11,128,234 --min-blocks=4"),
-			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=on"),
+			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=on"), sw2("11,128,234 --sweep-s0-edge=X"),
 		}, [2]int{7, 7}}, // the model's choice is the sweep's default sizes on both back ends (no IEEE division)
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"), sw2("7,128,242 --sweep-s0-edge=X"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"), sw2("7,128,498 --sweep-s0-edge=X"),
 		}, nil, [2]int{8, 7}},
 	} {
 		for _, device := range []string{"gpu", "emu"} {
@@ -72,15 +72,18 @@ func TestTuneKnobCandidates(t *testing.T) {
 			if device == "gpu" && tc.wantGPU != nil {
 				tc.want = tc.wantGPU
 			}
-			if device == "emu" { // the emulator's print keeps the box paths inline either way
-				var want []string
-				for _, w := range tc.want {
-					if !strings.Contains(w, "--sweep-outline") {
-						want = append(want, w)
-					}
+			// --sweep-s0-edge=X: the variant of auto, off on the LLVM
+			// back end (gpu: on), on on the CUDA one (emu: off); left out
+			// where the edge steady state is on (the same code either way)
+			s0 := map[string]string{"gpu": "on", "emu": "off"}[device]
+			var want []string
+			for _, w := range tc.want {
+				if device == "emu" && strings.Contains(w, "--sweep-outline") {
+					continue // the emulator's print keeps the box paths inline either way
 				}
-				tc.want = want
+				want = append(want, strings.Replace(w, "--sweep-s0-edge=X", "--sweep-s0-edge="+s0, 1))
 			}
+			tc.want = want
 			sp := tuneSpaceForTestWith(t, tc.file, device, nil, func(sp *tuneSpace) {
 				sp.fixedKnobs = map[string]bool{}
 				for _, k := range tc.fixed {
@@ -283,7 +286,7 @@ func TestTuneKnobsTuningFile(t *testing.T) {
 	// A knob value the flag refuses, a flag that is no knob.
 	for knobs, want := range map[string]string{
 		`{"min-blocks": "99"}`:   ":1:1: error: the winner's knobs: --min-blocks=99: want 0 (the plan's choice), 1 (no floor) or up to 32 blocks per SM, not \"99\"",
-		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline, --sweep-edge, --sweep-prefetch)",
+		`{"sweep-ring": "true"}`: ":1:1: error: the winner's knobs: --sweep-ring is not a knob tune searches (--min-blocks, --sweep-stage-input, --steady-ramp, --sweep-outline, --sweep-edge, --sweep-prefetch, --sweep-s0-edge)",
 	} {
 		b, _ := os.ReadFile(filepath.Join(dir, "other.json"))
 		bad := strings.Replace(string(b), `"knobs": {
