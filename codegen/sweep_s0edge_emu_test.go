@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"hextile/codegen/ast"
 	"hextile/codegen/gpuplan"
 	"hextile/codegen/llvmprint"
 	"hextile/internal/testlong"
@@ -94,8 +95,8 @@ func TestSweepS0EdgeEmu(t *testing.T) {
 func s0EdgeSteps(sp *gpuplan.SweepPlan, lo, hi, t int64) (boxes, steps int64) {
 	full := t * int64(sp.K) / (sp.H + 1) // launches with all levels
 	ns := sp.Form.NS
-	first := func(i int) int64 { return floorDivT(lo+sp.Off[i], sp.W[i]) }
-	last := func(i int) int64 { return floorDivT(hi+sp.Off[i], sp.W[i]) }
+	first := func(i int) int64 { return ast.FloorDivInt(lo+sp.Off[i], sp.W[i]) }
+	last := func(i int) int64 { return ast.FloorDivInt(hi+sp.Off[i], sp.W[i]) }
 	faceIn := int64(1)
 	for i := 1; i < ns; i++ {
 		n := int64(0)
@@ -129,14 +130,6 @@ func s0EdgeSteps(sp *gpuplan.SweepPlan, lo, hi, t int64) (boxes, steps int64) {
 		ms += n
 	}
 	return full * mb * faceIn, full * ms * faceIn
-}
-
-func floorDivT(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }
 
 // s0EdgeHookC counts the CUDA threads that enter the LLVM sweep kernel's

@@ -125,14 +125,7 @@ func (g *sweepIR) s0EdgeBox(zhi value.Value) {
 	g.cur = st
 	g.s0 = true
 	defer func() { g.s0 = false }()
-	if sp.Prefetch {
-		g.pfLoad(g.cur.NewLoad(g.it, g.z), true)
-	}
-	if sp.Stage {
-		g.st.za, g.st.zb = za, zb
-		g.stageFill(g.cur.NewLoad(g.it, g.z))
-	}
-	defer g.routeBand()()
+	defer g.steadyStart(za, zb)()
 	closeZ := g.loopOpen("hx_z", g.cur.NewLoad(g.it, g.z), g.add(zb, -(sp.NB-1)), g.ic(sp.NB))
 	z := g.env["hx_z"]
 	g.unrolledSteps(z, sp.NB, false)
@@ -149,10 +142,7 @@ func (g *sweepIR) interior() (all, in value.Value) {
 	all = g.cur.NewICmp(enum.IPredEQ, g.nlev, i32(int64(len(sp.Levels))))
 	c := []value.Value{all,
 		g.sge(g.add(g.bl[0], -sp.InLo), g.lo[0]), g.sle(g.add(g.bl[0], sp.W[0]-1+sp.InHi), g.hi[0])}
-	for i := 1; i < sp.Form.NS; i++ {
-		c = append(c, g.sge(g.add(g.bl[i], -sp.GL[0][i]), g.lo[i]), g.sle(g.add(g.bl[i], sp.W[i]-1+sp.GR[0][i]), g.hi[i]))
-	}
-	return all, g.and(c...)
+	return all, g.and(append(c, g.faceIn()...)...)
 }
 
 // steadyBox lowers the steady steps of an interior box (with its prologue
@@ -171,17 +161,7 @@ func (g *sweepIR) steadyBox() {
 	st := g.llvmKernel.f.NewBlock(name) // (g.f is the face index)
 	g.cur.NewBr(st)
 	g.cur = st
-	if sp.Prefetch { // the registers of the first steady step (z == za)
-		g.pfLoad(g.cur.NewLoad(g.it, g.z), true)
-	}
-	if sp.Stage { // the staged input of the first steady step (z == za; sweep_stage.go)
-		g.st.za, g.st.zb = za, zb
-		g.stageFill(g.cur.NewLoad(g.it, g.z))
-	}
-	if g.edge && sp.EdgePf { // an edge box's first step's out-of-domain values
-		g.edgePrefetch(g.cur.NewLoad(g.it, g.z), -1)
-	}
-	defer g.routeBand()()
+	defer g.steadyStart(za, zb)()
 	tail := sp.SteadyTail
 	if sp.SteadyUnroll {
 		var z value.Value
@@ -212,6 +192,26 @@ func (g *sweepIR) steadyBox() {
 			g.cur.NewStore(g.add(z, 1), g.z)
 		}
 	}
+}
+
+// steadyStart lowers what the first steady step z of a box (in g.z; its
+// steps run to zb) needs, as cudaprint's steadyStart: the prefetch
+// registers, the staged input, an edge box's out-of-domain values a step
+// ahead; and routes level 0's band-start reads to them (routeBand), the
+// returned function ending it.
+func (g *sweepIR) steadyStart(za, zb value.Value) func() {
+	sp := g.sp
+	if sp.Prefetch { // the registers of the first steady step (z == za)
+		g.pfLoad(g.cur.NewLoad(g.it, g.z), true)
+	}
+	if sp.Stage { // the staged input of the first steady step (z == za; sweep_stage.go)
+		g.st.za, g.st.zb = za, zb
+		g.stageFill(g.cur.NewLoad(g.it, g.z))
+	}
+	if g.edge && sp.EdgePf { // an edge box's first step's out-of-domain values
+		g.edgePrefetch(g.cur.NewLoad(g.it, g.z), -1)
+	}
+	return g.routeBand()
 }
 
 // routeBand routes level 0's band-start reads in the steady steps to the
