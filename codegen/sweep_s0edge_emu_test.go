@@ -22,7 +22,8 @@ type s0EdgeCase struct {
 }
 
 // s0EdgeCases: the edge steady state off (as the model decides on large
-// grids), AN5D-form inputs in 2-D (the prefetch under --fast-math, the
+// grids), PolyBench's jacobi-2d (macros, double, two statements per time
+// step; MINI: N = 30, TSTEPS = 20), AN5D-form inputs in 2-D (the prefetch under --fast-math, the
 // global reads without) and 3-D (the staged input, on and off), radius 1
 // and 2, partial boxes at the far end, a short last band, 64-bit loops,
 // with the buffers and registers NaN at the kernel's start.
@@ -33,6 +34,7 @@ var s0EdgeCases = []s0EdgeCase{
 	{steadyEmuCase{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 59, 9},
 	{steadyEmuCase{"star3d1r_nostage", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 20, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 50, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, NoSweepStageInput: true}}, 1, 48, 9},
 	{steadyEmuCase{"j2d5pt_h7", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 32, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 90, "timestep": 19}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 88, 19},
+	{steadyEmuCase{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 28, 20},
 	{steadyEmuCase{"star3d1r_64", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 12, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 45, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, ForceWide: true, ForceWideIndex: true}}, 1, 43, 9},
 	{steadyEmuCase{"j2d5pt_off", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{1, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, NoSweepS0Edge: true}}, 1, 59, 9},
 }
@@ -47,45 +49,36 @@ var s0EdgeLine = regexp.MustCompile(`emu: (\d+) s0-edge sweep box\(es\), (\d+) s
 // plan's bounds give (counted here from the domain, box by box), the
 // interior boxes keep theirs, and the results are bit-identical to the
 // sequential program, race-free and in bounds. With NoSweepS0Edge none
-// run. By default the first four cases; all with HEXTILE_LONG=1.
+// run. By default the cases not marked long; all with HEXTILE_LONG=1.
 func TestSweepS0EdgeEmu(t *testing.T) {
-	var cases []steadyEmuCase
-	geo := map[string]s0EdgeCase{}
 	for _, c := range s0EdgeCases {
-		cases = append(cases, c.steadyEmuCase)
-		geo[c.name] = c
-	}
-	runSweepEmuCases(t, "s0edge_", cases, func(tc sweepCase, opt gpuplan.CUDAOptions) gpuplan.CUDAOptions {
-		opt.Params = tc.params
-		return opt
-	}, func(t *testing.T, sp *gpuplan.SweepPlan, opt gpuplan.CUDAOptions) {
-		if sp.Edge || sp.S0Edge == opt.NoSweepS0Edge {
-			t.Fatalf("the plan: edge %v, s0-edge %v (%s)", sp.Edge, sp.S0Edge, sp.S0EdgeWhy)
-		}
-	}, func(t *testing.T, sp *gpuplan.SweepPlan, out string) {
-		t.Helper()
-		var c s0EdgeCase
-		for _, g := range geo {
-			if g.tc.sizes[1] == sp.W[0] && g.tc.sizes[0] == sp.H && g.tc.params["dimsize"] == g.hi+g.lo+1 && (g.opt.NoSweepS0Edge == !sp.S0Edge) {
-				c = g
+		c := c
+		runSweepEmuCases(t, "s0edge_", []steadyEmuCase{c.steadyEmuCase}, func(tc sweepCase, opt gpuplan.CUDAOptions) gpuplan.CUDAOptions {
+			opt.Params = tc.params
+			return opt
+		}, func(t *testing.T, sp *gpuplan.SweepPlan, opt gpuplan.CUDAOptions) {
+			if sp.Edge || sp.S0Edge == opt.NoSweepS0Edge {
+				t.Fatalf("the plan: edge %v, s0-edge %v (%s)", sp.Edge, sp.S0Edge, sp.S0EdgeWhy)
 			}
-		}
-		var boxes, steps int64
-		if m := s0EdgeLine.FindStringSubmatch(out); m != nil {
-			boxes, _ = strconv.ParseInt(m[1], 10, 64)
-			steps, _ = strconv.ParseInt(m[2], 10, 64)
-		}
-		wb, ws := s0EdgeSteps(sp, c.lo, c.hi, c.t)
-		if !sp.S0Edge {
-			wb, ws = 0, 0
-		}
-		if boxes != wb || steps != ws {
-			t.Errorf("%d s0-edge boxes ran %d steady steps, want %d and %d\n%s", boxes, steps, wb, ws, out)
-		}
-		if sb, ss := emuCount(steadyBoxes, out), emuCount(steadySteps, out); sb == 0 || ss != sb*sp.SteadySteps() {
-			t.Errorf("%d interior boxes ran %d steady steps, want some, %d each", sb, ss, sp.SteadySteps())
-		}
-	})
+		}, func(t *testing.T, sp *gpuplan.SweepPlan, out string) {
+			t.Helper()
+			var boxes, steps int64
+			if m := s0EdgeLine.FindStringSubmatch(out); m != nil {
+				boxes, _ = strconv.ParseInt(m[1], 10, 64)
+				steps, _ = strconv.ParseInt(m[2], 10, 64)
+			}
+			wb, ws := s0EdgeSteps(sp, c.lo, c.hi, c.t)
+			if !sp.S0Edge {
+				wb, ws = 0, 0
+			}
+			if boxes != wb || steps != ws {
+				t.Errorf("%d s0-edge boxes ran %d steady steps, want %d and %d\n%s", boxes, steps, wb, ws, out)
+			}
+			if sb, ss := emuCount(steadyBoxes, out), emuCount(steadySteps, out); sb == 0 || ss != sb*sp.SteadySteps() {
+				t.Errorf("%d interior boxes ran %d steady steps, want some, %d each", sb, ss, sp.SteadySteps())
+			}
+		})
+	}
 }
 
 // s0EdgeSteps counts, box by box, the s0-edge boxes of a run on the cube
