@@ -224,11 +224,13 @@ build_job() {
     key=hx.$2.$3.$4; mkdir -p "$o"
     base=$(basename "$(ls "$d"/*_ref.c)" _ref.c)
     fl="-fmad=false"; [ "$4" = fast ] && fl="--use_fast_math"
-    bx "$key" cc -O2 -std=gnu99 -ffp-contract=off -I "$P/an5d" -c "$d/${base}_ref.c" -o "$o/ref_$4.o" &&
-      bx "$key" nvcc -O3 -arch="$ARCH" $fl -o "$o/$4" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref_$4.o" &&
+    # -mcmodel=medium: a #define-sized input's static arrays may pass 2 GiB (16384^2 float x 2), which the
+    # default code model cannot link with the static CUDA runtime (as hextile run --backend=cuda builds)
+    bx "$key" cc -O2 -std=gnu99 -ffp-contract=off -mcmodel=medium -I "$P/an5d" -c "$d/${base}_ref.c" -o "$o/ref_$4.o" &&
+      bx "$key" nvcc -O3 -arch="$ARCH" $fl -Xcompiler -mcmodel=medium -o "$o/$4" "$d/${base}_host.cu" "$d/${base}_kernel.cu" "$o/ref_$4.o" &&
       if [ -d "$d.v" ]; then
-        bx "$key" cc -O2 -std=gnu99 -ffp-contract=off -I "$P/an5d" -c "$d.v/${base}_ref.c" -o "$o/ref_$4.v.o" &&
-          bx "$key" nvcc -O3 -arch="$ARCH" $fl -o "$o/$4.v" "$d.v/${base}_host.cu" "$d.v/${base}_kernel.cu" "$o/ref_$4.v.o"
+        bx "$key" cc -O2 -std=gnu99 -ffp-contract=off -mcmodel=medium -I "$P/an5d" -c "$d.v/${base}_ref.c" -o "$o/ref_$4.v.o" &&
+          bx "$key" nvcc -O3 -arch="$ARCH" $fl -Xcompiler -mcmodel=medium -o "$o/$4.v" "$d.v/${base}_host.cu" "$d.v/${base}_kernel.cu" "$o/ref_$4.v.o"
       fi
     rc=$? ;;
   an5d) # an5d CONFIG MODE
@@ -263,6 +265,9 @@ reps() { awk -v r="$1" -v s="$REPS_SCALE" -v m="$REPS_MAX" 'BEGIN { n = int(r * 
 
 # The row functions read the row's fields from the caller's variables (name label input full small rps
 # ppcg an5d).
+# tmodes TAG: the modes row $name's configuration TAG runs in: fast only for a --fast-math plan (its
+# bit-exact build would time the fast-math plan under IEEE arithmetic, a configuration of no column).
+tmodes() { awk -F'\t' -v n="$name" -v t="$1" '$1 == n && $2 == t { print ($3 ~ /--fast-math/) ? "fast" : "exact fast"; exit }' "$D/hx.list"; }
 # hx_row: hextile's harness builds (every configuration, exact and fast) and the PTX default.
 hx_row() {
   local r t m v ok fm tags pids=()
@@ -271,7 +276,7 @@ hx_row() {
   set -- $(src "$input")
   tags=$(awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { print $2 }' "$D/hx.list")
   if has_col hx; then
-    for t in $tags; do for m in exact fast; do
+    for t in $tags; do for m in $(tmodes "$t"); do
       # shellcheck disable=SC2086
       { built "hx.$name.$t.$m" "$L/$name.hx.$t.$m.verify" && x "$L/$name.hx.$t.$m.verify" 120 "$(vbin "$W/hx/$name/$t/$m")" $small HX_REPS=0; } &
       pids+=($!)
@@ -288,7 +293,7 @@ hx_row() {
   fi
   [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
   if has_col hx; then
-    for t in $tags; do for m in exact fast; do
+    for t in $tags; do for m in $(tmodes "$t"); do
       v=$L/$name.hx.$t.$m.verify
       ok=0
       if [ "$DRY" = 1 ]; then ok=1
@@ -298,7 +303,7 @@ hx_row() {
       # shellcheck disable=SC2086
       xt "$L/$name.hx.$t.$m.time" 240 "$W/hx/$name/$t/$m" $full HX_VERIFY=0 HX_REPS="$r"
     done; done
-    [ "$DRY" = 1 ] || stamp "  hextile: $(for t in $tags; do for m in exact fast; do printf '%s/%s %s  ' "$t" "$m" "$(sed -n 's/^gcells-kernel: //p' "$L/$name.hx.$t.$m.time" 2> /dev/null)"; done; done)"
+    [ "$DRY" = 1 ] || stamp "  hextile: $(for t in $tags; do for m in $(tmodes "$t"); do printf '%s/%s %s  ' "$t" "$m" "$(sed -n 's/^gcells-kernel: //p' "$L/$name.hx.$t.$m.time" 2> /dev/null)"; done; done)"
   fi
   if has_col ptx; then
     for m in $PTX_MODES; do
@@ -402,7 +407,7 @@ run() {
   : > "$W/jobs.peers"
   if has_col hx; then
     while IFS=$'\t' read -r name _; do
-      awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { print "hx", $1, $2, "exact"; print "hx", $1, $2, "fast" }' "$D/hx.list"
+      awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { if ($3 !~ /--fast-math/) print "hx", $1, $2, "exact"; print "hx", $1, $2, "fast" }' "$D/hx.list"
     done < "$W/rows" > "$W/jobs.hx"
   fi
   {
@@ -424,9 +429,9 @@ run() {
     cat "$W/jobs.peers" "$W/jobs.hx" | while read -r j; do build_job $j; done
   else
     # setsid: each pool its own process group, stopped as a whole at the end
-    setsid xargs -P "$NJ_HX" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs.hx" &
+    setsid xargs -r -P "$NJ_HX" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs.hx" &
     BPIDS+=($!)
-    setsid xargs -P "$NJ_PEERS" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs.peers" &
+    setsid xargs -r -P "$NJ_PEERS" -L 1 bash -c 'build_job "$@"' _ < "$W/jobs.peers" &
     BPIDS+=($!)
   fi
   # 2. Per row: hextile's verification (small size, in parallel) and timing (full size, one run at a
