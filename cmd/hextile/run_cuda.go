@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -211,10 +212,13 @@ func buildCUDA(res *codegen.CUDAResult, dir, inc, nvcc, cc, arch string, fmad, f
 	exe := filepath.Join(dir, name+"_cuda")
 	ref := filepath.Join(dir, name+"_ref.o")
 	// NAME_ref.c holds the input file: inc is its directory (#include "...").
-	ccArgs := []string{"-O2", "-std=gnu99", "-ffp-contract=off", "-I", inc, "-c", filepath.Join(dir, name+"_ref.c"), "-o", ref}
+	ccArgs := append(append([]string{"-O2", "-std=gnu99", "-ffp-contract=off"}, largeData()...), "-I", inc, "-c", filepath.Join(dir, name+"_ref.c"), "-o", ref)
 	nvArgs := cudaFlags(arch, fmad)
 	if fast {
 		nvArgs = fastCUDAFlags(arch)
+	}
+	if m := largeData(); m != nil {
+		nvArgs = append(nvArgs, "-Xcompiler", m[0])
 	}
 	nvArgs = append(nvArgs, "-o", exe, filepath.Join(dir, name+"_host.cu"), filepath.Join(dir, name+"_kernel.cu"), ref)
 	h := sha256.New()
@@ -245,6 +249,19 @@ func buildCUDA(res *codegen.CUDAResult, dir, inc, nvcc, cc, arch string, fmad, f
 		return "", err
 	}
 	return exe, nil
+}
+
+// largeData is the host C compiler's flag for a program whose static
+// arrays pass 2 GiB (a 16384^2 float stencil's two grids): on x86-64 the
+// default code model addresses all data with 32-bit offsets, and the link
+// with nvcc's static CUDA runtime fails ("failed to convert GOTPCREL
+// relocation"); -mcmodel=medium puts large arrays in sections addressed
+// with 64-bit offsets (small data and code as before). Other hosts: none.
+func largeData() []string {
+	if goruntime.GOARCH == "amd64" {
+		return []string{"-mcmodel=medium"}
+	}
+	return nil
 }
 
 // cudaFlags are nvcc's code generation flags: -O3 for arch and, unless

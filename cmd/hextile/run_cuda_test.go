@@ -129,10 +129,14 @@ gflops-total: 3.000
 		t.Errorf("report (-want +got):\n%s", d)
 	}
 	k := filepath.Join(keep, "jacobi1d_mod2")
-	if got, w := readLog(t, log, "nvcc.args"), "-O3 -arch=sm_90 -fmad=false -o "+k+"_cuda "+k+"_host.cu "+k+"_kernel.cu "+k+"_ref.o"; got != w {
+	mc, xmc := "", ""
+	if m := largeData(); m != nil {
+		mc, xmc = m[0]+" ", "-Xcompiler "+m[0]+" "
+	}
+	if got, w := readLog(t, log, "nvcc.args"), "-O3 -arch=sm_90 -fmad=false "+xmc+"-o "+k+"_cuda "+k+"_host.cu "+k+"_kernel.cu "+k+"_ref.o"; got != w {
 		t.Errorf("nvcc got\n  %s\nwant\n  %s", got, w)
 	}
-	if got, w := readLog(t, log, "cc.args"), "-O2 -std=gnu99 -ffp-contract=off -I "+srcDir(file)+" -c "+k+"_ref.c -o "+k+"_ref.o"; got != w {
+	if got, w := readLog(t, log, "cc.args"), "-O2 -std=gnu99 -ffp-contract=off "+mc+"-I "+srcDir(file)+" -c "+k+"_ref.c -o "+k+"_ref.o"; got != w {
 		t.Errorf("cc got\n  %s\nwant\n  %s", got, w)
 	}
 	if got, w := readLog(t, log, "run.args"), "T=8 N=100 HX_REPS=5 HX_VERIFY=1"; got != w {
