@@ -22,19 +22,19 @@ type s0EdgeCase struct {
 }
 
 // s0EdgeCases: the edge steady state off (as the model decides on large
-// grids), PolyBench's jacobi-2d (macros, double, two statements per time
+// grids; in 2-D the s0-edge path forced, as auto leaves it off there), PolyBench's jacobi-2d (macros, double, two statements per time
 // step; MINI: N = 30, TSTEPS = 20), AN5D-form inputs in 2-D (the prefetch under --fast-math, the
 // global reads without) and 3-D (the staged input, on and off), radius 1
 // and 2, partial boxes at the far end, a short last band, 64-bit loops,
 // with the buffers and registers NaN at the kernel's start.
 var s0EdgeCases = []s0EdgeCase{
 	{steadyEmuCase{"star3d1r", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 12, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 45, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 43, 9},
-	{steadyEmuCase{"j2d5pt_pf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{1, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true, FastMath: true, SweepPrefetch: true}}, 1, 59, 9},
+	{steadyEmuCase{"j2d5pt_pf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{1, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true, SweepS0Edge: true, FastMath: true, SweepPrefetch: true}}, 1, 59, 9},
 	{steadyEmuCase{"star3d2r", sweepCase{file: "../testdata/real/an5d_star3d2r.c", sizes: []int64{1, 20, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 47, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 2, 44, 9},
-	{steadyEmuCase{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 59, 9},
+	{steadyEmuCase{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{NoSweepEdge: true, SweepS0Edge: true}}, 1, 59, 9},
 	{steadyEmuCase{"star3d1r_nostage", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 20, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 50, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, NoSweepStageInput: true}}, 1, 48, 9},
-	{steadyEmuCase{"j2d5pt_h7", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 32, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 90, "timestep": 19}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 88, 19},
-	{steadyEmuCase{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}}, 1, 28, 20},
+	{steadyEmuCase{"j2d5pt_h7", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{7, 32, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 90, "timestep": 19}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, SweepS0Edge: true}}, 1, 88, 19},
+	{steadyEmuCase{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true, SweepS0Edge: true}}, 1, 28, 20},
 	{steadyEmuCase{"star3d1r_64", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 12, 8, 8}, args: [][]string{nil}, params: map[string]int64{"dimsize": 45, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, ForceWide: true, ForceWideIndex: true}}, 1, 43, 9},
 	{steadyEmuCase{"j2d5pt_off", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{1, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true, NoSweepS0Edge: true}}, 1, 59, 9},
 }
@@ -216,7 +216,7 @@ func TestSweepS0EdgeCUDA(t *testing.T) {
 		opt    CUDAOptions
 		branch bool
 	}{
-		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 32, 114}, CUDAOptions{NoPDL: true, NoSweepEdge: true, FastMath: true, SweepPrefetch: true}, true},
+		{"../testdata/real/an5d_j2d5pt.c", []int64{7, 32, 114}, CUDAOptions{NoPDL: true, NoSweepEdge: true, SweepS0Edge: true, FastMath: true, SweepPrefetch: true}, true},
 		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 16, 10, 26}, CUDAOptions{NoPDL: true, NoSweepEdge: true}, true},
 		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 16, 10, 26}, CUDAOptions{NoPDL: true, NoSweepEdge: true, NoSweepS0Edge: true}, false},
 		{"../bench/inputs/an5d_star3d1r.c", []int64{3, 16, 10, 26}, CUDAOptions{NoPDL: true, NoSweepEdge: true, SweepOutline: true}, false},

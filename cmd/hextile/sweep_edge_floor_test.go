@@ -51,9 +51,9 @@ func (ec edgeCase) check(t *testing.T, dir string) {
 
 // TestSweepEdgeAutoFloor: --sweep-edge=auto counts the resident blocks
 // under the floor the kernel gets, --min-blocks included, and --dump=plan
-// and the kernel agree: laplacian2d 3072^2 at 15,64,482 (336 boxes) is
-// 1.3 waves of 2 resident per SM at the plan's floor (on), 2.5 waves of 1
-// with --min-blocks=1 (off: many waves).
+// and the kernel agree: laplacian3d 256^3 at 3,64,26,26 (400 boxes) is
+// 1.5 waves of 2 resident per SM at the plan's floor (on), 3.0 waves of 1
+// with --min-blocks=1 (off: many waves; in 3-D the rule counts the waves).
 func TestSweepEdgeAutoFloor(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -61,11 +61,11 @@ func TestSweepEdgeAutoFloor(t *testing.T) {
 		want  string
 		edge  bool
 	}{
-		{nil, "edge steady (auto, on: 336 boxes, 1.3 waves of 2 resident per SM", true},
-		{[]string{"--min-blocks=1"}, "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 336 boxes, 2.5 waves of 1 resident per SM", false},
+		{nil, "edge steady (auto, on: 400 boxes, 1.5 waves of 2 resident per SM", true},
+		{[]string{"--min-blocks=1"}, "edge steady: auto, off: many waves (the boundary boxes' time is averaged, the registers cost every box); 400 boxes, 3.0 waves of 1 resident per SM", false},
 	} {
-		edgeCase{"../../bench/inputs/laplacian2d.c", "laplacian2d_kernel.cu",
-			slices.Concat([]string{"--tile=sweep", "--sizes=15,64,482", "-D", "N=3074"}, tc.flags), tc.want, tc.edge}.check(t, dir)
+		edgeCase{"../../bench/inputs/laplacian3d.c", "laplacian3d_kernel.cu",
+			slices.Concat([]string{"--tile=sweep", "--sizes=3,64,26,26", "-D", "N=256"}, tc.flags), tc.want, tc.edge}.check(t, dir)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,27 +33,33 @@ func TestSweepFlagErrors(t *testing.T) {
 }
 
 // TestSweepS0EdgeFlag: --sweep-s0-edge's values reach the plan's dump
-// (gpuplan's sweep_s0edge.go) on AN5D's j2d5pt at 16384^2, where the model
-// leaves the edge steady state off: auto is on for CUDA and off for the
-// LLVM target, on forces it there, off turns it off, and the edge steady
-// state takes the boxes instead.
+// (gpuplan's sweep_s0edge.go) on laplacian3d at 512^3 and AN5D's j2d5pt at
+// 16384^2, where the model leaves the edge steady state off: auto is on
+// for CUDA in 3-D, off in 2-D and on the LLVM target, on forces it, off
+// turns it off, and the edge steady state takes the boxes instead.
 func TestSweepS0EdgeFlag(t *testing.T) {
-	src := "../../testdata/real/an5d_j2d5pt.c"
+	j2d := []string{"../../testdata/real/an5d_j2d5pt.c", "--sizes=7,128,242", "-D", "dimsize=16386", "-D", "timestep=1000"}
+	lap3 := []string{"../../bench/inputs/laplacian3d.c", "--sizes=3,64,26,26", "-D", "N=512"}
 	for _, tc := range []struct {
+		src    []string
 		target string
 		flags  []string
 		want   string
 	}{
-		{"cuda", nil, "s0 edge boxes: boxes with all 8 levels at the domain's edge along s0 only"},
-		{"llvm", nil, "s0 edge boxes: auto, off on the LLVM target"},
-		{"llvm", []string{"--sweep-s0-edge"}, "s0 edge boxes: boxes with all 8 levels"},
-		{"cuda", []string{"--sweep-s0-edge=off"}, "s0 edge boxes: off (--sweep-s0-edge=off)"},
-		{"cuda", []string{"--sweep-edge=on"}, "s0 edge boxes: off: the edge steady state runs every box at the domain's edge"},
+		{lap3, "cuda", nil, "s0 edge boxes: boxes with all 4 levels at the domain's edge along s0 only"},
+		{lap3, "llvm", nil, "s0 edge boxes: auto, off on the LLVM target"},
+		{lap3, "llvm", []string{"--sweep-s0-edge"}, "s0 edge boxes: boxes with all 4 levels"},
+		{j2d, "cuda", nil, "s0 edge boxes: auto, off in 2-D"},
+		{j2d, "llvm", nil, "s0 edge boxes: auto, off in 2-D"},
+		{j2d, "cuda", []string{"--sweep-s0-edge=on"}, "s0 edge boxes: boxes with all 8 levels at the domain's edge along s0 only"},
+		{j2d, "llvm", []string{"--sweep-s0-edge"}, "s0 edge boxes: boxes with all 8 levels"},
+		{lap3, "cuda", []string{"--sweep-s0-edge=off"}, "s0 edge boxes: off (--sweep-s0-edge=off)"},
+		{j2d, "cuda", []string{"--sweep-edge=on", "--sweep-s0-edge=on"}, "s0 edge boxes: off: the edge steady state runs every box at the domain's edge"},
 	} {
-		args := append([]string{"compile", src, "--target=" + tc.target, "--tile=sweep", "--sizes=7,128,242", "--dump=plan", "-D", "dimsize=16386", "-D", "timestep=1000"}, tc.flags...)
+		args := slices.Concat([]string{"compile", tc.src[0], "--target=" + tc.target, "--tile=sweep", "--dump=plan"}, tc.src[1:], tc.flags)
 		out, errs, code := runCmd(t, "", args...)
 		if code != 0 || !strings.Contains(out, tc.want) {
-			t.Errorf("%s %v: exit %d (%s), want %q in the plan", tc.target, tc.flags, code, errs, tc.want)
+			t.Errorf("%s %s %v: exit %d (%s), want %q in the plan", tc.src[0], tc.target, tc.flags, code, errs, tc.want)
 		}
 	}
 }

@@ -27,15 +27,16 @@ import (
 //	                     measured slower (j2d5pt fast 860 outlined, 1256 inline)
 //	--sweep-edge         the boundary boxes' steady code (sweep_edge.go), auto (the model's
 //	                     rule, gpumodel.SweepEdge; off where tune does not resolve it): on
-//	                     2048^2 +44%, box2d1r -6%, star3d1r 512^3 -7%, AN5D's 16384^2 rows
-//	                     -19% to -32%
+//	                     2048^2 +44%, 16384^2 radius 1 +6% to +20%, radius 2 with fast
+//	                     math -8% and -16%, star3d1r 512^3 -12%
 //	--sweep-prefetch     level 0's loads a step ahead (sweep_prefetch.go), auto: off for an
 //	                     IEEE division, at radius 2 and on the LLVM back end, where its
 //	                     registers spill (AN5D's star2d2r 3,128,244 with fast math: 542.7
 //	                     with it, 702.7 without; PTX box2d1r 494.8 and 722.7)
 //	--sweep-s0-edge      the s0-edge boxes' steady middle (sweep_s0edge.go), auto: off on
 //	                     the LLVM back end (PTX star3d1r 512^3 317.7 without, 180.1 with;
-//	                     star3d2r 202.8 and 214.3), on elsewhere (CUDA +4% to +6% at 512^3)
+//	                     star3d2r 202.8 and 214.3) and in 2-D (16384^2 j2d5pt -8%, j2d9pt
+//	                     -10%: ptxas spills), on elsewhere (CUDA +4% to +6% at 512^3)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value

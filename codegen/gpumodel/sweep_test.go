@@ -130,6 +130,11 @@ func TestSweepEdgeRule(t *testing.T) {
 		}
 		return f
 	}
+	star2 := func(n int64) *Features { // star2d2r: radius 2
+		f := star(2, n, false)
+		f.Radius, f.Points, f.Flops = []int{2, 2}, 9, 8
+		return f
+	}
 	for _, tc := range []struct {
 		name  string
 		f     *Features
@@ -140,11 +145,17 @@ func TestSweepEdgeRule(t *testing.T) {
 	}{
 		{"2048^2 fast, one wave", star(2, 2046, true), true, []int64{7, 32, 242}, true, "25% at the domain's edge"},
 		{"2048^2 bit-exact division", star(2, 2046, true), false, []int64{7, 32, 242}, false, "IEEE division"},
-		{"16384^2 fast, few boundary boxes", star(2, 16384, true), true, []int64{7, 128, 242}, false, "few boundary boxes"},
+		{"16384^2 fast, 2-D", star(2, 16384, true), true, []int64{7, 128, 242}, true, "on: 2-D, radius 1 along s0 (its edge middle steps are cheap"},
+		{"16384^2 bit-exact division", star(2, 16384, true), false, []int64{7, 128, 242}, false, "IEEE division"},
+		{"16384^2 no division, 2-D", star(2, 16384, false), false, []int64{7, 128, 242}, true, "4% at the domain's edge"},
+		{"16384^2 radius 2, few boundary boxes", star2(16384), false, []int64{3, 128, 244}, false, "few boundary boxes"},
+		{"16384^2 LLVM, few boundary boxes", star(2, 16384, false), false, []int64{7, 128, 242}, false, "few boundary boxes"},
+		{"3-D, few boundary boxes", star(3, 2048, false), false, []int64{3, 64, 26, 26}, false, "few boundary boxes"},
 		{"512^3, 12 waves", star(3, 510, false), false, []int64{3, 64, 26, 26}, false, "many waves"},
 		{"256^3, 1.5 waves", star(3, 254, false), false, []int64{3, 64, 26, 26}, true, "68% at the domain's edge"},
 	} {
 		tc.f.FastMath = tc.fast
+		tc.f.LLVM = strings.Contains(tc.name, "LLVM")
 		on, why := SweepEdge(tc.f, g, tc.sizes, 0)
 		if on != tc.want || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: SweepEdge = %v, %q; want %v, mentioning %q", tc.name, on, why, tc.want, tc.why)

@@ -58,7 +58,8 @@ import (
 // 184.8 -> 180.2 / 189.1 (bench/results/sidebyside_h200_2026-11-28i.md).
 //
 // The CUDA and LLVM printers (and the emulator, which prints the CUDA) have
-// it; the plan leaves it off on the LLVM target unless forced (planS0Edge).
+// it; the plan leaves it off on the LLVM target and in 2-D unless forced
+// (planS0Edge).
 
 // planS0Edge decides S0Edge after planEdge: on with the steady state
 // unrolled and its ramp, unless noS0Edge, the edge steady state (the edge
@@ -66,7 +67,12 @@ import (
 // measured on an H200: llc's code of the kernel with the s0-edge path
 // spills, star3d1r 512^3 with 3,64,26,26 648 bytes of spill stores at 32
 // registers and 317.7 -> 180.1 GCells/s, though star3d2r with 1,64,28,28
-// gains 202.8 -> 214.3). (With the outlined box paths, --sweep-outline,
+// gains 202.8 -> 214.3), and in 2-D only when forced (as measured on an
+// H200 at 16384^2 x 1000, AN5D's files, bit-exact: ptxas spills the path's
+// values under the (256, 5) floor's 48 registers, j2d5pt 20 -> 196 bytes
+// of spill stores and 332.6 -> 305.2 GCells/s, j2d9pt 16 -> 32 bytes and
+// 192.3 -> 172.8, star2d2r 622.0 -> 614.4; bench/results/
+// sidebyside_h200_2026-11-28j.md). (With the outlined box paths, --sweep-outline,
 // the CUDA printer sends these boxes to the generic box function, as
 // before: the emulator, which prints no outlined paths, runs them steady.)
 func (sp *SweepPlan) planS0Edge(force, noS0Edge, llvm bool) {
@@ -80,6 +86,8 @@ func (sp *SweepPlan) planS0Edge(force, noS0Edge, llvm bool) {
 		sp.S0EdgeWhy = "off: the edge steady state runs every box at the domain's edge"
 	case sp.Ring:
 		sp.S0EdgeWhy = "off with --sweep-ring"
+	case len(sp.Face) == 1 && !force:
+		sp.S0EdgeWhy = "auto, off in 2-D (its registers spill under the resident-block floor: measured slower at 16384^2, j2d5pt 332.6 -> 305.2 and j2d9pt 192.3 -> 172.8 GCells/s bit-exact; --sweep-s0-edge=on forces it)"
 	case llvm && !force:
 		sp.S0EdgeWhy = "auto, off on the LLVM target (llc's code of the kernel with the s0-edge path spills: star3d1r 512^3 3,64,26,26 ran 317.7 -> 180.1 GCells/s; --sweep-s0-edge=on forces it)"
 	default:
