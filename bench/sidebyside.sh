@@ -32,6 +32,7 @@
 #   PTX_MODES=exact    the PTX default's modes ("exact fast" adds its --fast-math column: 1-2 min more)
 #   LIMIT=540          seconds after the start: no run starts later (rest marked skip); builds stopped
 #   REPS_SCALE=1       multiply each row's REPS (REPS_MAX caps: 9)
+#   HX_MODES="exact fast"  the hextile harness builds' modes (a --fast-math configuration: fast only)
 #   NJ_HX=6 NJ_PEERS=10  parallel builds of hextile's and of the peers' (niced, beside the timing)
 #   ARCH=sm_90         nvcc -arch
 #   FM_TOL=1e-4        relative L2 error allowed to the fast-math hextile builds at the small size
@@ -55,6 +56,7 @@ W=${WORK:-/tmp/sbs-work}
 ROWS=${ROWS:-.}
 COLS=${COLS:-hx ptx ppcg an5d}
 PTX_MODES=${PTX_MODES:-exact}
+HX_MODES=${HX_MODES:-exact fast}
 LIMIT=${LIMIT:-540}
 REPS_SCALE=${REPS_SCALE:-1}
 REPS_MAX=${REPS_MAX:-9}
@@ -267,7 +269,14 @@ reps() { awk -v r="$1" -v s="$REPS_SCALE" -v m="$REPS_MAX" 'BEGIN { n = int(r * 
 # ppcg an5d).
 # tmodes TAG: the modes row $name's configuration TAG runs in: fast only for a --fast-math plan (its
 # bit-exact build would time the fast-math plan under IEEE arithmetic, a configuration of no column).
-tmodes() { awk -F'\t' -v n="$name" -v t="$1" '$1 == n && $2 == t { print ($3 ~ /--fast-math/) ? "fast" : "exact fast"; exit }' "$D/hx.list"; }
+# Only the modes in HX_MODES.
+tmodes() {
+  local m
+  for m in $(awk -F'\t' -v n="$name" -v t="$1" '$1 == n && $2 == t { print ($3 ~ /--fast-math/) ? "fast" : "exact fast"; exit }' "$D/hx.list"); do
+    [[ " $HX_MODES " == *" $m "* ]] && echo "$m"
+  done
+  return 0
+}
 # hx_row: hextile's harness builds (every configuration, exact and fast) and the PTX default.
 hx_row() {
   local r t m v ok fm tags pids=()
@@ -407,7 +416,9 @@ run() {
   : > "$W/jobs.peers"
   if has_col hx; then
     while IFS=$'\t' read -r name _; do
-      awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { if ($3 !~ /--fast-math/) print "hx", $1, $2, "exact"; print "hx", $1, $2, "fast" }' "$D/hx.list"
+      for t in $(awk -F'\t' -v n="$name" '$1 == n && $4 == "ok" { print $2 }' "$D/hx.list"); do
+        for m in $(tmodes "$t"); do echo "hx $name $t $m"; done
+      done
     done < "$W/rows" > "$W/jobs.hx"
   fi
   {
