@@ -28,7 +28,7 @@ import (
 //	--sweep-edge         the boundary boxes' steady code (sweep_edge.go), auto (the model's
 //	                     rule, gpumodel.SweepEdge; off where tune does not resolve it): on
 //	                     2048^2 +44%, 16384^2 radius 1 +6% to +20%, radius 2 with fast
-//	                     math -8% and -16%, star3d1r 512^3 -12%
+//	                     math -10% and -16%, star3d1r 512^3 -12%
 //	--sweep-prefetch     level 0's loads a step ahead (sweep_prefetch.go), auto: off for an
 //	                     IEEE division, at radius 2 and on the LLVM back end, where its
 //	                     registers spill (AN5D's star2d2r 3,128,244 with fast math: 542.7

@@ -19,7 +19,7 @@ import "fmt"
 //	AN5D's j2d5pt 16384^2 fast                                      1.09
 //	AN5D's box2d1r 16384^2 bit-exact / fast                         1.08 / 1.06
 //	AN5D's star2d2r 16384^2 bit-exact / fast (radius 2)             1.06 / 0.84
-//	AN5D's j2d9pt 16384^2 fast (radius 2)                           0.92
+//	AN5D's j2d9pt 16384^2 fast (radius 2)                           0.90
 //	star3d1r / star3d2r 512^3 bit-exact, 12 waves, 39% (s0-edge)    0.88 / 0.92
 //	AN5D's j2d5pt 16384^2 bit-exact (IEEE division)                 0.91
 //
