@@ -25,7 +25,7 @@ func TestCompileModelDefaults(t *testing.T) {
 		// 16384^2: the sweep kernel (measured 1.7x the hybrid --shared
 		// kernel on the same 5-point update, bench/results/sidebyside_h200_2026-11-28d.md)
 		{"large grid: the sweep kernel", []string{"compile", lap, "--dump=plan", "-D", "N=16384", "-D", "T=1000"},
-			[]string{"chosen: --tile=sweep --sizes=7,128,242: ", "runner-up 2: --tile=hybrid --sizes=11,23,128 --block=128,4 --shared: ", "registers: __launch_bounds__(256, 5)"}, nil},
+			[]string{"chosen: --tile=sweep --sizes=7,128,242 --sweep-edge=on: ", "runner-up 2: --tile=hybrid --sizes=11,23,128 --block=128,4 --shared: ", "registers: __launch_bounds__(256, 5)"}, nil},
 		{"llvm target, --arch", append([]string{"compile", lap, "--target=llvm", "--dump=plan", "--arch=sm_70"}, big...),
 			[]string{"gpu: sm_70 V100"}, nil},
 		{"unknown arch: the nearest older", append([]string{"compile", lap, "--target=llvm", "--dump=plan", "--arch=sm_86"}, big...),
