@@ -17,59 +17,17 @@ import (
 // AN5D's own CUDA, whose sqrt of a float C++ overloads to the float one,
 // doubles), while j2d5pt's (...) / 118 divides in float. Features.SpecialDouble counts the double ones.
 
-// exprType is the C type of e under the usual arithmetic conversions
-// (float literals with their suffix, math calls by their prototype: sqrt
-// double, sqrtf float, abs int); arrays maps array and scalar names to
-// their element types.
-func exprType(e frontend.Expr, arrays map[string]frontend.Type) frontend.Type {
-	switch e := e.(type) {
-	case *frontend.Number:
-		return e.Type
-	case *frontend.VarRef:
-		if t, ok := arrays[e.Name]; ok {
-			return t
-		}
-		return frontend.IntT
-	case *frontend.ArrayRef:
-		if t, ok := arrays[e.Name]; ok {
-			return t
-		}
-		return frontend.Double
-	case *frontend.Binary:
-		return cexpr.ArithType(exprType(e.X, arrays), exprType(e.Y, arrays))
-	case *frontend.Unary:
-		return exprType(e.X, arrays)
-	case *frontend.Cast:
-		return e.To
-	case *frontend.Call:
-		return callType(e.Fun)
-	}
-	return frontend.Double
-}
-
-// callType is the result type of the math function name: C's double
-// functions (cexpr.CDoubleMath: sqrt, exp, ...), abs int, the f forms float.
-func callType(name string) frontend.Type {
-	switch {
-	case name == "abs":
-		return frontend.IntT
-	case cexpr.CDoubleMath(name):
-		return frontend.Double
-	}
-	return frontend.Float
-}
-
 // countDoubleSpecial counts the divisions and math calls of e computed in
 // double precision (a repeated subexpression once, as countOps).
 func countDoubleSpecial(e frontend.Expr, arrays map[string]frontend.Type, seen map[string]bool) int {
 	return countDistinct(e, seen, func(n frontend.Expr) int {
 		switch n := n.(type) {
 		case *frontend.Binary:
-			if (n.Op == "/" || n.Op == "%") && exprType(n, arrays) == frontend.Double {
+			if (n.Op == "/" || n.Op == "%") && cexpr.ExprType(n, arrays) == frontend.Double {
 				return 1
 			}
 		case *frontend.Call:
-			if callType(n.Fun) == frontend.Double {
+			if cexpr.CallType(n.Fun) == frontend.Double {
 				return 1
 			}
 		}
