@@ -39,6 +39,9 @@ type steadyFlags struct {
 	// s0Edge is --sweep-s0-edge (gpuplan's sweep_s0edge.go): auto, on or
 	// off.
 	s0Edge autoSwitch
+	// partial is --sweep-partial (gpuplan's sweep_partial.go): auto, on
+	// or off.
+	partial autoSwitch
 	// stage is --sweep-stage-input (gpuplan's sweep_stage.go): auto, on
 	// or off.
 	stage autoSwitch
@@ -84,6 +87,9 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	f.s0Edge = "auto"
 	fs.Var(&f.s0Edge, "sweep-s0-edge", "--tile=sweep with --steady and --steady-ramp, without the edge steady state (CUDA, LLVM and the emulator): boxes at the domain's edge along s0 only (their face in the domain) run the unrolled steady steps whose levels' planes are all in the domain along s0 (all but about L*h steps at the domain's first and last plane), the generic step before and after; auto (the default): on except on the LLVM/PTX targets and in 2-D (as measured: llc's code spills, and ptxas's in 2-D under the resident-block floor); on, off (the generic step at all their steps); --dump=plan: s0 edge boxes")
 	fs.Lookup("sweep-s0-edge").NoOptDefVal = "on"
+	f.partial = "auto"
+	fs.Var(&f.partial, "sweep-partial", "--tile=sweep with --steady, --steady-ramp and its unrolling (CUDA and the emulator): a steady level whose right-hand side is a sum of terms in increasing plane order along s0 (AN5D's box3d1r, j3d27pt) reads only the newest plane of its input per step, each element once, and adds each term to the partial sum of the plane it belongs to (registers carried across steps; the same sums in the same order: bit-exact); auto (the default): on in 3-D, off in 2-D and on the LLVM/PTX targets (not printed there); on, off; --dump=plan: partial sums")
+	fs.Lookup("sweep-partial").NoOptDefVal = "on"
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -103,6 +109,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.NoSweepEdgeMid = !f.edgeMid
 	o.SweepOutline = f.outline
 	o.SweepS0Edge, o.NoSweepS0Edge = f.s0Edge == "on", f.s0Edge == "off"
+	o.SweepPartial, o.NoSweepPartial = f.partial == "on", f.partial == "off"
 	return o
 }
 

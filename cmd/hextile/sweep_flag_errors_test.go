@@ -63,3 +63,36 @@ func TestSweepS0EdgeFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepPartialFlag: --sweep-partial's values reach the plan's dump
+// (gpuplan's sweep_partial.go) on testdata's 27-point box: auto is on in
+// 3-D (and the s0-edge path off), off turns it off, the LLVM target has
+// none, 2-D needs on; a bad value is a usage error.
+func TestSweepPartialFlag(t *testing.T) {
+	box := []string{"../../testdata/box3d27.c", "--sizes=2,8,8,8"}
+	b2 := []string{"../../testdata/real/an5d_box2d1r.c", "--sizes=3,8,20", "-D", "dimsize=61", "-D", "timestep=9"}
+	for _, tc := range []struct {
+		src    []string
+		target string
+		flags  []string
+		want   []string
+	}{
+		{box, "cuda", nil, []string{"partial sums: level 0: 27 terms", "partial sums: level 2: 27 terms", "s0 edge boxes: off: the plane-partial sums need every step of a box steady"}},
+		{box, "cuda", []string{"--sweep-partial=off"}, []string{"partial sums: off (--sweep-partial=off)"}},
+		{box, "llvm", []string{"--sweep-partial"}, []string{"partial sums: off on the LLVM target"}},
+		{b2, "cuda", nil, []string{"partial sums: auto, off in 2-D"}},
+		{b2, "cuda", []string{"--sweep-partial=on"}, []string{"partial sums: level 1: 9 terms"}},
+	} {
+		args := slices.Concat([]string{"compile", tc.src[0], "--target=" + tc.target, "--tile=sweep", "--dump=plan"}, tc.src[1:], tc.flags)
+		out, errs, code := runCmd(t, "", args...)
+		for _, w := range tc.want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("%s %s %v: exit %d (%s), want %q in the plan", tc.src[0], tc.target, tc.flags, code, errs, w)
+			}
+		}
+	}
+	_, errs, code := runCmd(t, "", "compile", box[0], "--target=cuda", "--tile=sweep", "--dump=plan", "--sweep-partial=maybe")
+	if want := `invalid argument "maybe" for "--sweep-partial" flag: want auto, on or off`; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("--sweep-partial=maybe: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
+}

@@ -37,6 +37,9 @@ import (
 //	                     the LLVM back end (PTX star3d1r 512^3 317.7 without, 180.1 with;
 //	                     star3d2r 202.8 and 214.3) and in 2-D (16384^2 j2d5pt -8%, j2d9pt
 //	                     -10%: ptxas spills), on elsewhere (CUDA +4% to +6% at 512^3)
+//	--sweep-partial      the plane-partial sums (sweep_partial.go), auto: on in 3-D on the
+//	                     CUDA target (box3d1r 512^3 fast +15%), off in 2-D (not measured)
+//	                     and on the LLVM back end (not printed there)
 //
 // A candidate's knobs are its tuneConfig.Knobs: flag name -> value, as the
 // flag takes it ("min-blocks": "4"); a flag not named keeps tune's value
@@ -67,6 +70,7 @@ import (
 //     is left out).
 //   - sweep-prefetch: on and off beside auto (as sweep-edge).
 //   - sweep-s0-edge: on and off beside auto (as sweep-edge).
+//   - sweep-partial: on and off beside auto (as sweep-edge).
 //
 // A variant whose code (the back end's: CUDA for --device=emu, LLVM IR
 // for --device=gpu) is the same as its base's is left out (e.g. the
@@ -95,6 +99,7 @@ var tuneKnobs = []tuneKnob{
 	{"sweep-edge", switchVariants},
 	{"sweep-prefetch", switchVariants},
 	{"sweep-s0-edge", switchVariants},
+	{"sweep-partial", switchVariants},
 }
 
 // tuneKnobSizes is the number of sweep size candidates whose knob

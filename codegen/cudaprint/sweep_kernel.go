@@ -133,6 +133,7 @@ func printSweepKernel(cs *gpuplan.Scop, kn *gpuplan.Kernel, emu bool) string {
 		g.regDecls()
 		g.pfDecls()
 		g.stageDecls()
+		g.partialDecls()
 		if !g.outline() {
 			g.edgeDecls()
 		}

@@ -13,7 +13,7 @@ import "fmt"
 //
 // (the column and prefetch registers are declared with 0). In emulation
 // the fill is HX_EMU_FILL (0 unless the program defines it: the tests put
-// NaN there, in the column and prefetch registers too, so that any garbage
+// NaN there, in the column, prefetch and partial-sum registers too, so that any garbage
 // that reached a stored cell would fail the bit-exact comparison).
 
 // rampFill prints the fill, with the ramp.
@@ -57,6 +57,11 @@ func (g *sweepGen) rampFill() {
 		for j, r := range sp.Pf {
 			if el := sp.Levels[0].Stmt.Reads[r.Read].Array.Elem; el == "float" || el == "double" {
 				g.line(d, fmt.Sprintf("%s = HX_EMU_FILL;", g.pfReg(j)))
+			}
+		}
+		for a, pt := range sp.Partial {
+			for j := 0; pt != nil && j < pt.Regs(); j++ {
+				g.line(d, fmt.Sprintf("%s = HX_EMU_FILL;", g.accReg(a, j)))
 			}
 		}
 	})

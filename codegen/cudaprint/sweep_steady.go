@@ -128,6 +128,7 @@ func (g *sweepGen) steadyStart(d int) {
 		g.pfLoad(d, "hx_z", true)
 	}
 	g.stageFill(d)
+	g.partialPrime(d)
 	g.edgePrefetch(d, "hx_z", -1)
 	if sp.Prefetch || sp.Stage {
 		g.band = func(a, k int) string {
@@ -281,6 +282,8 @@ func (g *sweepGen) steadyLevel(a, d int) {
 		c := g.colConds(a)
 		if g.edge {
 			rhs = g.edgeValue(a, c, rhs)
+		} else if g.sp.PartialOn() && g.sp.Partial[a] != nil {
+			rhs = g.partialValue(a, d+1) // sweep_partial.go
 		}
 		g.line(d+1, fmt.Sprintf("const %s hx_v = %s;", fs.Write.Array.Elem, rhs))
 		for _, k := range g.keep(a) {

@@ -79,6 +79,10 @@ type CUDAOptions struct {
 	// the LLVM target too (--sweep-s0-edge=on). Neither: the plan's choice
 	// (on except on the LLVM target).
 	SweepS0Edge, NoSweepS0Edge bool
+	// NoSweepPartial keeps every steady level's expression as written
+	// (--sweep-partial=off; sweep_partial.go, Partial); SweepPartial
+	// forces the partial sums in 2-D (never on the LLVM target).
+	SweepPartial, NoSweepPartial bool
 	// SweepOutline puts the sweep kernel's edge and generic box paths in
 	// non-inlined device functions (--sweep-outline; see sweep_outline.go).
 	// Off by default: measured slower, the interior boxes too (one H200,
@@ -348,6 +352,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 			sp.EdgeWhy = opt.SweepEdgeWhy // auto's reason (on, or off by it)
 		}
 		sp.planOutline(!opt.SweepOutline)
+		sp.planPartial(opt.SweepPartial, opt.NoSweepPartial, opt.LLVM)
 		sp.planS0Edge(opt.SweepS0Edge, opt.NoSweepS0Edge, opt.LLVM)
 		cs.Sweep = sp
 		cs.Threads = sp.Block

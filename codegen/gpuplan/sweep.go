@@ -150,6 +150,10 @@ type SweepPlan struct {
 	// (S0EdgeWhy why not).
 	S0Edge    bool
 	S0EdgeWhy string
+	// Partial (sweep_partial.go): per level, its plane-partial sums in the
+	// steady steps, or nil (PartialWhy why none has them).
+	Partial    []*SweepPartial
+	PartialWhy string
 	// IEEESpecial: a level divides or calls a math function without
 	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
 	IEEESpecial bool

@@ -26,6 +26,7 @@ func (sp *SweepPlan) Dump(w io.Writer, kernel string) {
 	sp.dumpEdge(w)
 	sp.dumpOutline(w, kernel)
 	sp.dumpS0Edge(w)
+	sp.dumpPartial(w)
 	sp.dumpLevels(w, func(lv SweepLevel) string {
 		buf := "not buffered (no later level reads it)"
 		if lv.Buf >= 0 {

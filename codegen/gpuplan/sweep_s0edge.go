@@ -86,6 +86,8 @@ func (sp *SweepPlan) planS0Edge(force, noS0Edge, llvm bool) {
 		sp.S0EdgeWhy = "off: the edge steady state runs every box at the domain's edge"
 	case sp.Ring:
 		sp.S0EdgeWhy = "off with --sweep-ring"
+	case sp.PartialOn():
+		sp.S0EdgeWhy = "off: the plane-partial sums need every step of a box steady (sweep_partial.go; --sweep-partial=off)"
 	case len(sp.Face) == 1 && !force:
 		sp.S0EdgeWhy = "auto, off in 2-D (its registers spill under the resident-block floor: measured slower at 16384^2, j2d5pt 332.6 -> 305.2 and j2d9pt 192.3 -> 172.8 GCells/s bit-exact; --sweep-s0-edge=on forces it)"
 	case llvm && !force:
