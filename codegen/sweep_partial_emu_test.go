@@ -13,10 +13,10 @@ import (
 // and on), 64-bit loops, and forced in 2-D on AN5D's box2d1r (levels 1..,
 // level 0 reading global memory as written).
 var partialCases = []steadyEmuCase{
-	{"box3d27_h1", sweepCase{file: "../testdata/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
-	{"box3d27_h2_noedge", sweepCase{file: "../testdata/box3d27.c", sizes: []int64{2, 8, 8, 8}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}},
-	{"box3d27_h3", sweepCase{file: "../testdata/box3d27.c", sizes: []int64{3, 10, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
-	{"box3d27_64", sweepCase{file: "../testdata/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}},
+	{"box3d27_h1", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
+	{"box3d27_h2_noedge", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{2, 8, 8, 8}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}},
+	{"box3d27_h3", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{3, 10, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
+	{"box3d27_64", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}},
 	{"box2d1r_forced", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{SweepPartial: true}},
 }
 
@@ -48,7 +48,7 @@ func TestSweepPartialEmu(t *testing.T) {
 // steady levels (the carried sums declared, each level's value hx_pt),
 // and absent with NoSweepPartial and on the LLVM target's plan.
 func TestSweepPartialCUDA(t *testing.T) {
-	c, err := ghostCompile("../testdata/box3d27.c", "sweep", []int64{2, 8, 8, 8})
+	c, err := ghostCompile("../testdata/partial/box3d27.c", "sweep", []int64{2, 8, 8, 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestSweepS0EdgeFlag(t *testing.T) {
 // 3-D (and the s0-edge path off), off turns it off, the LLVM target has
 // none, 2-D needs on; a bad value is a usage error.
 func TestSweepPartialFlag(t *testing.T) {
-	box := []string{"../../testdata/box3d27.c", "--sizes=2,8,8,8"}
+	box := []string{"../../testdata/partial/box3d27.c", "--sizes=2,8,8,8"}
 	b2 := []string{"../../testdata/real/an5d_box2d1r.c", "--sizes=3,8,20", "-D", "dimsize=61", "-D", "timestep=9"}
 	for _, tc := range []struct {
 		src    []string

@@ -19,12 +19,12 @@ func TestSweepPartialPlan(t *testing.T) {
 		levels          []bool // which levels have them (nil: none)
 		why, dump       string
 	}{
-		{"box", "box3d27.c", []int64{2, 8, 8, 8}, false, false, false, []bool{true, true, true}, "", "partial sums: level 0: 27 terms over plane offsets [-1, 1], read at offset 1 in the steady state (27 reads as written), 2 partial sum(s) carried in registers"},
+		{"box", "partial/box3d27.c", []int64{2, 8, 8, 8}, false, false, false, []bool{true, true, true}, "", "partial sums: level 0: 27 terms over plane offsets [-1, 1], read at offset 1 in the steady state (27 reads as written), 2 partial sum(s) carried in registers"},
 		{"laplacian3d", "laplacian3d.c", []int64{1, 8, 6, 6}, false, false, false, nil, "off: level 0: the terms' plane offsets are not in increasing order", "partial sums: off: level 0: the terms' plane offsets"},
 		{"2-D", "real/an5d_box2d1r.c", []int64{3, 8, 20}, false, false, false, nil, "auto, off in 2-D (a level's face reads are few; its carried sums are registers; --sweep-partial=on forces it)", "partial sums: auto, off in 2-D"},
 		{"2-D forced", "real/an5d_box2d1r.c", []int64{3, 8, 20}, true, false, false, []bool{false, true, true, true}, "", "partial sums: level 1: 9 terms over plane offsets [-1, 1]"},
-		{"off", "box3d27.c", []int64{2, 8, 8, 8}, false, true, false, nil, "off (--sweep-partial=off)", "partial sums: off (--sweep-partial=off)"},
-		{"llvm", "box3d27.c", []int64{2, 8, 8, 8}, true, false, true, nil, "off on the LLVM target (not printed there)", "partial sums: off on the LLVM target"},
+		{"off", "partial/box3d27.c", []int64{2, 8, 8, 8}, false, true, false, nil, "off (--sweep-partial=off)", "partial sums: off (--sweep-partial=off)"},
+		{"llvm", "partial/box3d27.c", []int64{2, 8, 8, 8}, true, false, true, nil, "off on the LLVM target (not printed there)", "partial sums: off on the LLVM target"},
 	} {
 		cs, err := sweepPlanOf(t, tc.file, tc.sizes)
 		if err != nil {
