@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,7 +48,9 @@ func TestSweepPartialEmu(t *testing.T) {
 
 // TestSweepPartialCUDA: the partial sums' code is in the CUDA of the
 // steady levels (the carried sums declared, each level's value hx_pt),
-// and absent with NoSweepPartial and on the LLVM target's plan.
+// with the outlined box paths too, and compiles (clang's CUDA front end,
+// where installed); absent with NoSweepPartial and on the LLVM target's
+// plan.
 func TestSweepPartialCUDA(t *testing.T) {
 	c, err := ghostCompile("../testdata/partial/box3d27.c", "sweep", []int64{2, 8, 8, 8})
 	if err != nil {
@@ -55,10 +59,18 @@ func TestSweepPartialCUDA(t *testing.T) {
 	for _, tc := range []struct {
 		opt  gpuplan.CUDAOptions
 		want bool
-	}{{gpuplan.CUDAOptions{}, true}, {gpuplan.CUDAOptions{NoSweepPartial: true}, false}} {
+	}{{gpuplan.CUDAOptions{}, true}, {gpuplan.CUDAOptions{SweepOutline: true}, true}, {gpuplan.CUDAOptions{NoSweepPartial: true}, false}} {
 		res, err := EmitCUDA(c, c.Scops[0].Scop.Defines, false, tc.opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if _, err := exec.LookPath("clang"); err == nil && tc.want {
+			// the device code compiles (clang's CUDA front end, as nvcc would)
+			dir := t.TempDir()
+			if err := WriteCUDA(res, dir); err != nil {
+				t.Fatal(err)
+			}
+			clangCUDA(t, dir, filepath.Join(dir, res.Name+"_kernel.cu"))
 		}
 		var all strings.Builder
 		for _, f := range res.Files {
@@ -67,7 +79,7 @@ func TestSweepPartialCUDA(t *testing.T) {
 		kernel := all.String()
 		got := strings.Contains(kernel, "const float hx_pt = hx_a1_0 + ") && strings.Contains(kernel, "float hx_a0_1 = 0;")
 		if got != tc.want {
-			t.Errorf("%+v: partial sums printed %v, want %v", tc.opt.NoSweepPartial, got, tc.want)
+			t.Errorf("no partial %v, outline %v: partial sums printed %v, want %v", tc.opt.NoSweepPartial, tc.opt.SweepOutline, got, tc.want)
 		}
 	}
 	cs, err := cudaScops(c, gpuplan.CUDAOptions{LLVM: true})

@@ -6,7 +6,8 @@ package cudaprint
 //	clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
 //	      -include hx_cuda_shim.h -S NAME_kernel.cu
 //
-// It defines the execution-space attributes and takes threadIdx, blockIdx,
+// It defines the execution-space attributes (and __noinline__, for the
+// outlined sweep box paths) and takes threadIdx, blockIdx,
 // blockDim and gridDim from clang's own __clang_cuda_builtin_vars.h
 // (__syncthreads is a clang builtin); the math functions a statement may
 // call are declared as device functions, and for sm_90 and newer
@@ -20,6 +21,7 @@ const CUDAShim = `/* hextile: minimal CUDA declarations for compiling kernels wi
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __noinline__ __attribute__((noinline))
 #include <__clang_cuda_builtin_vars.h>
 #define HX_NO_CUDA_RUNTIME 1
 extern "C" {
