@@ -44,7 +44,11 @@ import (
 // it (gmax <= c = L - 1); so when every step of the box is steady (the
 // ramp: sweep_ramp.go) the sum of every plane in range has its whole
 // history; the planes outside the range hold garbage, as the ramp's
-// planes do, and no plane in range reads them. Boxes that enter the steady
+// planes do, and no plane in range reads them. Level 0 reads the staged
+// band-start state instead, which no step of the box computes: the sums of
+// its first planes are primed before the first step from the planes the
+// fill staged (cudaprint's partialPrime; hence the conditions on the
+// stage's planes below). Boxes that enter the steady
 // code after generic steps (the s0-edge boxes, sweep_s0edge.go) would start
 // with no history: the s0-edge path is off with the partial sums; the edge
 // boxes (sweep_edge.go) and the generic steps evaluate the expression as
@@ -58,7 +62,8 @@ import (
 // double midway is left as written), possibly under one * or / by a
 // read-free operand (j2d5pt's (...) / 118); all reads of the level come
 // from earlier levels (buffers, column registers) or, for level 0, from the
-// staged input (sweep_stage.go), and at least two groups read the shared
+// staged input (sweep_stage.go: its face reads' slots span [gmin, gmax] and
+// its column registers reach gmin), and at least two groups read the shared
 // buffers (else nothing is saved).
 //
 // Example: box3d1r with sizes 1,64,30,30 (L = 2): level 1 reads level 0 at
