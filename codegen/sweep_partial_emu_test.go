@@ -19,7 +19,7 @@ var partialCases = []steadyEmuCase{
 	{"box3d27_h2_noedge", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{2, 8, 8, 8}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}},
 	{"box3d27_h3", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{3, 8, 4, 4}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
 	{"box3d27_64", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}},
-	{"box2d1r_forced", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}}, gpuplan.CUDAOptions{SweepPartial: true}},
+	{"box2d1r_forced", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}, long: true}, gpuplan.CUDAOptions{SweepPartial: true}},
 }
 
 // TestSweepPartialEmu: with the plane-partial sums the steady boxes (their
