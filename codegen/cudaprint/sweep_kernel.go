@@ -424,12 +424,7 @@ func (g *sweepGen) level(a int, d int) {
 // levelRead prints level a's read k routed to level rd.From: a column
 // register or its buffer.
 func (g *sweepGen) levelRead(a int) func(k int, rd gpuplan.SweepRead) string {
-	return func(k int, rd gpuplan.SweepRead) string {
-		if rd.Reg >= 0 {
-			return g.reg(rd.From, fmt.Sprint(rd.Reg))
-		}
-		return g.sb(g.slot(rd.From, a, rd.Rel[0], g.faceOff(rd.Rel)), 0)
-	}
+	return func(k int, rd gpuplan.SweepRead) string { return g.readAt(a, k, rd, rd.Rel[0]) }
 }
 
 // keep lists where level a keeps its value: its buffer (when a later

@@ -40,25 +40,27 @@ func (g *sweepGen) partialDecls() {
 	}
 }
 
-// partialRead is the source of level a's read k (routed by rd) at plane
-// offset o instead of its own: a column register, a buffer slot or the
-// staged input.
-func (g *sweepGen) partialRead(a, k int, rd gpuplan.SweepRead, o int64) string {
+// readAt is the source of level a's read k (routed by rd: a level's
+// column register or buffer slot, or the staged input) at plane offset o
+// instead of its own (levelRead and stageRead: its own). A column register
+// moves by the offsets' difference (register j holds the plane j+1 steps
+// older; the stage's register -1 is its current plane).
+func (g *sweepGen) readAt(a, k int, rd gpuplan.SweepRead, o int64) string {
 	sp := g.sp
 	if rd.From >= 0 {
 		if rd.Reg >= 0 {
-			return g.reg(rd.From, fmt.Sprint(sp.Lag*int64(a-rd.From)-o-1))
+			return g.reg(rd.From, fmt.Sprint(int64(rd.Reg)+rd.Rel[0]-o))
 		}
 		return g.sb(g.slot(rd.From, a, o, g.faceOff(rd.Rel)), 0)
 	}
 	st := sp.St[rd.St]
+	r := sp.Levels[0].Stmt.Reads[k]
 	if rd.StReg >= -1 {
-		if j := st.E - 1 - o; j >= 0 {
+		if j := int64(rd.StReg) + r.Off[0] - o; j >= 0 {
 			return g.stReg(rd.St, fmt.Sprintf("c%d", j))
 		}
 		return g.stReg(rd.St, "cur")
 	}
-	r := sp.Levels[0].Stmt.Reads[k]
 	w := sp.Levels[0].Stmt.Write
 	off := r.Off[1] - w.Off[1]
 	if sp.Form.NS == 3 {
@@ -77,7 +79,7 @@ func (g *sweepGen) partialValue(a, d int) string {
 	p := g.flat(lv.Subst())
 	names := map[string]string{}
 	for k, rd := range lv.Reads {
-		src := g.partialRead(a, k, rd, pt.GMax)
+		src := g.readAt(a, k, rd, pt.GMax)
 		name, ok := names[src]
 		if !ok {
 			name = fmt.Sprintf("hx_pr%d", len(names))
@@ -156,7 +158,7 @@ func (g *sweepGen) partialPrime(d int) {
 			for gr := pt.GMin; gr <= pt.GMax-int64(j)-1; gr++ {
 				p := g.flat(lv.Subst())
 				for k, rd := range lv.Reads {
-					p.wins[fs.Reads[k].Ref] = g.partialRead(0, k, rd, int64(j)+gr)
+					p.wins[fs.Reads[k].Ref] = g.readAt(0, k, rd, int64(j)+gr)
 				}
 				s = g.partialSum(p, pt, s, gr)
 			}

@@ -72,20 +72,7 @@ func (g *sweepGen) stageRead(a, k int) string {
 	if rd.St < 0 {
 		return ""
 	}
-	st := sp.St[rd.St]
-	switch {
-	case rd.StReg == -1:
-		return g.stReg(rd.St, "cur")
-	case rd.StReg >= 0:
-		return g.stReg(rd.St, fmt.Sprintf("c%d", rd.StReg))
-	}
-	r := sp.Levels[0].Stmt.Reads[k]
-	w := sp.Levels[0].Stmt.Write
-	off := r.Off[1] - w.Off[1]
-	if sp.Form.NS == 3 {
-		off = off*st.S[1] + r.Off[2] - w.Off[2]
-	}
-	return g.sb(fmt.Sprintf("%s + %s + %d", g.stSlot(st, g.z, r.Off[0]), g.stOwn(st), off), 0)
+	return g.readAt(0, k, rd, sp.Levels[0].Stmt.Reads[k].Off[0])
 }
 
 // stLoad prints field st's element at iteration plane p (of its loading

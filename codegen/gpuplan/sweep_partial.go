@@ -75,8 +75,9 @@ import (
 // registers. Measured on an H200 (512^3 x 200, bench/results/
 // sidebyside_h200_2026-11-28j.md): box3d1r 180.1 -> 185.4 GCells/s
 // bit-exact, 189.1 -> 217.5 with fast math; j3d27pt 132.9 -> 135.6 and
-// 188.7 -> 217.2 (the unfused bit-exact update is bound by its 53
-// operations, the fused one was by the shared loads). In 2-D a level
+// 188.7 -> 217.2 (the bit-exact update keeps its 53 unfused operations,
+// the fused one has 27: a guess at why the gains differ, not profiled). In
+// 2-D a level
 // reads few face neighbours and the 2 x (levels - 1) carried sums compete
 // for the registers at the floor: auto leaves it off there (not measured).
 
