@@ -12,13 +12,16 @@ import (
 // partialCases: the plane-partial sums (gpuplan's sweep_partial.go) on a
 // 27-point box whose sum runs plane by plane under a division (h = 1: the
 // staged level 0 only besides level 1; h = 2, 3 with the edge state off
-// and on), 64-bit loops, and forced in 2-D on AN5D's box2d1r (levels 1..,
+// and on), 64-bit loops, a PolyBench-style file (the macros, iterators
+// declared before the scop, double, two statements per step), and forced
+// in 2-D on AN5D's box2d1r (levels 1..,
 // level 0 reading global memory as written).
 var partialCases = []steadyEmuCase{
 	{"box3d27_h1", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
 	{"box3d27_h2_noedge", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{2, 8, 8, 8}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}},
 	{"box3d27_h3", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{3, 8, 4, 4}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
 	{"box3d27_64", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}},
+	{"polybench_style", sweepCase{file: "../testdata/partial/pb_box3d.c", sizes: []int64{3, 8, 4, 4}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
 	{"box2d1r_forced", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 8, 20}, args: [][]string{nil}, params: map[string]int64{"dimsize": 61, "timestep": 9}, long: true}, gpuplan.CUDAOptions{SweepPartial: true}},
 }
 
