@@ -33,6 +33,7 @@ var overlapCases = []sweepCase{
 	{file: "../testdata/jacobi3d_twonest.c", sizes: []int64{3, 3, 4, 5}, args: [][]string{{"N=9", "T=3"}}, long: true},
 	{file: "../testdata/real/an5d_star3d2r.c", sizes: []int64{1, 3, 6, 7}, args: [][]string{nil}, params: map[string]int64{"dimsize": 12, "timestep": 3}, long: true},
 	{file: "../bench/inputs/an5d_star3d1r.c", sizes: nil, args: [][]string{nil}, params: map[string]int64{"dimsize": 19, "timestep": 3}, long: true},
+	{file: "../testdata/kill/wave2d_mod3.c", sizes: []int64{3, 8, 16}, args: [][]string{{"N=20", "T=13"}, {"N=19", "T=14"}}, long: true}, // dead band stores
 }
 
 // TestOverlapEmu: the overlapped kernel is bit-identical to the

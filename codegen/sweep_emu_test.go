@@ -67,6 +67,11 @@ var sweepCases = []sweepCase{
 	{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 8, 10}, args: [][]string{nil}, params: map[string]int64{"dimsize": 21, "timestep": 5}},
 	{file: "../testdata/real/an5d_star3d2r.c", sizes: []int64{1, 3, 6, 7}, args: [][]string{nil}, params: map[string]int64{"dimsize": 12, "timestep": 3}, long: true},
 	{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 4, 8, 9}, args: [][]string{nil}, params: map[string]int64{"dimsize": 12, "timestep": 3}, long: true},
+	// Dead band stores (gpuplan's band_kill.go): three time fields, one of
+	// them overwritten unread by the next band (stored in the last band,
+	// T = 13: a last band of 1 level, 14: of 2); two fields in an odd band.
+	{file: "../testdata/kill/wave2d_mod3.c", sizes: []int64{3, 8, 16}, args: [][]string{{"N=20", "T=13"}, {"N=19", "T=14"}}},
+	{file: "../testdata/jacobi2d_mod2.c", sizes: []int64{2, 5, 6}, args: [][]string{{"N=17", "T=7"}, {"N=16", "T=8"}}, long: true},
 }
 
 // TestSweepEmu: the sweep kernel is bit-identical to the sequential

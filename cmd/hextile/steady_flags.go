@@ -57,6 +57,8 @@ type steadyFlags struct {
 	groups int
 	all    bool
 	chunk  chunkFlag
+	// storeAll is --band-store-all (gpuplan's band_kill.go).
+	storeAll bool
 }
 
 // registerStream adds --stream (compile and run).
@@ -91,6 +93,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.partial, "sweep-partial", "--tile=sweep with --steady, --steady-ramp and its unrolling (CUDA and the emulator): a steady level whose right-hand side is a sum of terms in increasing plane order along s0 (AN5D's box3d1r, j3d27pt) reads only the newest plane of its input per step, each element once, and adds each term to the partial sum of the plane it belongs to (registers carried across steps; the same sums in the same order: bit-exact); auto (the default): on in 3-D, off in 2-D and on the LLVM/PTX targets (not printed there); on, off; --dump=plan: partial sums")
 	fs.Lookup("sweep-partial").NoOptDefVal = "on"
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
+	fs.BoolVar(&f.storeAll, "band-store-all", false, "--tile=sweep and --tile=overlapped: every band stores the last value of every field it writes (default: a field that the next band overwrites before reading it, as A[(t+1)%2] written at tb+h-1 or jacobi-2d's B, is stored only in the last band; --dump=plan: stores dead)")
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
 
@@ -110,6 +113,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.SweepOutline = f.outline
 	o.SweepS0Edge, o.NoSweepS0Edge = f.s0Edge == "on", f.s0Edge == "off"
 	o.SweepPartial, o.NoSweepPartial = f.partial == "on", f.partial == "off"
+	o.AllBandStores = f.storeAll
 	return o
 }
 

@@ -171,11 +171,9 @@ func (g *bandGen) body(d int, band func(d int)) {
 		g.line(dd, fmt.Sprintf("%s *const hx_o_%s = hx_ping ? hx_a_%s : hx_b_%s;", e, n, n, n))
 	}
 	for a := range bp.Levels {
-		if nx := bp.Next[a]; nx >= 0 {
-			g.line(dd, fmt.Sprintf("const int hx_last%d = hx_nlev <= %d; /* level %d writes its field last in this band */", a, nx, a))
-		} else {
-			g.line(dd, fmt.Sprintf("const int hx_last%d = 1;", a))
-		}
+		// level a writes its field last in this band and its stores are
+		// not overwritten unread by the next band (gpuplan's band_kill.go)
+		g.line(dd, fmt.Sprintf("const int hx_last%d = %s;", a, bp.LastCond(a, "hx_thi")))
 	}
 	band(dd)
 	g.line(dd, "hx_ping ^= 1;")

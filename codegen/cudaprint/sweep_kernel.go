@@ -312,12 +312,9 @@ func (g *bandGen) launchConsts(d int, boxes bool) {
 		}
 		g.line(d, fmt.Sprintf("(void)hx_lo%d; (void)hx_hi%d;", i, i))
 	}
+	thi := ast.BoundString(bp.Form.THi, false)
 	for a := range bp.Levels {
-		if nx := bp.Next[a]; nx >= 0 {
-			g.line(d, fmt.Sprintf("const int hx_last%d = hx_nlev <= %d;", a, nx))
-		} else {
-			g.line(d, fmt.Sprintf("const int hx_last%d = 1;", a))
-		}
+		g.line(d, fmt.Sprintf("const int hx_last%d = %s;", a, bp.LastCond(a, thi)))
 		if !boxes {
 			g.line(d, fmt.Sprintf("(void)hx_last%d;", a))
 		}

@@ -291,6 +291,9 @@ func (g *sweepGen) steadyLevel(a, d int) {
 		}
 		if sp.Next[a] < 0 { // its field's last writer (the band has all levels)
 			own := c.ownPlane + " && " + g.flag("hx_oc", c.ownCol)
+			if sp.Kill[a] >= 0 { // dead unless the next band is short (gpuplan's band_kill.go)
+				own = fmt.Sprintf("hx_last%d && %s", a, own)
+			}
 			if g.edge {
 				own += " && " + g.edgeDom(c)
 			}

@@ -27,6 +27,10 @@ type BandPlan struct {
 	// (ascending); Next[a] is the next level of a's class (-1: none).
 	Classes [][]int
 	Next    []int
+	// Kill[a] >= 0: level a's stores are dead in a band whose next band
+	// has more than Kill[a] levels (its level Kill[a] overwrites the field
+	// before any read; band_kill.go); -1: live.
+	Kill []int
 	// Written are the written arrays (ping-pong copies).
 	Written []string
 	Elem    string // the element type of the buffers (all written arrays share it)

@@ -32,7 +32,7 @@ func TestOverlapPlan(t *testing.T) {
 		// A chain of levels: the ping-pong of two buffers; A[(t+1)%2]
 		// is written by levels 0, 2 and A[t%2] by 1, 3.
 		{"jacobi2d_mod2.c", []int64{3, 26, 26}, overlapSummary{Ext: []int64{32, 32}, Block: [3]int{32, 8, 1}, NBuf: 2, Smem: 2 * 32 * 32 * 4, Bufs: []int{0, 1, 0, -1}, Next: []int{2, 3, -1, -1}},
-			"  level 2: S0 at t = tb + 2, ghost left (1,1) right (1,1), buffer 0, its field's last writer\n    read A(0,0): level 1 at (0,0)\n"},
+			"  level 2: S0 at t = tb + 2, ghost left (1,1) right (1,1), buffer 0, its field's last writer, stored in the last band only (the next band's level 0 overwrites the field unread)\n    read A(0,0): level 1 at (0,0)\n"},
 		// Two statements per step (ghost zones per canonical step: 3 at
 		// level 0): B (levels 0, 2) and A (1, 3) each read by the next
 		// level; level 3 by nobody.

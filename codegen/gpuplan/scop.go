@@ -88,6 +88,11 @@ type CUDAOptions struct {
 	// Off by default: measured slower, the interior boxes too (one H200,
 	// bench/results/outline_h200_2026-11-28.md).
 	SweepOutline bool
+	// AllBandStores keeps the stores of every field's last writer in every
+	// band of the ghost-zone kernels (--band-stores=all); off: the stores a
+	// next band overwrites unread are skipped but in the last band
+	// (band_kill.go, BandPlan.Kill).
+	AllBandStores bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -354,6 +359,9 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		sp.planOutline(!opt.SweepOutline)
 		sp.planPartial(opt.SweepPartial, opt.NoSweepPartial, opt.LLVM)
 		sp.planS0Edge(opt.SweepS0Edge, opt.NoSweepS0Edge, opt.LLVM)
+		if opt.AllBandStores {
+			sp.storeAll()
+		}
 		cs.Sweep = sp
 		cs.Threads = sp.Block
 		kn := &Kernel{Name: fmt.Sprintf("hx_sweep%d", k), Block: sp.Block}
@@ -368,6 +376,9 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 		op, err := planOverlap(cs, sched, true)
 		if err != nil {
 			return nil, atScopPos(sc.Scop, "overlapped", err)
+		}
+		if opt.AllBandStores {
+			op.storeAll()
 		}
 		cs.Overlap = op
 		cs.Threads = op.Block

@@ -419,6 +419,7 @@ func planBand(cs *Scop, sched *schedule.Schedule, kernel string) (*BandPlan, err
 		}
 		sp.Classes[cls[a]] = append(c, a)
 	}
+	sp.planKill()
 	return sp, nil
 }
 

@@ -105,6 +105,7 @@ func (bp *BandPlan) dumpLevels(w io.Writer, buf func(SweepLevel) string, read fu
 		if bp.Next[lv.A] >= 0 {
 			last = fmt.Sprintf("its field's last writer when the band has at most %d levels", bp.Next[lv.A])
 		}
+		last += bp.killNote(lv.A)
 		fmt.Fprintf(w, "  level %d: %s at t = tb + %d, ghost left %s right %s, %s, %s\n", lv.A, lv.Stmt.Stmt.Name, lv.TOff, ints(bp.GL[lv.A]), ints(bp.GR[lv.A]), buf(lv), last)
 		for k, rd := range lv.Reads {
 			r := lv.Stmt.Reads[k]

@@ -254,12 +254,19 @@ func (g *bandIR) launchUniform() (S, nb []value.Value) {
 		g.lo, g.hi, S, nb = append(g.lo, lo), append(g.hi, hi), append(S, s), append(nb, n)
 	}
 	g.last = nil
+	var rest value.Value // thi - tb, for the dead stores (gpuplan's band_kill.go)
 	for a := range bp.Levels {
+		var c []value.Value
 		if nx := bp.Next[a]; nx >= 0 {
-			g.last = append(g.last, g.sle(g.nlev, i32(int64(nx))))
-		} else {
-			g.last = append(g.last, constant.True)
+			c = append(c, g.sle(g.nlev, i32(int64(nx))))
 		}
+		if bp.Kill[a] >= 0 {
+			if rest == nil {
+				rest = nsw(g.cur.NewSub(g.bound(bp.Form.THi, false), g.tb))
+			}
+			c = append(c, g.sle(rest, g.ic(bp.RestMax(a))))
+		}
+		g.last = append(g.last, g.and(c...))
 	}
 	return S, nb
 }

@@ -280,6 +280,9 @@ func (g *sweepIR) steadyStep(z value.Value, pf bool) {
 			if g.edge {
 				own = g.and(own, dom)
 			}
+			if sp.Kill[a] >= 0 { // dead unless the next band is short (gpuplan's band_kill.go)
+				own = g.and(g.last[a], own)
+			}
 			closeOut := g.ifOpen(own)
 			g.cur.NewStore(v, g.flatPtrOf(lv.Stmt.Write.Ref, "hx_o_"+lv.Stmt.Write.Array.Name))
 			closeOut()
