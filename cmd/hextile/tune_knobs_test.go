@@ -33,11 +33,19 @@ func TestTuneKnobCandidates(t *testing.T) {
 		{"j2d5pt 2-D", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, nil, []string{
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
-			// the IEEE division: auto does not prefetch, the variant does
+			// the division by 118 as hx_divc on the CUDA back end (no IEEE
+			// sequence): auto prefetches, the variant does not
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"), sw2("7,128,242 --sweep-s0-edge=X"),
+			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=off"), sw2("7,128,498 --sweep-s0-edge=X"),
+		}, []string{
+			// the LLVM back end: the IEEE division (no hx_divc there), auto
+			// does not prefetch, the variant does
+			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
 			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"), sw2("7,128,242 --sweep-s0-edge=X"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
 			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"), sw2("7,128,498 --sweep-s0-edge=X"),
-		}, nil, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
+		}, [2]int{8, 7}}, // emu (CUDA): the model's choice is the sweep's default sizes, whose turn starts one earlier; gpu (PTX): not with j2d5pt's IEEE division
 		{"laplacian3d 3-D", "../../testdata/laplacian3d.c", []string{"N=256", "T=128"}, nil, []string{
 			// 1,024 threads, floor 2 (3 blocks would be 3,072 threads), staged;
 			// --sweep-edge=auto is on at 3,64,26,26 (400 boxes, 1.5 waves, 68% at
@@ -67,9 +75,12 @@ func TestTuneKnobCandidates(t *testing.T) {
 			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=on"), sw2("11,128,234 --sweep-s0-edge=X"),
 		}, [2]int{7, 7}}, // the model's choice is the sweep's default sizes on both back ends (no IEEE division)
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"), sw2("7,128,242 --sweep-s0-edge=X"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=off"), sw2("7,128,498 --sweep-s0-edge=X"),
+		}, []string{
 			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"), sw2("7,128,242 --sweep-s0-edge=X"),
 			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"), sw2("7,128,498 --sweep-s0-edge=X"),
-		}, nil, [2]int{8, 7}},
+		}, [2]int{8, 7}},
 	} {
 		for _, device := range []string{"gpu", "emu"} {
 			tc := tc

@@ -66,7 +66,7 @@ func Emit(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int64, 
 	guard := "HX_" + strings.ToUpper(name) + "_H"
 	fmt.Fprintf(&h, "/* hextile: CUDA code for %s */\n#ifndef %s\n#define %s\n", prog.File, guard, guard)
 	h.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#ifndef HX_NO_CUDA_RUNTIME\n#include <cuda_runtime.h>\n#endif\n")
-	h.WriteString(HelpersText(!opt.NoPDL, gpuplan.WideScops(css)))
+	h.WriteString(HelpersText(!opt.NoPDL, gpuplan.WideScops(css)) + DivcText(css))
 	h.WriteString(ScopDefines(prog, css))
 	for _, cs := range css {
 		h.WriteString(IdxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))
@@ -184,6 +184,21 @@ func HelpersText(pdl, wide bool) string {
 	}
 	return t
 }
+
+// DivcText is the helper hx_divc (gpuplan's divconst.go) when a scop of
+// css prints one, else "".
+func DivcText(css []*gpuplan.Scop) string {
+	for _, cs := range css {
+		if len(cs.Divs) > 0 {
+			return divcHelper
+		}
+	}
+	return ""
+}
+
+const divcHelper = `/* x / c for a float constant c with r = RN(1/c): a product and one correction, RN(x / c) bit for bit for 2^-100 <= |x| <= 2^100 (hextile checked every significand for c), the product alone for a zero (its sign: x's times c's); the division elsewhere */
+__host__ __device__ static inline float hx_divc(float x, float r, float c) { const float a = fabsf(x); const float q = x * r; if (a >= 7.88860905e-31f && a <= 1.26765060e+30f) return fmaf(fmaf(-q, c, x), r, q); if (a == 0.0f) return q; return x / c; }
+`
 
 // Programmatic dependent launch (PDL, compute capability 9.0 and newer).
 // Consecutive kernels of the generated host code run in one stream, and

@@ -365,7 +365,7 @@ func (g *hexChunkGen) row(b, d int, steady bool) {
 				}
 				wins[rd.Ref] = src
 			}
-			p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
+			p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins, divs: g.cs.Divs}
 			for _, arr := range g.cs.Code.Scop.Arrays {
 				p.arrays[arr.Name] = arr
 			}

@@ -279,7 +279,7 @@ func (g *hexStreamGen) row(a, d int) {
 			}
 			wins[rd.Ref] = fmt.Sprintf("(%s ? %s : %s)", strings.Join(conds, " && "), src, g.globalRef(rd.Ref.Name, elemIdx(rd.Ref, subst), 0))
 		}
-		p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins}
+		p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: wins, divs: g.cs.Divs}
 		for _, arr := range g.cs.Code.Scop.Arrays {
 			p.arrays[arr.Name] = arr
 		}

@@ -44,11 +44,11 @@ func EmitResident(prog *frontend.Program, css []*gpuplan.Scop, opt gpuplan.CUDAO
 	var p strings.Builder
 	if emu {
 		p.WriteString(emuPrelude)
-		p.WriteString(HelpersText(false, gpuplan.WideScops(css)))
+		p.WriteString(HelpersText(false, gpuplan.WideScops(css)) + DivcText(css))
 		p.WriteString(cexpr.HxNarrowC)
 	} else {
 		p.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <cuda_runtime.h>\n")
-		p.WriteString(HelpersText(!opt.NoPDL, gpuplan.WideScops(css)))
+		p.WriteString(HelpersText(!opt.NoPDL, gpuplan.WideScops(css)) + DivcText(css))
 	}
 	p.WriteString(ScopDefines(prog, css))
 	p.WriteString(IdxMacros(cs.Code.Scop, gpuplan.WideIndex(css)))

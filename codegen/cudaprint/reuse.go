@@ -150,7 +150,7 @@ func reuseLines(cs *gpuplan.Scop, u *ast.User, iter string, n int64, emu bool) [
 			}
 			subst[it], env[it] = s, e
 		}
-		p := &flatPrinter{subst: subst, emu: emu, arrays: arrays, env: env, regs: regs}
+		p := &flatPrinter{subst: subst, emu: emu, arrays: arrays, env: env, regs: regs, divs: cs.Divs}
 		val := p.expr(a.RHS, false, false)
 		if a.Op != "=" {
 			// a op= b is a = a op (b) with a evaluated once.

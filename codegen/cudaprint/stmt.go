@@ -2,6 +2,7 @@ package cudaprint
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"hextile/codegen/ast"
@@ -33,7 +34,7 @@ func userCUDAWins(cs *gpuplan.Scop, u *ast.User, emu bool, stage *gpuplan.StageP
 	if u.Stmt.Body == nil {
 		return "/* " + u.Stmt.Name + ": no body */;"
 	}
-	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, wins: wins}
+	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, wins: wins, divs: cs.Divs}
 	for _, a := range cs.Code.Scop.Arrays {
 		p.arrays[a.Name] = a
 	}
@@ -81,6 +82,8 @@ type flatPrinter struct {
 	regs *regSet
 	// wins are the reads printed as window registers (stream.go).
 	wins map[*frontend.ArrayRef]string
+	// divs are the divisions printed as hx_divc (gpuplan's divconst.go).
+	divs map[*frontend.Binary]gpuplan.DivConst
 }
 
 func (p *flatPrinter) expr(e frontend.Expr, readToo, write bool) string {
@@ -132,6 +135,10 @@ func (p *flatPrinter) exprPrec(e frontend.Expr, readToo, write bool) (string, in
 		}
 		return e.Name + "[" + idx + "]", cexpr.PrecPostfix
 	case *frontend.Binary:
+		if dc, ok := p.divs[e]; ok {
+			l, _ := p.exprPrec(e.X, false, false)
+			return fmt.Sprintf("hx_divc(%s, %s, %s)", l, floatLit(dc.R), floatLit(dc.C)), cexpr.PrecPostfix
+		}
 		pr := cexpr.Prec(e.Op)
 		l, lp := p.exprPrec(e.X, false, false)
 		r, rp := p.exprPrec(e.Y, false, false)
@@ -193,4 +200,14 @@ func IdxMacros(s *frontend.Scop, wide bool) string {
 		fmt.Fprintf(&b, "#define HX_IDX_%s(%s) (%s)\n", a.Name, strings.Join(ps, ", "), e)
 	}
 	return b.String()
+}
+
+// floatLit is a float constant as a C float literal that reads back the
+// same value (nine significant digits).
+func floatLit(v float32) string {
+	s := strconv.FormatFloat(float64(v), 'g', 9, 32)
+	if !strings.ContainsAny(s, ".eEn") {
+		s += ".0"
+	}
+	return s + "f"
 }

@@ -111,7 +111,7 @@ func (g *kernelGen) streamable(n *ast.For, used [3]bool) *gpuplan.StreamPlan {
 // counter iter replaced by iter + d (subscripts canonical where affine).
 func streamPrinter(cs *gpuplan.Scop, u *ast.User, iter string, d int64, emu bool, stage *gpuplan.StagePlan) *flatPrinter {
 	subst, env := gpuplan.ShiftedSubst(u, iter, d)
-	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, env: env}
+	p := &flatPrinter{subst: subst, emu: emu, arrays: map[string]*frontend.Array{}, stage: stage, env: env, divs: cs.Divs}
 	for _, a := range cs.Code.Scop.Arrays {
 		p.arrays[a.Name] = a
 	}

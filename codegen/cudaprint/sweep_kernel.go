@@ -487,7 +487,7 @@ func (g *bandGen) value(a int, read func(k int, rd gpuplan.SweepRead) string) (r
 
 // flat is the printer of a level's expressions under subst.
 func (g *bandGen) flat(subst map[string]string) *flatPrinter {
-	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: map[*frontend.ArrayRef]string{}}
+	p := &flatPrinter{subst: subst, emu: g.emu, arrays: map[string]*frontend.Array{}, wins: map[*frontend.ArrayRef]string{}, divs: g.cs.Divs}
 	for _, arr := range g.cs.Code.Scop.Arrays {
 		p.arrays[arr.Name] = arr
 	}

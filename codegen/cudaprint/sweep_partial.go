@@ -103,7 +103,11 @@ func (g *sweepGen) partialValue(a, d int) string {
 	if pt.Chain == fs.Stmt.Body.RHS {
 		return "hx_pt"
 	}
-	b := *fs.Stmt.Body.RHS.(*frontend.Binary)
+	orig := fs.Stmt.Body.RHS.(*frontend.Binary)
+	b := *orig
+	if dc, ok := p.divs[orig]; ok { // the copy divides as the original (gpuplan's divconst.go)
+		p.divs = map[*frontend.Binary]gpuplan.DivConst{&b: dc}
+	}
 	v := &frontend.VarRef{Name: "hx_pt"}
 	if b.X == pt.Chain {
 		b.X = v

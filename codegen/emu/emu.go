@@ -38,7 +38,7 @@ func Program(prog *frontend.Program, css []*gpuplan.Scop, params map[string]int6
 	var b strings.Builder
 	b.WriteString("/* hextile: CUDA emulation of " + prog.File + " */\n")
 	b.WriteString(Prelude)
-	b.WriteString(cudaprint.HelpersText(false, gpuplan.WideScops(css)))
+	b.WriteString(cudaprint.HelpersText(false, gpuplan.WideScops(css)) + cudaprint.DivcText(css))
 	b.WriteString(cexpr.HxNarrowC)
 	b.WriteString(cudaprint.ScopDefines(prog, css))
 	for _, cs := range css {

@@ -19,6 +19,9 @@ func (cs *Scop) Dump(w io.Writer) {
 		cs.Index, ast.PosString(s.Pos), len(cs.Kernels), cs.Threads[0], cs.Threads[1], cs.Threads[2], cs.IntType, map[bool]string{false: "32-bit", true: "64-bit"}[cs.WideIdx])
 	fmt.Fprintf(w, "# shared memory staging %s, register reuse %s, programmatic dependent launch %s\n", onOff(cs.Shared), onOff(cs.Reuse), onOff(cs.PDL))
 	fmt.Fprintf(w, "# arrays written (copied back): %s; read: %s\n", names(cs.Written), names(cs.Read))
+	if cs.DivsWhy != "" {
+		fmt.Fprintf(w, "# division by constants: %s\n", cs.DivsWhy)
+	}
 	if cs.Sweep != nil {
 		cs.Sweep.Dump(w, cs.Kernels[0].Name)
 		if why := cs.Kernels[0].MinBlocksWhy; why != "" {

@@ -93,6 +93,10 @@ type CUDAOptions struct {
 	// next band overwrites unread are skipped but in the last band
 	// (band_kill.go, BandPlan.Kill).
 	AllBandStores bool
+	// NoDivConst keeps every float division by a constant a division
+	// (--div-const=false); on: those DivConstExact admits print as
+	// hx_divc, a product and one correction (divconst.go, Scop.Divs).
+	NoDivConst bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -191,6 +195,11 @@ type Scop struct {
 	Width   *width.Width
 	IntType string
 	WideIdx bool // flat indices in 64 bits (any scop's Width.WideIndex)
+	// Divs are the float divisions by a constant printed as hx_divc (a
+	// product and one correction, bit for bit; divconst.go) and DivsWhy
+	// the dump's line ("": no division by a constant).
+	Divs    map[*frontend.Binary]DivConst
+	DivsWhy string
 	// Sweep is the plan of the streaming sweep kernel (--tile=sweep,
 	// sweep.go); Kernels then holds its one kernel.
 	Sweep *SweepPlan
@@ -314,6 +323,9 @@ func threadShape(sched *schedule.Schedule, opt CUDAOptions, nmap int) [3]int {
 func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAOptions, w *width.Width, it string, wideIdx bool) (*Scop, error) {
 	cs := &Scop{Index: k, Code: sc, Sched: sched, Written: map[string]bool{}, Read: map[string]bool{}, Shared: opt.Shared,
 		PDL: !opt.NoPDL, Reuse: !opt.NoReuse, Width: w, IntType: it, WideIdx: wideIdx}
+	if !opt.NoDivConst {
+		cs.planDivs(opt.FastMath, opt.LLVM)
+	}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {
 			cs.Written[a.Array] = true

@@ -3,6 +3,7 @@ package gpuplan
 import (
 	"fmt"
 
+	"hextile/frontend"
 	"hextile/schedule"
 )
 
@@ -153,6 +154,9 @@ type SweepPlan struct {
 	// Partial (sweep_partial.go): per level, its plane-partial sums in the
 	// steady steps, or nil (PartialWhy why none has them).
 	Partial    []*SweepPartial
+	// divs are the scop's divisions printed as hx_divc (Scop.Divs): not
+	// IEEE sequences for the prefetch and register rules.
+	divs map[*frontend.Binary]DivConst
 	PartialWhy string
 	// IEEESpecial: a level divides or calls a math function without
 	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
@@ -442,7 +446,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, opt CUDAOptions) (*SweepPlan,
 	if err != nil {
 		return nil, err
 	}
-	sp := &SweepPlan{BandPlan: *bp, SmemMax: opt.SmemOptIn}
+	sp := &SweepPlan{BandPlan: *bp, SmemMax: opt.SmemOptIn, divs: cs.Divs}
 	ns := sp.Form.NS
 	if len(sched.Slopes) > 0 && sched.Slopes[0][1] != nil {
 		r := sched.Slopes[0][1]
@@ -506,7 +510,7 @@ func planSweep(cs *Scop, sched *schedule.Schedule, opt CUDAOptions) (*SweepPlan,
 	sp.planStage(stageMode(opt))
 	sp.planPrefetch(opt.NoPrefetch, opt.SweepPrefetch, opt.LLVM, opt.SweepRing, opt.SweepPrefetchLate, opt.FastMath)
 	for _, lv := range sp.Levels {
-		sp.IEEESpecial = sp.IEEESpecial || (!opt.FastMath && hasSpecial(lv.Stmt.Stmt.Body.RHS))
+		sp.IEEESpecial = sp.IEEESpecial || (!opt.FastMath && hasSpecial(lv.Stmt.Stmt.Body.RHS, sp.divs))
 	}
 	sp.planTail()
 	sp.planEdge(opt.NoSweepEdge, opt.SweepEdgePrefetch)

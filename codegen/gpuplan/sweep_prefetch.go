@@ -126,7 +126,7 @@ func (sp *SweepPlan) planPrefetch(noPrefetch, force, llvm, ring, late, fastMath 
 		sp.PrefetchWhy = "off: the LLVM back end (llc's PTX spills the prefetched registers: measured slower; --sweep-prefetch=on keeps it)"
 		return
 	}
-	if hasSpecial(st.Stmt.Body.RHS) && !fastMath && !force {
+	if hasSpecial(st.Stmt.Body.RHS, sp.divs) && !fastMath && !force {
 		// Measured on the H100 (bench/results/sidebyside_h100_2026-11-28c.md):
 		// AN5D's j2d5pt, a division by 118 per update, 274 GCells/s without
 		// the prefetch and 211 with it (the IEEE division's sequence and the
@@ -253,17 +253,19 @@ func prefetchRadius(reads []FieldRef, ks []int) int64 {
 }
 
 // hasSpecial reports whether e divides (a floating-point or integer
-// division or remainder) or calls a function.
-func hasSpecial(e frontend.Expr) bool {
+// division or remainder) or calls a function, the divisions of cheap
+// (printed as hx_divc, divconst.go) aside.
+func hasSpecial(e frontend.Expr, cheap map[*frontend.Binary]DivConst) bool {
 	switch e := e.(type) {
 	case *frontend.Binary:
-		return e.Op == "/" || e.Op == "%" || hasSpecial(e.X) || hasSpecial(e.Y)
+		_, c := cheap[e]
+		return ((e.Op == "/" && !c) || e.Op == "%") || hasSpecial(e.X, cheap) || hasSpecial(e.Y, cheap)
 	case *frontend.Unary:
-		return hasSpecial(e.X)
+		return hasSpecial(e.X, cheap)
 	case *frontend.Call:
 		return true
 	case *frontend.Cast:
-		return hasSpecial(e.X)
+		return hasSpecial(e.X, cheap)
 	}
 	return false
 }

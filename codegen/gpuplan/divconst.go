@@ -1,0 +1,277 @@
+package gpuplan
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"hextile/codegen/cexpr"
+	"hextile/frontend"
+)
+
+// Division by a float constant, correctly rounded without a division.
+// IEEE float division costs a GPU about fifteen instructions and a slow
+// path; a stencil's "/ 118" divides every update. For a float constant c
+// with r = RN(1/c), the quotient of a float x is
+//
+//	q = RN(x * r)               a product
+//	e = RN(x - q * c) = fma     the residual (exact when q is faithful)
+//	q' = RN(q + e * r) = fma    one correction (Markstein)
+//
+// and q' = RN(x / c), the division's own result, for every x whose
+// quotient and residual stay in range, provided that holds for every
+// significand: every operation above is exact or one rounding, so scaling
+// x by 2^k scales q, e and q' by 2^k, and one binade of x (2^23
+// significands, both signs alike) decides the whole range. The plan checks
+// that binade exhaustively for each constant (DivConstExact; about 30 ms)
+// and keeps the division where one significand differs. The printed helper
+// (hx_divc) takes this path for 2^-100 <= |x| <= 2^100 with 2^-20 <= |c|
+// <= 2^20 (q, e and q' normal or exact multiples of 2^-149 there), and
+// divides otherwise (zero, whose sign the path would lose; subnormal, huge,
+// infinite, NaN).
+//
+// Example: j2d5pt's (5.1f * A[..] + ... ) / 118: c = 118, r = RN(1/118) =
+// 0.00847457629f; every significand of [1, 2) checks, so the division
+// prints as hx_divc(x, 0.00847457629f, 118.f): three instructions and a
+// range test instead of the division's sequence. Bit for bit with the C
+// program; under --fast-math (approximate division) and on the LLVM target
+// (not printed there) the division stays.
+
+// DivConst is a division planned as hx_divc(x, R, C).
+type DivConst struct {
+	C, R float32
+}
+
+// planDivs finds the float divisions by a constant of the scop's
+// statements that DivConstExact admits (none with fast math or on the LLVM
+// target) and says what it did in cs.DivsWhy.
+func (cs *Scop) planDivs(fast, llvm bool) {
+	cs.Divs, cs.DivsWhy = nil, ""
+	s := cs.Code.Scop
+	types := map[string]frontend.Type{}
+	for _, a := range s.Arrays {
+		types[a.Name] = a.Elem
+	}
+	var seen []string
+	var refused []string
+	for _, st := range s.Stmts {
+		if st.Body == nil || st.Body.RHS == nil {
+			continue
+		}
+		frontend.Inspect(st.Body.RHS, func(e frontend.Expr) bool {
+			b, ok := e.(*frontend.Binary)
+			if !ok || b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
+				return true
+			}
+			c, ok := constFloat(b.Y)
+			if !ok {
+				return true
+			}
+			txt := fmt.Sprintf("/ %s", cexpr.CExpr(b.Y, nil))
+			if fast || llvm {
+				refused = append(refused, txt)
+				return true
+			}
+			if !DivConstExact(c) {
+				refused = append(refused, txt+" (a significand rounds otherwise)")
+				return true
+			}
+			if cs.Divs == nil {
+				cs.Divs = map[*frontend.Binary]DivConst{}
+			}
+			cs.Divs[b] = DivConst{C: c, R: recip32(c)}
+			seen = append(seen, txt)
+			return true
+		})
+	}
+	switch {
+	case len(seen) > 0:
+		cs.DivsWhy = fmt.Sprintf("%s as a product and one correction (hx_divc: every significand checked, bit for bit)", strings.Join(dedup(seen), ", "))
+		if len(refused) > 0 {
+			cs.DivsWhy += "; divided: " + strings.Join(dedup(refused), ", ")
+		}
+	case len(refused) > 0 && fast:
+		cs.DivsWhy = "divided (--fast-math: approximate division)"
+	case len(refused) > 0 && llvm:
+		cs.DivsWhy = "divided (the LLVM target does not print hx_divc)"
+	case len(refused) > 0:
+		cs.DivsWhy = "divided: " + strings.Join(dedup(refused), ", ")
+	}
+}
+
+// DivByConst reports whether b is a float division by a constant that
+// hx_divc prints (without --fast-math, on the CUDA target): the cost
+// model's cheap divisions (gpumodel's Features.DivConst). types maps the
+// scop's arrays and scalars to their element types.
+func DivByConst(b *frontend.Binary, types map[string]frontend.Type) bool {
+	if b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
+		return false
+	}
+	c, ok := constFloat(b.Y)
+	return ok && DivConstExact(c)
+}
+
+func dedup(s []string) []string {
+	sort.Strings(s)
+	var out []string
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// constFloat is the float value of a constant divisor (a literal, perhaps
+// negated or cast to float), when it lies in [2^-20, 2^20] in magnitude.
+func constFloat(e frontend.Expr) (float32, bool) {
+	neg := false
+	for {
+		switch x := e.(type) {
+		case *frontend.Unary:
+			if x.Op != "-" && x.Op != "+" {
+				return 0, false
+			}
+			if x.Op == "-" {
+				neg = !neg
+			}
+			e = x.X
+			continue
+		case *frontend.Cast:
+			if x.To != frontend.Float {
+				return 0, false
+			}
+			e = x.X
+			continue
+		}
+		break
+	}
+	n, ok := e.(*frontend.Number)
+	if !ok {
+		return 0, false
+	}
+	var c float32
+	switch n.Type {
+	case frontend.Float:
+		c = float32(cexpr.FloatLiteral(n))
+	case frontend.IntT:
+		if n.Int > 1<<24 || n.Int < -(1<<24) {
+			return 0, false
+		}
+		c = float32(n.Int)
+	default: // a double literal converted to float: one rounding of its text
+		c = float32(n.Float)
+		if float64(c) != n.Float {
+			return 0, false
+		}
+	}
+	if neg {
+		c = -c
+	}
+	a := math.Abs(float64(c))
+	if !(a >= 0x1p-20 && a <= 0x1p20) {
+		return 0, false
+	}
+	return c, true
+}
+
+// recip32 is RN(1/c) in float (the double quotient rounded again: double
+// rounding is innocuous for division from 53 to 24 bits).
+func recip32(c float32) float32 { return float32(1 / float64(c)) }
+
+var divExact sync.Map // float32 bits -> bool
+
+// DivConstExact reports whether hx_divc's path (DivConst's doc) returns
+// RN(x / c) for every significand of x, so for every x in its range.
+func DivConstExact(c float32) bool {
+	key := math.Float32bits(c)
+	if v, ok := divExact.Load(key); ok {
+		return v.(bool)
+	}
+	ok := divConstCheck(c)
+	divExact.Store(key, ok)
+	return ok
+}
+
+func divConstCheck(c float32) bool {
+	if c == 0 || math.IsInf(float64(c), 0) || math.IsNaN(float64(c)) {
+		return false
+	}
+	return recipExact(c, recip32(c))
+}
+
+// recipExact reports whether DivC(x, r, c) == RN(x / c) for every
+// significand x in [1, 2) (split over goroutines).
+func recipExact(c, r float32) bool {
+	const parts = 4
+	var wg sync.WaitGroup
+	bad := make([]bool, parts)
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			for m := uint32(p) << 21; m < uint32(p+1)<<21; m++ {
+				x := math.Float32frombits(0x3f800000 | m)
+				if DivC(x, r, c) != float32(float64(x)/float64(c)) {
+					bad[p] = true
+					return
+				}
+			}
+		}(p)
+	}
+	wg.Wait()
+	for _, b := range bad {
+		if b {
+			return false
+		}
+	}
+	return true
+}
+
+// DivC is hx_divc(x, r, c) in Go, bit for bit as the printed helper on a
+// GPU or a CPU with a correctly rounded fmaf (IEEE float arithmetic).
+func DivC(x, r, c float32) float32 {
+	a := math.Abs(float64(x))
+	q := float32(float64(x) * float64(r)) // exact product, one rounding
+	switch {
+	case a >= 0x1p-100 && a <= 0x1p100:
+		return fma32(fma32(-q, c, x), r, q)
+	case a == 0:
+		return q // a zero with the quotient's sign
+	}
+	return float32(float64(x) / float64(c))
+}
+
+// fma32 is fmaf(a, b, c): a*b + c rounded once to float. The product is
+// exact in double; the sum is split exactly (TwoSum) into hi + lo and
+// rounded to float from there (hi alone unless it is a float midpoint,
+// where lo's sign decides).
+func fma32(a, b, c float32) float32 {
+	p := float64(a) * float64(b)
+	z := float64(c)
+	hi := p + z
+	bb := hi - p
+	lo := (p - (hi - bb)) + (z - bb)
+	f := float32(hi)
+	if float64(f) == hi || lo == 0 || math.IsInf(hi, 0) {
+		return f
+	}
+	// hi lies strictly between two floats: the other one towards hi.
+	g := math.Nextafter32(f, float32(math.Inf(1)))
+	if float64(f) > hi {
+		g = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	if float64(f)+float64(g) != 2*hi {
+		return f // not a midpoint: lo cannot move it across one
+	}
+	up, down := f, g
+	if g > f {
+		up, down = g, f
+	}
+	if lo > 0 {
+		return up
+	}
+	return down
+}
