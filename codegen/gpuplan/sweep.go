@@ -153,10 +153,10 @@ type SweepPlan struct {
 	S0EdgeWhy string
 	// Partial (sweep_partial.go): per level, its plane-partial sums in the
 	// steady steps, or nil (PartialWhy why none has them).
-	Partial    []*SweepPartial
+	Partial []*SweepPartial
 	// divs are the scop's divisions printed as hx_divc (Scop.Divs): not
 	// IEEE sequences for the prefetch and register rules.
-	divs map[*frontend.Binary]DivConst
+	divs       map[*frontend.Binary]DivConst
 	PartialWhy string
 	// IEEESpecial: a level divides or calls a math function without
 	// --fast-math (the IEEE sequence's registers count in RegisterNeed).
