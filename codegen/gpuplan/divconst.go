@@ -36,8 +36,9 @@ import (
 // 0.00847457629f; every significand of [1, 2) checks, so the division
 // prints as hx_divc(x, 0.00847457629f, 118.f): three instructions and a
 // range test instead of the division's sequence. Bit for bit with the C
-// program; under --fast-math (approximate division) and on the LLVM target
-// (not printed there) the division stays.
+// program; under --fast-math (approximate division) the division stays.
+// The CUDA printer calls the helper hx_divc; the LLVM printer lowers the
+// same operations (llvm.fma.f32, a branch to the division for the rest).
 
 // DivConst is a division planned as hx_divc(x, R, C).
 type DivConst struct {
@@ -45,9 +46,9 @@ type DivConst struct {
 }
 
 // planDivs finds the float divisions by a constant of the scop's
-// statements that DivConstExact admits (none with fast math or on the LLVM
-// target) and says what it did in cs.DivsWhy.
-func (cs *Scop) planDivs(fast, llvm bool) {
+// statements that DivConstExact admits (none with fast math) and says
+// what it did in cs.DivsWhy.
+func (cs *Scop) planDivs(fast bool) {
 	cs.Divs, cs.DivsWhy = nil, ""
 	s := cs.Code.Scop
 	types := map[string]frontend.Type{}
@@ -70,7 +71,7 @@ func (cs *Scop) planDivs(fast, llvm bool) {
 				return true
 			}
 			txt := fmt.Sprintf("/ %s", cexpr.CExpr(b.Y, nil))
-			if fast || llvm {
+			if fast {
 				refused = append(refused, txt)
 				return true
 			}
@@ -94,23 +95,9 @@ func (cs *Scop) planDivs(fast, llvm bool) {
 		}
 	case len(refused) > 0 && fast:
 		cs.DivsWhy = "divided (--fast-math: approximate division)"
-	case len(refused) > 0 && llvm:
-		cs.DivsWhy = "divided (the LLVM target does not print hx_divc)"
 	case len(refused) > 0:
 		cs.DivsWhy = "divided: " + strings.Join(dedup(refused), ", ")
 	}
-}
-
-// DivByConst reports whether b is a float division by a constant that
-// hx_divc prints (without --fast-math, on the CUDA target): the cost
-// model's cheap divisions (gpumodel's Features.DivConst). types maps the
-// scop's arrays and scalars to their element types.
-func DivByConst(b *frontend.Binary, types map[string]frontend.Type) bool {
-	if b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
-		return false
-	}
-	c, ok := constFloat(b.Y)
-	return ok && DivConstExact(c)
 }
 
 func dedup(s []string) []string {

@@ -324,7 +324,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 	cs := &Scop{Index: k, Code: sc, Sched: sched, Written: map[string]bool{}, Read: map[string]bool{}, Shared: opt.Shared,
 		PDL: !opt.NoPDL, Reuse: !opt.NoReuse, Width: w, IntType: it, WideIdx: wideIdx}
 	if !opt.NoDivConst {
-		cs.planDivs(opt.FastMath, opt.LLVM)
+		cs.planDivs(opt.FastMath)
 	}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {

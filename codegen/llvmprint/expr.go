@@ -11,6 +11,7 @@ import (
 
 	"hextile/codegen/ast"
 	"hextile/codegen/cexpr"
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 )
 
@@ -419,6 +420,9 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 		return k.cur.NewLoad(llvmType(a.Elem), k.elemPtr(e)), a.Elem
 	case *frontend.Binary:
 		x, xt := k.body(e.X)
+		if dc, ok := k.divs()[e]; ok {
+			return k.divc(k.convert(x, xt, frontend.Float), dc), frontend.Float
+		}
 		y, yt := k.body(e.Y)
 		return k.arith(e.Op, x, xt, y, yt, e.P)
 	case *frontend.Unary:
@@ -445,6 +449,32 @@ func (k *llvmKernel) body(e frontend.Expr) (value.Value, frontend.Type) {
 
 // call lowers a math call: sqrtf (float) and sqrt (double) take their
 // arguments converted as C converts them to the prototype's type.
+// divs are the divisions the plan prints as hx_divc (none without a
+// plan).
+func (k *llvmKernel) divs() map[*frontend.Binary]gpuplan.DivConst {
+	if k.cs == nil {
+		return nil
+	}
+	return k.cs.Divs
+}
+
+// divc lowers the float division x / c that the plan prints as hx_divc
+// (gpuplan's divconst.go) as cudaprint's helper does: q = x * r; for
+// 2^-100 <= |x| <= 2^100 the correction fma(fma(-q, c, x), r, q), for a
+// zero q, else (a branch: rare) the division.
+func (k *llvmKernel) divc(x value.Value, dc gpuplan.DivConst) value.Value {
+	f := types.Float
+	r, c := constant.NewFloat(f, float64(dc.R)), constant.NewFloat(f, float64(dc.C))
+	fma := k.lm.decl("llvm.fma.f32", f, f, f, f)
+	a := k.cur.NewCall(k.lm.decl("llvm.fabs.f32", f, f), x)
+	q := k.cur.NewFMul(x, r)
+	in := k.cur.NewAnd(k.cur.NewFCmp(enum.FPredOGE, a, constant.NewFloat(f, 0x1p-100)), k.cur.NewFCmp(enum.FPredOLE, a, constant.NewFloat(f, 0x1p100)))
+	fast := k.cur.NewCall(fma, k.cur.NewCall(fma, k.cur.NewFNeg(q), c, x), r, q)
+	quick := k.cur.NewSelect(in, fast, q)
+	slow := k.cur.NewXor(k.cur.NewOr(in, k.cur.NewFCmp(enum.FPredOEQ, a, constant.NewFloat(f, 0))), constant.True)
+	return k.ifValue(slow, func() value.Value { return k.cur.NewFDiv(x, c) }, quick)
+}
+
 func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
 	name := e.Fun
 	t := frontend.Double
