@@ -54,3 +54,48 @@ func TestDivConstEmu(t *testing.T) {
 		emuRunSrc(t, cc, dir, tag, src, tc.args)
 	}
 }
+
+// TestLLVMDivConstRunsOnCPU: the LLVM lowering of hx_divc (llvmprint's
+// divc, --div-const=on: auto leaves it off on the LLVM target) gives the
+// C program's divisions bit for bit, retargeted to the host and run on the
+// CPU (runIROnCPU), on decay2d (through the subnormals) under the sweep and
+// AN5D's j2d5pt (the division by 118); llc's PTX carries its fused
+// corrections (fma.rn.f32) and divides only on the rare branch.
+func TestLLVMDivConstRunsOnCPU(t *testing.T) {
+	llc, cc := llvmTools(t)
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		file   string
+		sizes  []int64
+		params map[string]int64
+		args   [][]string
+	}{
+		{"../testdata/div/decay2d.c", []int64{3, 8, 16}, nil, [][]string{{"N=60", "T=60"}}},
+		{"../testdata/real/an5d_j2d5pt.c", []int64{3, 8, 10}, map[string]int64{"dimsize": 21, "timestep": 5}, [][]string{nil}},
+	} {
+		tag := fmt.Sprintf("divc_%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), i)
+		c, err := ghostCompile(tc.file, schedule.Sweep, tc.sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := gpuplan.CUDAOptions{DivConst: true}
+		ed := irEditsWithParams(c, tc.params, &opt)
+		ll, err := EmitLLVM(c, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(ll, "@llvm.fma.f32") {
+			t.Errorf("%s: no llvm.fma.f32 in the IR", tag)
+		}
+		ptx, err := LLVMToPTX(ll, llc, "sm_80")
+		if err != nil {
+			t.Fatalf("%s: llc: %v", tag, err)
+		}
+		if !strings.Contains(ptx, "fma.rn.f32") || !strings.Contains(ptx, "div.rn.f32") {
+			t.Errorf("%s: the PTX lacks fma.rn.f32 or div.rn.f32", tag)
+		}
+		if err := runIROnCPUWith(c, opt, llc, cc, dir, tag, tc.args, ed); err != nil {
+			t.Errorf("%s: %v", tag, err)
+		}
+	}
+}

@@ -62,18 +62,6 @@ func llvmGhostOnCPU(t *testing.T, kind schedule.Kind, cases []sweepCase, dflt fu
 			if err != nil {
 				t.Fatalf("llc -march=nvptx64 -mcpu=sm_80: %v", err)
 			}
-			if len(c.Scops) > 0 && hasDivc(t, c, opt) {
-				// hx_divc's own fmas (gpuplan's divconst.go): the check
-				// that llc contracts nothing runs on the divisions.
-				o := opt
-				o.NoDivConst = true
-				if ll, err = EmitLLVM(c, o); err != nil {
-					t.Fatal(err)
-				}
-				if ptx, err = LLVMToPTX(ll, llc, "sm_80"); err != nil {
-					t.Fatalf("llc -march=nvptx64 -mcpu=sm_80: %v", err)
-				}
-			}
 			if fma := regexp.MustCompile(`\bfma\.`); fma.MatchString(ptx) {
 				t.Errorf("llc fused a multiply-add: %s (the CUDA kernel runs with -fmad=false)", fma.FindString(ptx))
 			}
@@ -221,20 +209,4 @@ func TestLLVMOverlappedRunsOnCPU(t *testing.T) {
 	llvmGhostOnCPU(t, schedule.Overlapped, overlapCases, func(i int, tc sweepCase) bool {
 		return i == 0 || strings.Contains(tc.file, "jacobi3d_mod2")
 	})
-}
-
-// hasDivc reports whether the plan of c under opt prints a division as
-// hx_divc (gpuplan's divconst.go).
-func hasDivc(t *testing.T, c *Compilation, opt gpuplan.CUDAOptions) bool {
-	t.Helper()
-	css, err := cudaScops(c, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cs := range css {
-		if len(cs.Divs) > 0 {
-			return true
-		}
-	}
-	return false
 }

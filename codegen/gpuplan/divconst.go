@@ -38,7 +38,11 @@ import (
 // range test instead of the division's sequence. Bit for bit with the C
 // program; under --fast-math (approximate division) the division stays.
 // The CUDA printer calls the helper hx_divc; the LLVM printer lowers the
-// same operations (llvm.fma.f32, a branch to the division for the rest).
+// same operations (llvm.fma.f32, a branch to the division for the rest),
+// on request only (--div-const=on): through llc it measured slower on one
+// H200 (PTX, bit-exact, the untiled kernels the model picks there: j2d5pt
+// 16384^2 263.8 -> 257.1 GCells/s, j2d9pt 201.9 -> 194.5, j3d27pt 512^3
+// 142.2 -> 131.0; the sweep 7,128,242 151.7 -> 150.7, spilling either way).
 
 // DivConst is a division planned as hx_divc(x, R, C).
 type DivConst struct {
@@ -46,9 +50,10 @@ type DivConst struct {
 }
 
 // planDivs finds the float divisions by a constant of the scop's
-// statements that DivConstExact admits (none with fast math) and says
-// what it did in cs.DivsWhy.
-func (cs *Scop) planDivs(fast bool) {
+// statements that DivConstExact admits (none with fast math, nor with
+// llvmOff: the LLVM target without --div-const=on) and says what it did
+// in cs.DivsWhy.
+func (cs *Scop) planDivs(fast, llvmOff bool) {
 	cs.Divs, cs.DivsWhy = nil, ""
 	s := cs.Code.Scop
 	types := map[string]frontend.Type{}
@@ -71,7 +76,7 @@ func (cs *Scop) planDivs(fast bool) {
 				return true
 			}
 			txt := fmt.Sprintf("/ %s", cexpr.CExpr(b.Y, nil))
-			if fast {
+			if fast || llvmOff {
 				refused = append(refused, txt)
 				return true
 			}
@@ -95,6 +100,8 @@ func (cs *Scop) planDivs(fast bool) {
 		}
 	case len(refused) > 0 && fast:
 		cs.DivsWhy = "divided (--fast-math: approximate division)"
+	case len(refused) > 0 && llvmOff:
+		cs.DivsWhy = "divided: auto, off on the LLVM target (measured slower through llc: PTX j3d27pt 512^3 142.2 -> 131.0 GCells/s; --div-const=on forces hx_divc)"
 	case len(refused) > 0:
 		cs.DivsWhy = "divided: " + strings.Join(dedup(refused), ", ")
 	}
