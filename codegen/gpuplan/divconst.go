@@ -25,16 +25,22 @@ import (
 // significand: every operation above is exact or one rounding, so scaling
 // x by 2^k scales q, e and q' by 2^k, and one binade of x (2^23
 // significands, both signs alike) decides the whole range. The plan checks
-// that binade exhaustively for each constant (DivConstExact; about 30 ms)
-// and keeps the division where one significand differs. The printed helper
-// (hx_divc) takes this path for 2^-100 <= |x| <= 2^100 with 2^-20 <= |c|
-// <= 2^20 (q, e and q' normal or exact multiples of 2^-149 there), and
-// divides otherwise (zero, whose sign the path would lose; subnormal, huge,
-// infinite, NaN).
+// that binade exhaustively for each constant (DivConstExact; about 40 ms
+// on 2 cores, once per constant and process) and keeps the division where
+// one significand differs. The printed helper (hx_divc) takes this path
+// for 2^-100 <= |x| <= 2^100 with 2^-20 <= |c| <= 2^20 (q, e and q' normal
+// or exact multiples of 2^-149 there); for a zero it returns the product
+// q, the zero with the quotient's sign (the correction would turn -0 into
+// +0); otherwise (subnormal, huge, infinite, NaN) it divides. Zeros
+// matter: a decaying stencil (AN5D's j2d5pt, whose weights sum to
+// 49.6/118) holds zeros in most of a large grid after some hundred steps,
+// where the IEEE division takes its slow path (measured on an H200: with
+// zeros sent to the division, hx_divc was slower than the division alone,
+// 313.1 against 333.7 GCells/s at 16384^2 x 1000; with them, 634.9).
 //
 // Example: j2d5pt's (5.1f * A[..] + ... ) / 118: c = 118, r = RN(1/118) =
 // 0.00847457629f; every significand of [1, 2) checks, so the division
-// prints as hx_divc(x, 0.00847457629f, 118.f): three instructions and a
+// prints as hx_divc(x, 0.00847457629f, 118.0f): three instructions and a
 // range test instead of the division's sequence. Bit for bit with the C
 // program; under --fast-math (approximate division) the division stays.
 // The CUDA printer calls the helper hx_divc; the LLVM printer lowers the
