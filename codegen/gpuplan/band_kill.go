@@ -38,7 +38,7 @@ import "fmt"
 // from global memory (the band-start state); -1 otherwise (a's stores are
 // live in every band where a is its field's last writer).
 func (bp *BandPlan) planKill() {
-	steps := int64(len(bp.Levels) / bp.K)
+	steps := bp.Steps()
 	bp.Kill = make([]int, len(bp.Levels))
 	for a, lv := range bp.Levels {
 		bp.Kill[a] = -1
@@ -68,7 +68,7 @@ func (bp *BandPlan) planKill() {
 }
 
 // storeAll keeps every last writer's stores in every band
-// (--band-stores=all).
+// (--band-store-all).
 func (bp *BandPlan) storeAll() {
 	for a := range bp.Kill {
 		bp.Kill[a] = -1
