@@ -3,7 +3,7 @@ package gpuplan
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -113,15 +113,10 @@ func (cs *Scop) planDivs(fast, llvmOff bool) {
 	}
 }
 
+// dedup sorts s and drops its repeats.
 func dedup(s []string) []string {
-	sort.Strings(s)
-	var out []string
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // constFloat is the float value of a constant divisor (a literal, perhaps
