@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hextile/codegen/gpuplan"
+	"hextile/frontend"
 	"hextile/schedule"
 )
 
@@ -16,7 +17,9 @@ import (
 // values pass through the subnormals (hx_divc's division path) and its
 // normal range (the product path); divs.c divides by an int, a float
 // literal, a cast and a negated literal beside divisions it keeps (a
-// double one, by a parameter, by a constant beyond 2^20).
+// double one, by a parameter, by a constant beyond 2^20); pb_div2d.c is
+// PolyBench style (macros, iterators declared before the scop) under the
+// sweep.
 func TestDivConstEmu(t *testing.T) {
 	cc := emuCC()
 	if !cc.Available() {
@@ -33,10 +36,16 @@ func TestDivConstEmu(t *testing.T) {
 		{"../testdata/div/decay2d.c", schedule.None, nil, [][]string{{"N=41", "T=50"}}},
 		{"../testdata/div/divs.c", schedule.None, nil, [][]string{nil}},
 		{"../testdata/div/divs.c", schedule.Hybrid, nil, [][]string{nil}},
+		{"../testdata/div/pb_div2d.c", schedule.Sweep, []int64{3, 8, 16}, [][]string{nil}},
 	} {
 		tag := fmt.Sprintf("%s_%s_%d", strings.TrimSuffix(filepath.Base(tc.file), ".c"), tc.kind, i)
 		var c *Compilation
-		if tc.kind == schedule.Sweep {
+		if strings.Contains(tc.file, "pb_") { // PolyBench style: its macros need the preprocessor
+			var err error
+			if c, err = Run(Request{File: tc.file, Frontend: frontend.Options{Cpp: true}, Tile: tc.kind, Sizes: tc.sizes, Target: "cuda"}, nil, nil); err != nil {
+				t.Fatalf("%s: %v", tag, err)
+			}
+		} else if tc.kind == schedule.Sweep {
 			var err error
 			if c, err = ghostCompile(tc.file, tc.kind, tc.sizes); err != nil {
 				t.Fatalf("%s: %v", tag, err)

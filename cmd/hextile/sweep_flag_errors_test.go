@@ -96,3 +96,35 @@ func TestSweepPartialFlag(t *testing.T) {
 		t.Errorf("--sweep-partial=maybe: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
 	}
 }
+
+// TestDivConstFlag: --div-const on a PolyBench-style input (macros, the
+// iterators declared before the scop): auto prints its divisions by 5 and
+// 3 as hx_divc on the CUDA target and divides on the LLVM target, on
+// forces it there, off keeps the divisions; a bad value is refused.
+func TestDivConstFlag(t *testing.T) {
+	src := "../../testdata/div/pb_div2d.c"
+	const product = "# division by constants: / 3, / 5 as a product and one correction"
+	for _, tc := range []struct {
+		target string
+		flags  []string
+		want   string // "": no division line
+	}{
+		{"cuda", nil, product},
+		{"cuda", []string{"--div-const=off"}, ""},
+		{"llvm", nil, "# division by constants: divided: auto, off on the LLVM target"},
+		{"llvm", []string{"--div-const=on"}, product},
+	} {
+		args := slices.Concat([]string{"compile", src, "--cpp", "--target=" + tc.target, "--dump=plan"}, tc.flags)
+		out, errs, code := runCmd(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if got := strings.Contains(out, "# division by constants"); tc.want == "" && got || tc.want != "" && !strings.Contains(out, tc.want) {
+			t.Errorf("%s %v: want %q in the plan:\n%s", tc.target, tc.flags, tc.want, out)
+		}
+	}
+	_, errs, code := runCmd(t, "", "compile", src, "--cpp", "--target=cuda", "--div-const=maybe")
+	if want := `invalid argument "maybe" for "--div-const" flag: want auto, on or off`; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("--div-const=maybe: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
+}
