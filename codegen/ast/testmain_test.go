@@ -1,0 +1,10 @@
+package ast
+
+import (
+	"testing"
+
+	"hextile/internal/testgc"
+)
+
+// TestMain runs the package's tests with a lazier collector (testgc).
+func TestMain(m *testing.M) { testgc.Main(m) }
