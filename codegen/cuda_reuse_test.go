@@ -124,6 +124,7 @@ var reuseRE = regexp.MustCompile(`registers reused: (\d+) consecutive iterations
 // temporaries, the blocked counter and U stores per group) and nowhere
 // else; NoReuse removes it.
 func TestCUDAReuseText(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range reuseCases {
 		c := compileReuseCase(t, dir, tc)

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"hextile/internal/testlong"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 // PolyBench style (macros, iterators declared before the scop) under the
 // sweep.
 func TestDivConstEmu(t *testing.T) {
+	t.Parallel()
 	cc := emuCC()
 	if !cc.Available() {
 		t.Skip("no C compiler")
@@ -69,8 +71,12 @@ func TestDivConstEmu(t *testing.T) {
 // C program's divisions bit for bit, retargeted to the host and run on the
 // CPU (runIROnCPU), on decay2d (through the subnormals) under the sweep and
 // AN5D's j2d5pt (the division by 118); llc's PTX carries its fused
-// corrections (fma.rn.f32) and divides only on the rare branch.
+// corrections (fma.rn.f32) and divides only on the rare branch. Long only
+// (HEXTILE_LONG=1).
 func TestLLVMDivConstRunsOnCPU(t *testing.T) {
+	// A path the LLVM target leaves off by default: its CPU runs are long
+	// (the CUDA printer runs it in the emulator by default).
+	testlong.Skip(t)
 	llc, cc := llvmTools(t)
 	dir := t.TempDir()
 	for i, tc := range []struct {

@@ -13,6 +13,7 @@ import (
 // thread's column once per hexagon) and its host code compile as C++ with
 // the CUDA built-ins stubbed.
 func TestHexStreamCUDASyntax(t *testing.T) {
+	t.Parallel()
 	chk := newCUDASyntax(t)
 	for _, tc := range []struct {
 		file   string

@@ -37,6 +37,7 @@ void kernel(void)
 // sqrt(float). The Go reference tells the two semantics apart on these
 // inputs, so a float lowering of sqrt would fail the IR run.
 func TestLLVMSqrtSemantics(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	comp := map[string]*Compilation{}
 	for _, fn := range []string{"sqrt", "sqrtf"} {

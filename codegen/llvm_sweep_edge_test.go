@@ -45,17 +45,15 @@ func edgeHookIR(ll string) (string, bool) {
 // TestLLVMSweepEdgeRunsOnCPU: the LLVM sweep kernel on the edge cases
 // (TestSweepEdgeEmu's) runs on the CPU bit-identical to the sequential
 // program, and every thread that enters an edge box runs the plan's
-// SteadySteps edge steps. By default the 2-D case with the prefetch, the
-// 3-D one with the staged input and the 2-D one with the out-of-domain
-// loads a step ahead; all with HEXTILE_LONG=1.
+// SteadySteps edge steps. Long only (HEXTILE_LONG=1): the LLVM target
+// leaves the edge steady state off by default.
 func TestLLVMSweepEdgeRunsOnCPU(t *testing.T) {
+	// A path the LLVM target leaves off by default: its CPU runs are long
+	// (the CUDA printer runs it in the emulator by default).
+	testlong.Skip(t)
 	llc, cc := llvmTools(t)
 	dir := t.TempDir()
-	quick := map[string]bool{"j2d5pt_pf": true, "star3d1r_stage": true, "box2d1r_epf": true}
 	for _, rc := range edgeCases {
-		if (rc.tc.long || !quick[rc.name]) && !testlong.Enabled() {
-			continue
-		}
 		rc := rc
 		t.Run(rc.name, func(t *testing.T) {
 			t.Parallel()

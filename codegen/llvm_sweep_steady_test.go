@@ -43,7 +43,7 @@ func steadyHookIR(ll string) (out string, ok bool) {
 // the sequential program (as TestLLVMSweepRunsOnCPU) on the steady
 // emulator cases, which have interior boxes, and the steady steps ran
 // (a call counted at their block) exactly when the plan has them. By
-// default the first four cases unrolled, the first also not unrolled,
+// default the first two cases unrolled, the first also not unrolled,
 // without, and with 64-bit loops and indices; all with HEXTILE_LONG=1.
 func TestLLVMSweepSteadyRunsOnCPU(t *testing.T) {
 	llc, cc := llvmTools(t)
@@ -51,7 +51,7 @@ func TestLLVMSweepSteadyRunsOnCPU(t *testing.T) {
 	modes := steadyModes
 	for i, tc := range steadyCases {
 		for mi, m := range modes {
-			if !testlong.Enabled() && (tc.long || i >= 4 || (mi > 0 && i > 0)) {
+			if !testlong.Enabled() && (tc.long || i >= 2 || (mi > 0 && i > 0)) {
 				continue
 			}
 			tc, m := tc, m

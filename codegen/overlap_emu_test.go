@@ -46,6 +46,7 @@ func TestOverlapEmu(t *testing.T) {
 // per step, the default sizes; 64-bit indices for a grid of 70000^2) with
 // clang's CUDA front end, as nvcc would.
 func TestOverlapClang(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("clang"); err != nil {
 		t.Skip("clang not installed (apt package clang): kernels not compiled")
 	}

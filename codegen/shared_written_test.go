@@ -108,6 +108,7 @@ func TestSharedWrittenTablePath(t *testing.T) {
 // bit-identical with and without the check, and a table one element short
 // is caught.
 func TestSharedWrittenTableEmu(t *testing.T) {
+	t.Parallel()
 	// Not parallel: sets cudaprint.SharedTableCheck, a package variable.
 	cc := emuCC()
 	if !cc.Available() {
@@ -180,6 +181,7 @@ func TestSharedWrittenTableEmu(t *testing.T) {
 // sizes small enough for full tiles at the problem sizes runIROnCPU uses
 // (checked: a shortened table is caught by the emulator's check there).
 func TestSharedWrittenTableLLVMCPU(t *testing.T) {
+	t.Parallel()
 	// Not parallel: sets cudaprint.SharedTableCheck, a package variable.
 	llc, cc := llvmTools(t)
 	dir := t.TempDir()

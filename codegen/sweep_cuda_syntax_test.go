@@ -26,6 +26,7 @@ static void __syncthreads(void) {}
 // TestSweepCUDASyntax: the CUDA-mode sweep kernels (hoisted column flags,
 // registers as variables) compile as C++ with the CUDA built-ins stubbed.
 func TestSweepCUDASyntax(t *testing.T) {
+	t.Parallel()
 	chk := newCUDASyntax(t)
 	for _, tc := range []struct {
 		file  string

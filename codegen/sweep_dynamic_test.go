@@ -113,6 +113,7 @@ func TestSweepDynamicCUDA(t *testing.T) {
 // bytes checked against it) it is bit-identical to the sequential
 // program with the steady steps run.
 func TestLLVMSweepDynamicRunsOnCPU(t *testing.T) {
+	t.Parallel()
 	llc, cc := llvmTools(t)
 	c, err := ghostCompile(dynCase.file, "sweep", dynCase.sizes)
 	if err != nil {

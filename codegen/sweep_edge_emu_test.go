@@ -21,7 +21,7 @@ import (
 var edgeCases = []steadyEmuCase{
 	{"j2d5pt_pf", sweepCase{file: "../testdata/real/an5d_j2d5pt.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{FastMath: true, SweepPrefetch: true}},
 	{"star3d1r_stage", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 14, "timestep": 5}}, gpuplan.CUDAOptions{}},
-	{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{}},
+	{"box2d1r", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}, long: true}, gpuplan.CUDAOptions{}},
 	{"polybench_jacobi2d", sweepCase{file: "../testdata/real/polybench_jacobi2d.c", sizes: []int64{3, 8, 12}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
 	{"box2d1r_epf", sweepCase{file: "../testdata/real/an5d_box2d1r.c", sizes: []int64{3, 10, 12}, args: [][]string{nil}, params: map[string]int64{"dimsize": 30, "timestep": 9}}, gpuplan.CUDAOptions{SweepEdgePrefetch: true}},
 	{"star3d1r_stage_epf", sweepCase{file: "../bench/inputs/an5d_star3d1r.c", sizes: []int64{3, 9, 4, 5}, args: [][]string{nil}, params: map[string]int64{"dimsize": 14, "timestep": 5}, long: true}, gpuplan.CUDAOptions{SweepEdgePrefetch: true}},

@@ -55,6 +55,7 @@ func sweepKernelText(t *testing.T, c *Compilation, opt CUDAOptions) (string, *gp
 // and generic box functions, the file-scope shared buffers) compile as
 // C++ with the CUDA built-ins stubbed, and are outlined.
 func TestSweepOutlineCUDASyntax(t *testing.T) {
+	t.Parallel()
 	chk := newCUDASyntax(t)
 	for _, tc := range outlineCases {
 		c, err := sweepCompile(tc.file, tc.sizes)

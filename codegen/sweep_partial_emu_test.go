@@ -18,7 +18,7 @@ import (
 // level 0 reading global memory as written).
 var partialCases = []steadyEmuCase{
 	{"box3d27_h1", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
-	{"box3d27_h2_noedge", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{2, 8, 8, 8}, args: [][]string{nil}}, gpuplan.CUDAOptions{NoSweepEdge: true}},
+	{"box3d27_h2_noedge", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{2, 8, 8, 8}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{NoSweepEdge: true}},
 	{"box3d27_h3", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{3, 8, 4, 4}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{}},
 	{"box3d27_64", sweepCase{file: "../testdata/partial/box3d27.c", sizes: []int64{1, 8, 6, 6}, args: [][]string{nil}, long: true}, gpuplan.CUDAOptions{ForceWide: true, ForceWideIndex: true}},
 	{"polybench_style", sweepCase{file: "../testdata/partial/pb_box3d.c", sizes: []int64{3, 8, 4, 4}, args: [][]string{nil}}, gpuplan.CUDAOptions{}},
@@ -55,6 +55,7 @@ func TestSweepPartialEmu(t *testing.T) {
 // where installed); absent with NoSweepPartial and on the LLVM target's
 // plan.
 func TestSweepPartialCUDA(t *testing.T) {
+	t.Parallel()
 	c, err := ghostCompile("../testdata/partial/box3d27.c", "sweep", []int64{2, 8, 8, 8})
 	if err != nil {
 		t.Fatal(err)

@@ -181,6 +181,7 @@ func TestSweepPrefetchPrinted(t *testing.T) {
 // prefetch registers (variables, with and without the ring) compile as
 // C++ with the CUDA built-ins stubbed.
 func TestSweepPrefetchCUDASyntax(t *testing.T) {
+	t.Parallel()
 	chk := newCUDASyntax(t)
 	for _, tc := range steadyCases[:4] {
 		chk.check(tc.file, tc.sizes, CUDAOptions{NoSweepStageInput: true, SweepRing: true})

@@ -78,6 +78,7 @@ func TestSweepStageLoads(t *testing.T) {
 // input (2-D and 3-D, unrolled and not) compile as C++ with the CUDA
 // built-ins stubbed.
 func TestSweepStageCUDASyntax(t *testing.T) {
+	t.Parallel()
 	chk := newCUDASyntax(t)
 	for _, tc := range []sweepCase{stageCases[0].tc, stageCases[1].tc} {
 		for _, opt := range []CUDAOptions{{SweepStageInput: true}, {SweepStageInput: true, NoSteadyUnroll: true}} {

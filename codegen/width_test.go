@@ -340,6 +340,7 @@ func TestWidthLLVM(t *testing.T) {
 // testdata stencils runs bit for bit in the emulator (with --shared too),
 // and the LLVM kernels with 64-bit indices on the CPU (where llc is).
 func TestWidthForced64(t *testing.T) {
+	t.Parallel()
 	cc := runtime.CC{Opt: "-O0"}
 	if !cc.Available() {
 		t.Skip("no C compiler")
