@@ -10,7 +10,8 @@ import "fmt"
 // it spills; what the boundary boxes gain must pay for that. Measured (one
 // H200, edge on against off, the same kernels otherwise; bench/results/
 // sidebyside_h200_2026-11-28f.md, edge_h200_2026-11-28.md and, after the
-// edge middle steps (EdgeMid) landed, sidebyside_h200_2026-11-28j.md):
+// edge middle steps (EdgeMid) landed, sidebyside_h200_2026-11-28j.md; the
+// rows with hx_divc sidebyside_h200_2026-11-29b.md):
 //
 //	j2d5pt 2048^2 fast, 576 boxes in 0.9 waves, 25% at the edge   1.44
 //	laplacian2d 2048^2 bit-exact, one wave                           1.07
@@ -22,6 +23,9 @@ import "fmt"
 //	AN5D's j2d9pt 16384^2 fast (radius 2)                           0.90
 //	star3d1r / star3d2r 512^3 bit-exact, 12 waves, 39% (s0-edge)    0.88 / 0.92
 //	AN5D's j2d5pt 16384^2 bit-exact (IEEE division)                 0.91
+//	the same with hx_divc (gpuplan's divconst.go)                   0.97
+//	AN5D's j2d5pt 2048^2 bit-exact sweep with hx_divc, 0.9 waves     0.89
+//	AN5D's j2d9pt 16384^2 bit-exact with hx_divc                     0.87
 //
 // In 2-D at radius 1 along s0 the edge path is cheap (its middle steps
 // test the thread's column only) and fits the registers, and the boxes at
@@ -30,7 +34,11 @@ import "fmt"
 // costs at any number of waves (before EdgeMid the 16384^2 rows measured
 // 0.68-0.81). At radius 2 the levels' column registers leave no room: with
 // fast math ptxas spills (star2d2r 4 -> 92 bytes of spill stores at 48
-// registers). In 3-D at many waves the s0-edge boxes' steady steps
+// registers). Without fast math a division stays off the edge path even
+// where it prints as hx_divc (a product and one correction, no IEEE
+// sequence): the unfused arithmetic of a bit-exact build loses with it
+// too (the rows with hx_divc above), so Features.IEEESpecial, which counts
+// every single-precision division without --fast-math, decides. In 3-D at many waves the s0-edge boxes' steady steps
 // (S0Edge, which needs the edge path off) win. So: off where an IEEE
 // division or math call competes for the registers; on when at least a
 // fifth of the boxes touch the domain's edge and the boxes fill at most
@@ -84,7 +92,7 @@ func SweepEdge(f *Features, g *GPU, sizes []int64, minBlocks int) (bool, string)
 	why := fmt.Sprintf("%d boxes, %.1f waves of %d resident per SM, %.0f%% at the domain's edge", geo.blocks, waves, res, 100*frac)
 	switch {
 	case f.IEEESpecial():
-		return false, "off: an IEEE division or math call (its registers); " + why
+		return false, "off: a division or math call without --fast-math (IEEE or hx_divc: measured slower with the edge path, bit-exact); " + why
 	case frac >= 0.2 && waves <= 2:
 		return true, "on: " + why
 	case f.Dims == 2 && !f.LLVM && f.Radius[0] <= 1:

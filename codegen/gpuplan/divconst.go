@@ -37,6 +37,11 @@ import (
 // where the IEEE division takes its slow path (measured on an H200: with
 // zeros sent to the division, hx_divc was slower than the division alone,
 // 313.1 against 333.7 GCells/s at 16384^2 x 1000; with them, 634.9).
+// The tiny values such a stencil keeps along its fixed boundary (below
+// 2^-100, subnormals) do not matter: sending them to a double division
+// instead (no slow path, the same float) measured the same (j2d5pt
+// 2048^2 x 512 bit-exact sweep 135.9 against 136.0 GCells/s, 16384^2
+// default 634.7 against 634.0; bench/results/sidebyside_h200_2026-11-29b.md).
 //
 // Example: j2d5pt's (5.1f * A[..] + ... ) / 118: c = 118, r = RN(1/118) =
 // 0.00847457629f; every significand of [1, 2) checks, so the division
