@@ -42,6 +42,7 @@ __device__ double pow(double, double);
 __device__ float fminf(float, float);
 __device__ float fmaxf(float, float);
 __device__ float fmaf(float, float, float);
+__device__ float floorf(float);
 __device__ double fma(double, double, double);
 __device__ double fmin(double, double);
 __device__ double fmax(double, double);

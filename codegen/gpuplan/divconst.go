@@ -31,17 +31,23 @@ import (
 // for 2^-100 <= |x| <= 2^100 with 2^-20 <= |c| <= 2^20 (q, e and q' normal
 // or exact multiples of 2^-149 there); for a zero it returns the product
 // q, the zero with the quotient's sign (the correction would turn -0 into
-// +0); otherwise (subnormal, huge, infinite, NaN) it divides. Zeros
-// matter: a decaying stencil (AN5D's j2d5pt, whose weights sum to
+// +0), and so for infinities and NaN; tiny and huge x (subnormals among
+// them) it scales by 2^100 into the range and the quotient back (DivC has
+// the details and the subnormal results' rounding): no division anywhere.
+// Zeros matter: a decaying stencil (AN5D's j2d5pt, whose weights sum to
 // 49.6/118) holds zeros in most of a large grid after some hundred steps,
 // where the IEEE division takes its slow path (measured on an H200: with
 // zeros sent to the division, hx_divc was slower than the division alone,
-// 313.1 against 333.7 GCells/s at 16384^2 x 1000; with them, 634.9).
-// The tiny values such a stencil keeps along its fixed boundary (below
-// 2^-100, subnormals) do not matter: sending them to a double division
-// instead (no slow path, the same float) measured the same (j2d5pt
-// 2048^2 x 512 bit-exact sweep 135.9 against 136.0 GCells/s, 16384^2
-// default 634.7 against 634.0; bench/results/sidebyside_h200_2026-11-29b.md).
+// 313.1 against 333.7 GCells/s at 16384^2 x 1000; with them, 634.9). And
+// no division matters more: while the helper still divided out of range,
+// nvcc kept the division's call frame (div.rn.f32's slow path is a
+// subroutine) in every use, and the kernels spilled under their register
+// floor. Without it (one H200, bit-exact, bench/results/
+// sidebyside_h200_2026-11-29b.md call 6): j2d5pt 16384^2 x 1000 634.7 ->
+// 736.3 GCells/s, 2048^2 x 512 252.7 -> 393.7 (untiled), j2d9pt 16384^2
+// 187.2 -> 417.6, j3d27pt 512^3 148.8 -> 180.5. (Sending the tiny values
+// to a double division instead, still a call, measured the same as the
+// float one: the values did not matter, the call did.)
 //
 // Example: j2d5pt's (5.1f * A[..] + ... ) / 118: c = 118, r = RN(1/118) =
 // 0.00847457629f; every significand of [1, 2) checks, so the division
@@ -49,8 +55,10 @@ import (
 // range test instead of the division's sequence. Bit for bit with the C
 // program; under --fast-math (approximate division) the division stays.
 // The CUDA printer calls the helper hx_divc; the LLVM printer lowers the
-// same operations (llvm.fma.f32, a branch to the division for the rest),
-// on request only (--div-const=on): through llc it measured slower on one
+// product path (llvm.fma.f32) with a branch to the float division for the
+// rest (the helper's scaled path is not ported there: measured before the
+// helper lost its division, when both divided out of range), on request
+// only (--div-const=on): through llc it measured slower on one
 // H200 (PTX, bit-exact, the untiled kernels the model picks there: j2d5pt
 // 16384^2 263.8 -> 257.1 GCells/s, j2d9pt 201.9 -> 194.5, j3d27pt 512^3
 // 142.2 -> 131.0; the sweep 7,128,242 151.7 -> 150.7, spilling either way).
@@ -231,17 +239,59 @@ func recipExact(c, r float32) bool {
 }
 
 // DivC is hx_divc(x, r, c) in Go, bit for bit as the printed helper on a
-// GPU or a CPU with a correctly rounded fmaf (IEEE float arithmetic).
+// GPU or a CPU with a correctly rounded fmaf (IEEE float arithmetic),
+// operation by operation (cudaprint's DivcHelper): RN(x / c) for every x
+// when DivConstExact(c), with no division. For 2^-100 <= |x| <= 2^100 the
+// product and one correction; zeros, infinities and NaN the product x * r
+// (the quotient's signed zero, infinity or NaN); otherwise x scaled by
+// 2^100 or 2^-100 into that range (exact: a power of two, no overflow, a
+// subnormal x's bits kept), its quotient y = RN(xs / c) by the same path,
+// and y scaled back: exact where the result is normal (scaling commutes
+// with rounding there, overflow to infinity included), and where it is
+// subnormal one more rounding, to the grid of 2^-149, which agrees with
+// rounding the exact quotient except when y lies exactly halfway between
+// two grid points (the grid is a subset of y's): there the exact residual
+// xs - y c (representable: y is correctly rounded) says on which side the
+// quotient lies, and a zero residual leaves the tie to even. The printed
+// helper had a division there before, and nvcc kept the division's call
+// frame in every use of the helper: the bit-exact j2d5pt sweep at 2048^2
+// spilled and ran at 130.6 GCells/s, against 369.7 with the division made
+// approximate (-prec-div=false, one H200; bench/results/
+// sidebyside_h200_2026-11-29b.md, call 5).
 func DivC(x, r, c float32) float32 {
-	a := math.Abs(float64(x))
-	q := float32(float64(x) * float64(r)) // exact product, one rounding
-	switch {
-	case a >= 0x1p-100 && a <= 0x1p100:
+	a := float32(math.Abs(float64(x)))
+	if a >= 0x1p-100 && a <= 0x1p100 {
+		q := x * r
 		return fma32(fma32(-q, c, x), r, q)
-	case a == 0:
-		return q // a zero with the quotient's sign
 	}
-	return float32(float64(x) / float64(c))
+	if a == 0 || !(a <= math.MaxFloat32) {
+		return x * r
+	}
+	s, xs := float32(0x1p100), x*0x1p-100
+	if a < 1 {
+		s, xs = 0x1p-100, x*0x1p100
+	}
+	q := xs * r
+	y := fma32(fma32(-q, c, xs), r, q)
+	t := y * s
+	if a < 1 && float32(math.Abs(float64(t))) < 0x1p-126 {
+		m := y * 0x1p49
+		f := float32(math.Floor(float64(m)))
+		if m-f == 0.5 {
+			e := fma32(-y, c, xs)
+			d := e
+			if !(c > 0) {
+				d = -e
+			}
+			switch {
+			case d > 0:
+				t = (f + 1) * 0x1p-149
+			case d < 0:
+				t = f * 0x1p-149
+			}
+		}
+	}
+	return t
 }
 
 // fma32 is fmaf(a, b, c): a*b + c rounded once to float. The product is

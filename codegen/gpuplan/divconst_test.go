@@ -70,6 +70,22 @@ func TestDivC(t *testing.T) {
 			// subnormal quotients among them (exponent fields 0 to 27).
 			xs = append(xs, math.Float32frombits(rng.Uint32()&0x8dffffff))
 		}
+		for i := 0; i < 20000; i++ {
+			// Quotients at and around the midpoints of the subnormal grid
+			// ((k + 1/2) 2^-149: DivC's tie resolved by the residual).
+			k := float64(rng.Int63n(1 << 22))
+			x := float32((k + 0.5) * 0x1p-149 * float64(c))
+			for d := -2; d <= 2; d++ {
+				y := x
+				for j := 0; j < d; j++ {
+					y = math.Nextafter32(y, float32(math.Inf(1)))
+				}
+				for j := 0; j > d; j-- {
+					y = math.Nextafter32(y, float32(math.Inf(-1)))
+				}
+				xs = append(xs, y, -y)
+			}
+		}
 		for _, x := range xs {
 			// want: the float32 division itself (Go rounds x / c to
 			// float32), not the double rounding DivC relies on.
