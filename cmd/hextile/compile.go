@@ -56,6 +56,9 @@ type pipelineFlags struct {
 	// fastMath is --fast-math: the model assumes approximate division
 	// and square root and fused multiply-adds (gpumodel.Features.FastMath).
 	fastMath bool
+	// divConst is --div-const (steadyFlags.divConst): whether the plan
+	// prints divisions by constants as hx_divc (gpumodel.Features.DivConst).
+	divConst autoSwitch
 }
 
 func (f *pipelineFlags) register(fs *pflag.FlagSet) {
@@ -273,6 +276,7 @@ func runCompile(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	// the output: C written with -o keeps the fixed default.
 	pf.enableModel(fs, (*target != "c" || (dump["plan"] && *out == "")) && !df.on(), modelArch)
 	pf.edgeAuto, pf.edgeFloor = sf.edge == "auto", int(sf.minBlocks)
+	pf.divConst = sf.divConst
 	if dump["plan"] {
 		// The GPU mapping plan of the options --target=cuda|llvm would use.
 		gpu := sf.opts(codegen.CUDAOptions{Block: pf.block, Shared: pf.shared, Persistent: pf.persistent, FastMath: pf.fastMath, NoPDL: !*pdl, NoReuse: !*reuse, Params: overrides, LLVM: *target == "llvm" || *target == "ptx"})

@@ -120,6 +120,7 @@ func runRun(args []string, stdout, stderr io.Writer, _ io.Reader) int {
 	}
 	pf.enableModel(fs, *device != "cpu", *arch)
 	pf.edgeAuto, pf.edgeFloor = sf.edge == "auto", int(sf.minBlocks)
+	pf.divConst = sf.divConst
 	sf.setSmemArch(*arch)
 	c, err := pf.compileProgram(req, ds, nil, nil, stderr)
 	if err != nil {

@@ -34,10 +34,12 @@ func TestTuneKnobCandidates(t *testing.T) {
 			// 256 threads, floor 5, not staged (2-D); 512 threads, floor 2
 			sw2("7,128,242 --min-blocks=4"), sw2("7,128,242 --min-blocks=6"),
 			// the division by 118 as hx_divc on the CUDA back end (no IEEE
-			// sequence): auto prefetches, the variant does not
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"), sw2("7,128,242 --sweep-s0-edge=X"),
+			// sequence, no division): auto prefetches and takes the edge
+			// steady state, the variants do not (and no s0-edge variant:
+			// the edge steady state runs those boxes)
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --steady-ramp=false"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=off"), sw2("7,128,242 --sweep-prefetch=off"),
 			sw2("7,128,498 --min-blocks=1"), sw2("7,128,498 --min-blocks=3"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=off"), sw2("7,128,498 --sweep-s0-edge=X"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --steady-ramp=false"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=off"), sw2("7,128,498 --sweep-prefetch=off"),
 		}, []string{
 			// the LLVM back end: the IEEE division (no hx_divc there), auto
 			// does not prefetch, the variant does
@@ -75,8 +77,8 @@ func TestTuneKnobCandidates(t *testing.T) {
 			sw2("11,128,234 --steady-ramp=false"), sw2("11,128,234 --sweep-outline=true"), sw2("11,128,234 --sweep-edge=on"), sw2("11,128,234 --sweep-prefetch=on"), sw2("11,128,234 --sweep-s0-edge=X"),
 		}, [2]int{7, 7}}, // the model's choice is the sweep's default sizes on both back ends (no IEEE division)
 		{"j2d5pt, --min-blocks and --steady-ramp given", j2d5ptFile, []string{"dimsize=16386", "timestep=1000"}, []string{"min-blocks", "steady-ramp"}, []string{
-			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=off"), sw2("7,128,242 --sweep-s0-edge=X"),
-			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=off"), sw2("7,128,498 --sweep-s0-edge=X"),
+			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=off"), sw2("7,128,242 --sweep-prefetch=off"),
+			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=off"), sw2("7,128,498 --sweep-prefetch=off"),
 		}, []string{
 			sw2("7,128,242 --sweep-stage-input=on"), sw2("7,128,242 --sweep-outline=true"), sw2("7,128,242 --sweep-edge=on"), sw2("7,128,242 --sweep-prefetch=on"), sw2("7,128,242 --sweep-s0-edge=X"),
 			sw2("7,128,498 --sweep-stage-input=on"), sw2("7,128,498 --sweep-outline=true"), sw2("7,128,498 --sweep-edge=on"), sw2("7,128,498 --sweep-prefetch=on"), sw2("7,128,498 --sweep-s0-edge=X"),
@@ -344,12 +346,13 @@ func TestTuneEmuKnob(t *testing.T) {
 	}
 	w := got.Winner
 	// the winner's --sweep-edge=auto pinned to the decision it was timed
-	// with (tuneBuilder.pinEdge; off here: j2d5pt's IEEE division)
-	if w == nil || w.Tile != "sweep" || w.Verify != "ok" || !cmp.Equal(w.Knobs, map[string]string{"sweep-stage-input": "on", "sweep-edge": "off"}) ||
-		!strings.HasSuffix(w.Flags, " --sweep-stage-input=on --sweep-edge=off") || w.Model != 0 {
+	// with (tuneBuilder.pinEdge; on here: j2d5pt's division by 118 is
+	// hx_divc, no IEEE division, and most boxes touch the small grid's edge)
+	if w == nil || w.Tile != "sweep" || w.Verify != "ok" || !cmp.Equal(w.Knobs, map[string]string{"sweep-stage-input": "on", "sweep-edge": "on"}) ||
+		!strings.HasSuffix(w.Flags, " --sweep-stage-input=on --sweep-edge=on") || w.Model != 0 {
 		t.Fatalf("winner %+v, want the sweep's staged-input variant\n%s", w, errs)
 	}
-	timed := strings.TrimSuffix(w.Flags, " --sweep-edge=off")
+	timed := strings.TrimSuffix(w.Flags, " --sweep-edge=on")
 	if !strings.Contains(errs, "[3/") || !strings.Contains(errs, timed+" (8 levels a launch") {
 		t.Errorf("no line for the variant:\n%s", errs)
 	}

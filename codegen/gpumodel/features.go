@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"hextile/codegen/gpuplan"
 	"hextile/frontend"
 	"hextile/poly"
 )
@@ -29,11 +30,15 @@ type Features struct {
 	// SpecialDouble is the part of Special computed in double precision,
 	// which --fast-math leaves IEEE (precision.go).
 	SpecialDouble int
-	FMAs          int     // additions of a product (a*b + c) that --fast-math contracts into one fused multiply-add
-	Box           bool    // a read with an offset in two dimensions or more (box stencil)
-	Stmts         int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
-	Extent        []int64 // iterations per space dimension (interior cells), outermost first
-	Steps         int64   // time steps
+	// SpecialConst is the part of Special that divides a float by a
+	// constant hx_divc takes (gpuplan.IsDivConst): a product and one
+	// correction, no division, where the plan prints it (DivConst).
+	SpecialConst int
+	FMAs         int     // additions of a product (a*b + c) that --fast-math contracts into one fused multiply-add
+	Box          bool    // a read with an offset in two dimensions or more (box stencil)
+	Stmts        int     // statements per time step (those of the deepest nest; the sweep kernel's levels per step)
+	Extent       []int64 // iterations per space dimension (interior cells), outermost first
+	Steps        int64   // time steps
 	// Assumed lists what was assumed for want of parameter values;
 	// ExtentAssumed says whether a space extent is among them (the grid's
 	// size is unknown: the code takes it at run time).
@@ -49,6 +54,9 @@ type Features struct {
 	// does not prefetch (gpuplan's CUDAOptions.LLVM): the sweep's register
 	// estimate leaves the prefetched loads out there.
 	LLVM bool
+	// DivConst says the plan prints the SpecialConst divisions as hx_divc
+	// (gpuplan.DivConstActive; the caller sets it).
+	DivConst bool
 }
 
 // Cells is the number of cells updated per time step.
@@ -197,6 +205,12 @@ func FeaturesOf(scop *frontend.Scop, params map[string]int64) (*Features, error)
 			types[n] = a.Elem
 		}
 		f.SpecialDouble += countDoubleSpecial(st.Body.RHS, types, map[string]bool{})
+		f.SpecialConst += countDistinct(st.Body.RHS, map[string]bool{}, func(n frontend.Expr) int {
+			if b, ok := n.(*frontend.Binary); ok && gpuplan.IsDivConst(b, types) {
+				return 1
+			}
+			return 0
+		})
 		f.FMAs += countFMAs(st.Body.RHS, map[string]bool{})
 		if st.Body.Op != "=" {
 			if st.Body.Op == "/=" {

@@ -36,8 +36,19 @@ func countDoubleSpecial(e frontend.Expr, arrays map[string]frontend.Type, seen m
 }
 
 // IEEESpecial reports whether an update runs an IEEE division or math
-// call: a single-precision one without --fast-math, or a double-precision
-// one (fast math or not).
+// call: a single-precision one without --fast-math (but for the divisions
+// by a constant the plan prints as hx_divc: DivConsts), or a
+// double-precision one (fast math or not).
 func (f *Features) IEEESpecial() bool {
-	return f.SpecialDouble > 0 || (f.Special > 0 && !f.FastMath)
+	return f.SpecialDouble > 0 || (!f.FastMath && f.Special-f.SpecialDouble-f.DivConsts() > 0)
+}
+
+// DivConsts is the update's divisions that run as hx_divc (a product and
+// one correction, gpuplan's divconst.go): SpecialConst where the plan
+// prints them (DivConst) and the build is not --fast-math, else none.
+func (f *Features) DivConsts() int {
+	if f.DivConst && !f.FastMath {
+		return f.SpecialConst
+	}
+	return 0
 }

@@ -23,9 +23,12 @@ import "fmt"
 //	AN5D's j2d9pt 16384^2 fast (radius 2)                           0.90
 //	star3d1r / star3d2r 512^3 bit-exact, 12 waves, 39% (s0-edge)    0.88 / 0.92
 //	AN5D's j2d5pt 16384^2 bit-exact (IEEE division)                 0.91
-//	the same with hx_divc (gpuplan's divconst.go)                   0.97
-//	AN5D's j2d5pt 2048^2 bit-exact sweep with hx_divc, 0.9 waves     0.89
-//	AN5D's j2d9pt 16384^2 bit-exact with hx_divc                     0.87
+//	the same with hx_divc, dividing out of range (its call frame)    0.97
+//	AN5D's j2d5pt 2048^2 bit-exact sweep, the same, 0.9 waves        0.89
+//	AN5D's j2d9pt 16384^2 bit-exact, the same                        0.87
+//	AN5D's j2d5pt 16384^2 bit-exact, hx_divc with no division        1.07
+//	AN5D's j2d5pt 2048^2 bit-exact sweep, the same                   1.22
+//	AN5D's j2d9pt 16384^2 bit-exact, the same (radius 2)             1.02
 //
 // In 2-D at radius 1 along s0 the edge path is cheap (its middle steps
 // test the thread's column only) and fits the registers, and the boxes at
@@ -34,11 +37,11 @@ import "fmt"
 // costs at any number of waves (before EdgeMid the 16384^2 rows measured
 // 0.68-0.81). At radius 2 the levels' column registers leave no room: with
 // fast math ptxas spills (star2d2r 4 -> 92 bytes of spill stores at 48
-// registers). Without fast math a division stays off the edge path even
-// where it prints as hx_divc (a product and one correction, no IEEE
-// sequence): the unfused arithmetic of a bit-exact build loses with it
-// too (the rows with hx_divc above), so Features.IEEESpecial, which counts
-// every single-precision division without --fast-math, decides. In 3-D at many waves the s0-edge boxes' steady steps
+// registers). A division by a constant that prints as hx_divc (gpuplan's
+// divconst.go: no division, no call frame) is no IEEE division here
+// (Features.IEEESpecial); while hx_divc still divided out of range it
+// lost with the edge path (the rows "dividing out of range" above). In
+// 3-D at many waves the s0-edge boxes' steady steps
 // (S0Edge, which needs the edge path off) win. So: off where an IEEE
 // division or math call competes for the registers; on when at least a
 // fifth of the boxes touch the domain's edge and the boxes fill at most
@@ -92,7 +95,7 @@ func SweepEdge(f *Features, g *GPU, sizes []int64, minBlocks int) (bool, string)
 	why := fmt.Sprintf("%d boxes, %.1f waves of %d resident per SM, %.0f%% at the domain's edge", geo.blocks, waves, res, 100*frac)
 	switch {
 	case f.IEEESpecial():
-		return false, "off: a division or math call without --fast-math (IEEE or hx_divc: measured slower with the edge path, bit-exact); " + why
+		return false, "off: an IEEE division or math call (its registers: div.rn's call frame); " + why
 	case frac >= 0.2 && waves <= 2:
 		return true, "on: " + why
 	case f.Dims == 2 && !f.LLVM && f.Radius[0] <= 1:

@@ -130,6 +130,10 @@ func TestSweepEdgeRule(t *testing.T) {
 		}
 		return f
 	}
+	divc := func(f *Features, on bool) *Features { // its division by a constant as hx_divc (on) or not
+		f.SpecialConst, f.DivConst = f.Special, on
+		return f
+	}
 	star2 := func(n int64) *Features { // star2d2r: radius 2
 		f := star(2, n, false)
 		f.Radius, f.Points, f.Flops = []int{2, 2}, 9, 8
@@ -144,9 +148,12 @@ func TestSweepEdgeRule(t *testing.T) {
 		why   string
 	}{
 		{"2048^2 fast, one wave", star(2, 2046, true), true, []int64{7, 32, 242}, true, "25% at the domain's edge"},
-		{"2048^2 bit-exact division", star(2, 2046, true), false, []int64{7, 32, 242}, false, "without --fast-math"},
+		{"2048^2 bit-exact division", star(2, 2046, true), false, []int64{7, 32, 242}, false, "an IEEE division"},
 		{"16384^2 fast, 2-D", star(2, 16384, true), true, []int64{7, 128, 242}, true, "on: 2-D, radius 1 along s0 (its edge middle steps are cheap"},
-		{"16384^2 bit-exact division", star(2, 16384, true), false, []int64{7, 128, 242}, false, "without --fast-math"},
+		{"16384^2 bit-exact division", star(2, 16384, true), false, []int64{7, 128, 242}, false, "an IEEE division"},
+		{"16384^2 bit-exact hx_divc, 2-D", divc(star(2, 16384, true), true), false, []int64{7, 128, 242}, true, "on: 2-D, radius 1 along s0"},
+		{"16384^2 bit-exact --div-const=off", divc(star(2, 16384, true), false), false, []int64{7, 128, 242}, false, "an IEEE division"},
+		{"16384^2 fast hx_divc counted", divc(star(2, 16384, true), true), true, []int64{7, 128, 242}, true, "on: 2-D, radius 1 along s0"},
 		{"16384^2 no division, 2-D", star(2, 16384, false), false, []int64{7, 128, 242}, true, "4% at the domain's edge"},
 		{"16384^2 radius 2, few boundary boxes", star2(16384), false, []int64{3, 128, 244}, false, "few boundary boxes"},
 		{"16384^2 LLVM, few boundary boxes", star(2, 16384, false), false, []int64{7, 128, 242}, false, "few boundary boxes"},

@@ -68,6 +68,26 @@ type DivConst struct {
 	C, R float32
 }
 
+// DivConstActive reports whether the plan under opt prints the divisions
+// DivConstExact admits as hx_divc (planDivs' rule): without --fast-math
+// and --div-const=off, on the CUDA target, on the LLVM one with
+// --div-const=on.
+func DivConstActive(opt CUDAOptions) bool {
+	return !opt.FastMath && !opt.NoDivConst && (!opt.LLVM || opt.DivConst)
+}
+
+// IsDivConst reports whether b is a float division by a constant that
+// hx_divc takes where the plan prints it (DivConstActive): the cost
+// model's count of them (gpumodel's Features.SpecialConst). types gives
+// the arrays' element types.
+func IsDivConst(b *frontend.Binary, types map[string]frontend.Type) bool {
+	if b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
+		return false
+	}
+	c, ok := constFloat(b.Y)
+	return ok && DivConstExact(c)
+}
+
 // planDivs finds the float divisions by a constant of the scop's
 // statements that DivConstExact admits (none with fast math, nor with
 // llvmOff: the LLVM target without --div-const=on) and says what it did
