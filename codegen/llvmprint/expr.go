@@ -1,6 +1,7 @@
 package llvmprint
 
 import (
+	"math"
 	"strings"
 
 	"github.com/llir/llvm/ir"
@@ -459,20 +460,47 @@ func (k *llvmKernel) divs() map[*frontend.Binary]gpuplan.DivConst {
 }
 
 // divc lowers the float division x / c that the plan prints as hx_divc
-// (gpuplan's divconst.go) as cudaprint's helper does: q = x * r; for
-// 2^-100 <= |x| <= 2^100 the correction fma(fma(-q, c, x), r, q), for a
-// zero q, else (a branch: rare) the division.
+// (gpuplan's divconst.go) as cudaprint's helper does, operation by
+// operation (gpuplan.DivC is the model): for 2^-100 <= |x| <= 2^100 the
+// product q = x * r and one correction (two llvm.fma.f32); zeros,
+// infinities and NaN the product; tiny and huge finite x, on a branch,
+// scaled by 2^100 into the range and the quotient scaled back, a
+// subnormal result's midpoint resolved by the residual's sign. No
+// division (div.rn.f32's slow path is a subroutine, and its call frame
+// made the CUDA kernels spill).
 func (k *llvmKernel) divc(x value.Value, dc gpuplan.DivConst) value.Value {
 	f := types.Float
-	r, c := constant.NewFloat(f, float64(dc.R)), constant.NewFloat(f, float64(dc.C))
+	cf := func(v float64) constant.Constant { return constant.NewFloat(f, v) }
+	r, c := cf(float64(dc.R)), cf(float64(dc.C))
 	fma := k.lm.decl("llvm.fma.f32", f, f, f, f)
-	a := k.cur.NewCall(k.lm.decl("llvm.fabs.f32", f, f), x)
+	fabs := k.lm.decl("llvm.fabs.f32", f, f)
+	a := k.cur.NewCall(fabs, x)
 	q := k.cur.NewFMul(x, r)
-	in := k.cur.NewAnd(k.cur.NewFCmp(enum.FPredOGE, a, constant.NewFloat(f, 0x1p-100)), k.cur.NewFCmp(enum.FPredOLE, a, constant.NewFloat(f, 0x1p100)))
+	in := k.cur.NewAnd(k.cur.NewFCmp(enum.FPredOGE, a, cf(0x1p-100)), k.cur.NewFCmp(enum.FPredOLE, a, cf(0x1p100)))
 	fast := k.cur.NewCall(fma, k.cur.NewCall(fma, k.cur.NewFNeg(q), c, x), r, q)
 	quick := k.cur.NewSelect(in, fast, q)
-	slow := k.cur.NewXor(k.cur.NewOr(in, k.cur.NewFCmp(enum.FPredOEQ, a, constant.NewFloat(f, 0))), constant.True)
-	return k.ifValue(slow, func() value.Value { return k.cur.NewFDiv(x, c) }, quick)
+	// tiny or huge, finite, nonzero (NaN compares false: the product)
+	rare := k.cur.NewAnd(k.cur.NewXor(in, constant.True), k.cur.NewAnd(k.cur.NewFCmp(enum.FPredONE, a, cf(0)), k.cur.NewFCmp(enum.FPredOLE, a, cf(math.MaxFloat32))))
+	return k.ifValue(rare, func() value.Value {
+		small := k.cur.NewFCmp(enum.FPredOLT, a, cf(1))
+		s := k.cur.NewSelect(small, cf(0x1p-100), cf(0x1p100))
+		xs := k.cur.NewFMul(x, k.cur.NewSelect(small, cf(0x1p100), cf(0x1p-100)))
+		q2 := k.cur.NewFMul(xs, r)
+		y := k.cur.NewCall(fma, k.cur.NewCall(fma, k.cur.NewFNeg(q2), c, xs), r, q2)
+		t := k.cur.NewFMul(y, s)
+		sub := k.cur.NewAnd(small, k.cur.NewFCmp(enum.FPredOLT, k.cur.NewCall(fabs, t), cf(0x1p-126)))
+		m := k.cur.NewFMul(y, cf(0x1p49))
+		fl := k.cur.NewCall(k.lm.decl("llvm.floor.f32", f, f), m)
+		mid := k.cur.NewAnd(sub, k.cur.NewFCmp(enum.FPredOEQ, k.cur.NewFSub(m, fl), cf(0.5)))
+		var d value.Value = k.cur.NewCall(fma, k.cur.NewFNeg(y), c, xs) // the exact residual xs - y c
+		if !(dc.C > 0) {
+			d = k.cur.NewFNeg(d) // the sign of the quotient's excess over y
+		}
+		up := k.cur.NewFMul(k.cur.NewFAdd(fl, cf(1)), cf(0x1p-149))
+		dn := k.cur.NewFMul(fl, cf(0x1p-149))
+		t1 := k.cur.NewSelect(k.cur.NewAnd(mid, k.cur.NewFCmp(enum.FPredOGT, d, cf(0))), up, t)
+		return k.cur.NewSelect(k.cur.NewAnd(mid, k.cur.NewFCmp(enum.FPredOLT, d, cf(0))), dn, t1)
+	}, quick)
 }
 
 func (k *llvmKernel) call(e *frontend.Call) (value.Value, frontend.Type) {
