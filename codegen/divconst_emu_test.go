@@ -146,9 +146,8 @@ func TestDivConstEmu(t *testing.T) {
 }
 
 // TestLLVMDivConstRunsOnCPU: the LLVM lowering of hx_divc (llvmprint's
-// divc, --div-const=on: auto leaves it off on the LLVM target) gives the
-// C program's divisions bit for bit, retargeted to the host and run on the
-// CPU (runIROnCPU), on decay2d (through the subnormals) under the sweep and
+// divc) gives the C program's divisions bit for bit, retargeted to the host
+// and run on the CPU (runIROnCPU), on decay2d (through the subnormals) under the sweep and
 // AN5D's j2d5pt (the division by 118); llc's PTX carries its fused
 // corrections (fma.rn.f32) and no division (div.rn.f32). Long only
 // (HEXTILE_LONG=1).
@@ -172,7 +171,7 @@ func TestLLVMDivConstRunsOnCPU(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opt := gpuplan.CUDAOptions{DivConst: true}
+		opt := gpuplan.CUDAOptions{}
 		ed := irEditsWithParams(c, tc.params, &opt)
 		ll, err := EmitLLVM(c, opt)
 		if err != nil {

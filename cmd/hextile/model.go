@@ -105,7 +105,7 @@ func (f *pipelineFlags) modelFeatures(c *codegen.Compilation) (*gpumodel.Feature
 		}
 		ft.FastMath = f.fastMath
 		ft.LLVM = c.Req.Target == "llvm" || c.Req.Target == "ptx" // the plan's CUDAOptions.LLVM
-		ft.DivConst = gpuplan.DivConstActive(codegen.CUDAOptions{FastMath: f.fastMath, LLVM: ft.LLVM, NoDivConst: f.divConst == "off", DivConst: f.divConst == "on"})
+		ft.DivConst = gpuplan.DivConstActive(codegen.CUDAOptions{FastMath: f.fastMath, LLVM: ft.LLVM, NoDivConst: f.divConst == "off"})
 		if dims >= 0 && ft.Dims != dims {
 			return nil, fmt.Errorf("scops of %d and %d space dimensions take different sizes: the fixed defaults (--tile=%s)", dims, ft.Dims, f.tile)
 		}

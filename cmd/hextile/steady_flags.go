@@ -97,7 +97,7 @@ func (f *steadyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.outline, "sweep-outline", false, "--tile=sweep with --steady and --steady-ramp, CUDA and LLVM (not the emulator): the box paths other than the interior steady one (edge boxes, generic boxes) as non-inlined device functions, register-allocated apart from the kernel's interior steady loop (off by default: measured slower on an H200; --dump=plan shows the decision)")
 	fs.BoolVar(&f.storeAll, "band-store-all", false, "--tile=sweep and --tile=overlapped: every band stores the last value of every field it writes (default: a field that the next band overwrites before reading it, as A[(t+1)%2] written at tb+h-1 or jacobi-2d's B, is stored only in the last band; --dump=plan: stores dead)")
 	f.divConst = "auto"
-	fs.Var(&f.divConst, "div-const", "GPU targets without --fast-math: a float division by a constant c prints as hx_divc(x, RN(1/c), c), a product and one fused correction, where hextile has checked that it returns the division's own result for every significand (then for every x with 2^-100 <= |x| <= 2^100; zeros, infinities and NaN by the product; tiny and huge x scaled into that range: no division, on the CUDA target): bit for bit, about 3 instructions instead of the division's sequence; auto (the default): on for CUDA (and the emulator), off on the LLVM/PTX targets (measured slower through llc); on, off; --dump=plan: division by constants")
+	fs.Var(&f.divConst, "div-const", "GPU targets without --fast-math: a float division by a constant c prints as hx_divc(x, RN(1/c), c), a product and one fused correction, where hextile has checked that it returns the division's own result for every significand (then for every x with 2^-100 <= |x| <= 2^100; zeros, infinities and NaN by the product; tiny and huge x scaled into that range: no division): bit for bit, about 3 instructions instead of the division's sequence; auto (the default) and on: on for CUDA, the emulator and the LLVM/PTX targets; off keeps the divisions; --dump=plan: division by constants")
 	fs.Lookup("div-const").NoOptDefVal = "on"
 	fs.BoolVar(&f.unroll, "steady-unroll", true, "--tile=sweep with --steady: unroll the steady steps by the buffer depth so that every shared-buffer slot is a constant (--steady-unroll=false: run-time slots)")
 }
@@ -119,7 +119,7 @@ func (f steadyFlags) opts(o codegen.CUDAOptions) codegen.CUDAOptions {
 	o.SweepS0Edge, o.NoSweepS0Edge = f.s0Edge == "on", f.s0Edge == "off"
 	o.SweepPartial, o.NoSweepPartial = f.partial == "on", f.partial == "off"
 	o.AllBandStores = f.storeAll
-	o.NoDivConst, o.DivConst = f.divConst == "off", f.divConst == "on"
+	o.NoDivConst = f.divConst == "off"
 	return o
 }
 

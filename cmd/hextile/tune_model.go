@@ -30,7 +30,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 		}
 		ft.FastMath = sp.fast
 		ft.LLVM = sp.target == "llvm" // the plan sweepCode and EmitLLVM make
-		ft.DivConst = gpuplan.DivConstActive(codegen.CUDAOptions{FastMath: sp.fast, LLVM: ft.LLVM, NoDivConst: sp.steady.divConst == "off", DivConst: sp.steady.divConst == "on"})
+		ft.DivConst = gpuplan.DivConstActive(codegen.CUDAOptions{FastMath: sp.fast, LLVM: ft.LLVM, NoDivConst: sp.steady.divConst == "off"})
 		if sp.feat == nil || ft.Updates() > sp.feat.Updates() {
 			sp.feat = ft
 		}

@@ -55,13 +55,13 @@ import (
 // range test instead of the division's sequence. Bit for bit with the C
 // program; under --fast-math (approximate division) the division stays.
 // The CUDA printer calls the helper hx_divc; the LLVM printer lowers the
-// product path (llvm.fma.f32) with a branch to the float division for the
-// rest (the helper's scaled path is not ported there: measured before the
-// helper lost its division, when both divided out of range), on request
-// only (--div-const=on): through llc it measured slower on one
-// H200 (PTX, bit-exact, the untiled kernels the model picks there: j2d5pt
-// 16384^2 263.8 -> 257.1 GCells/s, j2d9pt 201.9 -> 194.5, j3d27pt 512^3
-// 142.2 -> 131.0; the sweep 7,128,242 151.7 -> 150.7, spilling either way).
+// same operations (llvmprint's divc: llvm.fma.f32, the scaled path on a
+// branch). While the out-of-range path still divided, the LLVM target
+// left hx_divc off (through llc it measured slower); without the division
+// it pays there too (PTX, bit-exact, one H200, bench/results/
+// sidebyside_h200_2026-11-29b.md call 8): j2d5pt 16384^2 untiled 267.1 ->
+// 380.6 GCells/s, the sweep 7,128,242 153.8 -> 405.8, j2d9pt 203.2 ->
+// 336.0 (sweep 161.6 -> 364.3), j3d27pt 512^3 142.5 -> 162.3.
 
 // DivConst is a division planned as hx_divc(x, R, C).
 type DivConst struct {
@@ -70,10 +70,9 @@ type DivConst struct {
 
 // DivConstActive reports whether the plan under opt prints the divisions
 // DivConstExact admits as hx_divc (planDivs' rule): without --fast-math
-// and --div-const=off, on the CUDA target, on the LLVM one with
-// --div-const=on.
+// and --div-const=off.
 func DivConstActive(opt CUDAOptions) bool {
-	return !opt.FastMath && !opt.NoDivConst && (!opt.LLVM || opt.DivConst)
+	return !opt.FastMath && !opt.NoDivConst
 }
 
 // IsDivConst reports whether b is a float division by a constant that
@@ -89,10 +88,9 @@ func IsDivConst(b *frontend.Binary, types map[string]frontend.Type) bool {
 }
 
 // planDivs finds the float divisions by a constant of the scop's
-// statements that DivConstExact admits (none with fast math, nor with
-// llvmOff: the LLVM target without --div-const=on) and says what it did
-// in cs.DivsWhy.
-func (cs *Scop) planDivs(fast, llvmOff bool) {
+// statements that DivConstExact admits (none with fast math) and says
+// what it did in cs.DivsWhy.
+func (cs *Scop) planDivs(fast bool) {
 	cs.Divs, cs.DivsWhy = nil, ""
 	s := cs.Code.Scop
 	types := map[string]frontend.Type{}
@@ -115,7 +113,7 @@ func (cs *Scop) planDivs(fast, llvmOff bool) {
 				return true
 			}
 			txt := fmt.Sprintf("/ %s", cexpr.CExpr(b.Y, nil))
-			if fast || llvmOff {
+			if fast {
 				refused = append(refused, txt)
 				return true
 			}
@@ -139,8 +137,6 @@ func (cs *Scop) planDivs(fast, llvmOff bool) {
 		}
 	case len(refused) > 0 && fast:
 		cs.DivsWhy = "divided (--fast-math: approximate division)"
-	case len(refused) > 0 && llvmOff:
-		cs.DivsWhy = "divided: auto, off on the LLVM target (measured slower through llc: PTX j3d27pt 512^3 142.2 -> 131.0 GCells/s; --div-const=on forces hx_divc)"
 	case len(refused) > 0:
 		cs.DivsWhy = "divided: " + strings.Join(dedup(refused), ", ")
 	}

@@ -103,8 +103,8 @@ func TestDivC(t *testing.T) {
 // TestPlanDivs: which divisions of testdata/div/divs.c print as hx_divc
 // (an int constant, a float literal, a cast, a negated literal; not a
 // double division, a parameter nor a constant beyond 2^20; on the LLVM
-// target with --div-const=on), and the dump's reasons with fast math, on
-// the LLVM target (auto) and with --div-const=off.
+// target too), and the dump's reasons with fast math and with
+// --div-const=off.
 func TestPlanDivs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -114,8 +114,7 @@ func TestPlanDivs(t *testing.T) {
 	}{
 		{"default", CUDAOptions{}, []float32{-7, 3, 9.2, 118}, "/ (float)3, / -7.0f, / 118, / 9.2f as a product and one correction"},
 		{"fast", CUDAOptions{FastMath: true}, nil, "divided (--fast-math: approximate division)"},
-		{"llvm", CUDAOptions{LLVM: true}, nil, "divided: auto, off on the LLVM target"},
-		{"llvm forced", CUDAOptions{LLVM: true, DivConst: true}, []float32{-7, 3, 9.2, 118}, "/ (float)3, / -7.0f, / 118, / 9.2f as a product and one correction"},
+		{"llvm", CUDAOptions{LLVM: true}, []float32{-7, 3, 9.2, 118}, "/ (float)3, / -7.0f, / 118, / 9.2f as a product and one correction"},
 		{"off", CUDAOptions{NoDivConst: true}, nil, ""},
 	} {
 		cs := planOf(t, "div/divs.c", schedule.None, nil, tc.opt)

@@ -96,9 +96,8 @@ type CUDAOptions struct {
 	// NoDivConst keeps every float division by a constant a division
 	// (--div-const=off); else those DivConstExact admits print as
 	// hx_divc, a product and one correction (divconst.go, Scop.Divs), on
-	// the CUDA target, and on the LLVM target with DivConst (--div-const=on;
-	// auto leaves it off there: measured slower).
-	NoDivConst, DivConst bool
+	// the CUDA and the LLVM targets.
+	NoDivConst bool
 	// FastMath is --fast-math (approximate division and square root):
 	// plan decisions that depend on the arithmetic's cost read it (the
 	// sweep prefetch, sweep_prefetch.go); the printed code is the same.
@@ -326,7 +325,7 @@ func buildCUDAWidth(k int, sc *ast.ScopCode, sched *schedule.Schedule, opt CUDAO
 	cs := &Scop{Index: k, Code: sc, Sched: sched, Written: map[string]bool{}, Read: map[string]bool{}, Shared: opt.Shared,
 		PDL: !opt.NoPDL, Reuse: !opt.NoReuse, Width: w, IntType: it, WideIdx: wideIdx}
 	if !opt.NoDivConst {
-		cs.planDivs(opt.FastMath, opt.LLVM && !opt.DivConst)
+		cs.planDivs(opt.FastMath)
 	}
 	for _, st := range sc.Scop.Stmts {
 		for _, a := range st.Writes {
