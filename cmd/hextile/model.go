@@ -172,14 +172,19 @@ func modelApplies(c *codegen.Compilation, feat *gpumodel.Features, persistent bo
 		sweep = sweep && codegen.SweepApplies(sc.Scop) == nil
 	}
 	return func(cand gpumodel.Candidate) bool {
-		return cand.Kind != schedule.Sweep || (sweep && !persistent && modelSweepTarget(c.Req.Target, feat.IEEESpecial()))
+		return cand.Kind != schedule.Sweep || (sweep && !persistent && modelSweepTarget(c.Req.Target, feat.IEEESpecial() || feat.DivConsts() > 0))
 	}
 }
 
 // modelSweepTarget reports whether the model may choose --tile=sweep for
 // target: where the sweep kernel has a code
 // generator; on the LLVM and PTX targets not for a stencil with an IEEE
-// division or math call (ieee). Measured on one H200
+// division or math call or a division printed as hx_divc (ieee; the PTX
+// sweep with hx_divc measured faster than the untiled kernel in 2-D,
+// j2d5pt 16384^2 405.8 against 380.6 GCells/s and j2d9pt 364.3 against
+// 336.0, but slower in 3-D, j3d27pt 512^3 137.2 against 162.3: llc's code
+// spills at the 3-D floor's 32 registers; bench/results/
+// sidebyside_h200_2026-11-29b.md calls 8 and 9). Measured on one H200
 // (bench/results/ptx_prefetch_h200_2026-11-28.md), the PTX sweep against
 // the CUDA one: box2d1r 16384^2 722.7 against 731.1 GCells/s (without the
 // prefetch, the LLVM plan's default), star2d2r 563.4 against 627.6,

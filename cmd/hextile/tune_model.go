@@ -47,7 +47,7 @@ func (sp *tuneSpace) modelOf(c *codegen.Compilation, vals map[string]int64, arch
 	// default may be the sweep (modelSweepTarget), not with --persistent
 	// (the sweep has no persistent kernel: modelApplies).
 	applies := func(cand gpumodel.Candidate) bool {
-		if cand.Kind == schedule.Sweep && (sp.persistent || !modelSweepTarget(sp.target, sp.feat.IEEESpecial())) {
+		if cand.Kind == schedule.Sweep && (sp.persistent || !modelSweepTarget(sp.target, sp.feat.IEEESpecial() || sp.feat.DivConsts() > 0)) {
 			return false
 		}
 		return slices.Contains(sp.kinds, string(cand.Kind))
