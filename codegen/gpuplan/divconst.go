@@ -80,11 +80,17 @@ func DivConstActive(opt CUDAOptions) bool {
 // model's count of them (gpumodel's Features.SpecialConst). types gives
 // the arrays' element types.
 func IsDivConst(b *frontend.Binary, types map[string]frontend.Type) bool {
-	if b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
-		return false
-	}
-	c, ok := constFloat(b.Y)
+	c, ok := floatDivByConst(b, types)
 	return ok && DivConstExact(c)
+}
+
+// floatDivByConst is the constant c of a float division x / c (constFloat's
+// forms and range), the candidates of hx_divc before DivConstExact.
+func floatDivByConst(b *frontend.Binary, types map[string]frontend.Type) (float32, bool) {
+	if b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
+		return 0, false
+	}
+	return constFloat(b.Y)
 }
 
 // planDivs finds the float divisions by a constant of the scop's
@@ -105,10 +111,10 @@ func (cs *Scop) planDivs(fast bool) {
 		}
 		frontend.Inspect(st.Body.RHS, func(e frontend.Expr) bool {
 			b, ok := e.(*frontend.Binary)
-			if !ok || b.Op != "/" || cexpr.ExprType(b, types) != frontend.Float {
+			if !ok {
 				return true
 			}
-			c, ok := constFloat(b.Y)
+			c, ok := floatDivByConst(b, types)
 			if !ok {
 				return true
 			}
